@@ -1,0 +1,28 @@
+#pragma once
+// Canned cases (compiled into the program from cases/<paper>/*.json) and case files given by path.
+#include <string>
+#include <vector>
+
+#include "immerse/core/schema.hpp"
+
+namespace immerse::cases {
+
+struct CaseDoc {
+  std::string name;    // case name (canned) or file stem
+  std::string source;  // file name for messages ("cases/patent/channel.json" or the user's path)
+  json doc;            // as parsed, before overrides and schema checks
+};
+
+std::vector<CaseDoc> canned_cases();
+// A canned case name or a path to a .json file; InputError when neither (listing the canned names).
+CaseDoc load_case(const std::string& name_or_path);
+// Reference data compiled in from validation/reference/<name> (CSV with a "# source:" header).
+std::string reference_data(const std::string& name);
+
+// The full schema of a case: common keys (case, paper, experiment, solver, scene, units, output)
+// plus the solver family's keys.
+Schema case_schema(const std::string& solver);
+// Applies --set overrides, checks every key, returns the resolved parameters.
+json resolve_case(const CaseDoc& c, const std::vector<std::string>& sets);
+
+}  // namespace immerse::cases

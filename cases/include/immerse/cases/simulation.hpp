@@ -1,0 +1,63 @@
+#pragma once
+// What the case runner needs from a solver family: a Simulation steps a resolved case, reports its
+// health, writes frames, and produces metrics and validation checks. Each family registers a
+// SolverEntry (its case-file schema and a factory); each canned experiment may register a scene
+// that specialises the family's simulation (extra metrics, checks against a paper's numbers).
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "immerse/core/backend.hpp"
+#include "immerse/core/schema.hpp"
+
+namespace immerse::cases {
+
+// One tolerance check: |ours - reference| <= tolerance, with the reference's source named.
+struct Check {
+  std::string quantity;
+  double ours = 0, reference = 0, tolerance = 0;
+  std::string source;
+  bool pass() const;
+};
+
+struct RunOptions {
+  Backend backend = default_backend();
+  long steps_override = -1;  // --steps
+  bool quiet = false;
+};
+
+class Simulation {
+ public:
+  virtual ~Simulation() = default;
+  virtual long total_steps() const = 0;
+  virtual void step() = 0;
+  // Throws NumericalError naming field, cell and step when a field is not finite or unstable.
+  virtual void check_health() = 0;
+  virtual double time() const = 0;
+  // Frames: VTK files under `dir`; returns the file names written (for the .pvd collection).
+  virtual int frame_count() const { return 0; }
+  virtual std::vector<std::string> write_frame(const std::string& /*dir*/, int /*index*/) { return {}; }
+  // Time series, one row every series_every steps.
+  virtual std::vector<std::string> series_columns() const { return {}; }
+  virtual std::vector<double> series_row() { return {}; }
+  virtual long series_every() const { return 0; }
+  virtual nlohmann::json metrics() = 0;
+  virtual std::vector<Check> checks(const nlohmann::json& /*metrics*/) const { return {}; }
+  virtual nlohmann::json phases_ms() const { return nlohmann::json::object(); }
+  virtual std::string precision() const { return "fp64"; }
+};
+
+using SimulationFactory =
+    std::function<std::unique_ptr<Simulation>(const nlohmann::json& resolved, const std::string& source, const RunOptions&)>;
+
+struct SolverEntry {
+  std::string name;                   // value of the case file's "solver" key
+  std::function<Schema()> schema;     // the family's keys (the runner adds the common ones)
+  std::vector<std::string> scenes;    // scene names the family accepts ("generic" first)
+  SimulationFactory make;
+};
+
+const std::vector<SolverEntry>& solver_registry();
+
+}  // namespace immerse::cases

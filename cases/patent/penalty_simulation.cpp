@@ -1,0 +1,157 @@
+#include "penalty_simulation.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "immerse/core/error.hpp"
+#include "immerse/core/vtk.hpp"
+#include "immerse/mac2d/stability.hpp"
+
+namespace immerse::cases {
+
+PenaltySimulation::PenaltySimulation(const json& r, const std::string& source, const RunOptions& opt)
+    : params_(mac2d::penalty_params_from_json(r, source)),
+      steps_(r["time"]["steps"].get<long>()),
+      frames_(r["output"]["frames"].get<int>()),
+      height_scale_(r["output"]["height_scale"].get<double>()) {
+  flow_ = mac2d::make_penalty_flow(opt.backend, params_);
+}
+
+void PenaltySimulation::check_health() {
+  const mac2d::FieldStatus s = flow_->status();
+  const auto lim = mac2d::stability_limits(params_, s.max_speed);
+  if (!s.finite)
+    throw NumericalError(fmt::format(
+        "{}: field '{}' is not finite at cell ({}, {}) at step {} (t = {:g}); the explicit scheme went unstable. "
+        "Hint: lower time.dt (the a-priori limit is {:.4g}), raise physics.eps, or check the inflow/obstacle speeds",
+        params_.source, s.field, s.i, s.j, flow_->steps_done(), flow_->time(),
+        mac2d::stability_limits(params_, params_.velocity_scale).dt_max()));
+  // Instability detector: the flow became faster than the time step can carry (CFL / FTCS limits).
+  if (params_.dt > lim.dt_max() * 1.0000001 && (lim.cfl < params_.dt || lim.ftcs < params_.dt))
+    throw NumericalError(fmt::format(
+        "{}: instability detector: max face speed {:.4g} at step {} (t = {:g}) makes dt = {:g} exceed the {}. "
+        "Hint: lower time.dt or set stability.velocity_scale to the real peak speed",
+        params_.source, s.max_speed, flow_->steps_done(), flow_->time(), params_.dt, lim.limiting()));
+}
+
+std::vector<std::string> PenaltySimulation::write_frame(const std::string& dir, int index) {
+  const mac2d::HostFields f = flow_->fields();
+  const int nx = f.nx, ny = f.ny;
+  vtk::ImageField u{"u", 1, {}}, v{"v", 1, {}}, p{"p", 1, {}}, h{"height", 1, {}}, speed{"speed", 1, {}},
+      solid{"solid", 1, {}}, colour{"colour", 3, {}};
+  std::vector<vtk::ImageField> dyes(f.dyes.size());
+  for (size_t d = 0; d < dyes.size(); ++d) dyes[d] = {fmt::format("dye{}", d), 1, {}};
+  for (int j = 1; j <= ny; ++j)
+    for (int i = 1; i <= nx; ++i) {
+      const double uc = f.uc(i, j), vc = f.vc(i, j), pc = f.p[f.at(i, j)];
+      u.values.push_back(uc), v.values.push_back(vc), p.values.push_back(pc);
+      h.values.push_back(pc * height_scale_);
+      speed.values.push_back(std::hypot(uc, vc));
+      solid.values.push_back(f.solid[f.at(i, j)]);
+      // Blend: each dye paints its colour over white water in proportion to its concentration.
+      double rgb[3] = {1, 1, 1};
+      for (size_t d = 0; d < f.dyes.size(); ++d) {
+        const double c = std::clamp(f.dyes[d][f.at(i, j)], 0.0, 1.0);
+        dyes[d].values.push_back(c);
+        for (int k = 0; k < 3; ++k) rgb[k] = (1 - c) * rgb[k] + c * params_.dyes[d].rgb[k];
+      }
+      for (double c : rgb) colour.values.push_back(c);
+    }
+  std::vector<vtk::ImageField> all = {u, v, p, h, speed, solid};
+  for (auto& d : dyes) all.push_back(d);
+  if (!f.dyes.empty()) all.push_back(colour);
+  std::vector<std::string> files;
+  const std::string name = fmt::format("field_{:05d}.vti", index);
+  vtk::write_image((std::filesystem::path(dir) / name).string(), {nx, ny, 1}, {0, 0, 0}, {f.dx, f.dy, 1}, all);
+  files.push_back(name);
+  if (!params_.streak_seeds.empty()) {
+    const mac2d::Streaklines s = flow_->streaklines();
+    // One polyline per seed, particles ordered by release time (a streakline).
+    std::vector<std::vector<int>> lines(params_.streak_seeds.size());
+    std::vector<size_t> order(s.position.size());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return s.birth[a] > s.birth[b]; });
+    std::vector<std::array<double, 3>> pts;
+    vtk::PointField age{"age", {}}, seed{"seed", {}};
+    for (size_t k : order) {
+      lines[s.seed[k]].push_back(static_cast<int>(pts.size()));
+      pts.push_back({s.position[k][0], s.position[k][1], 0});
+      age.values.push_back((flow_->steps_done() - s.birth[k]) * params_.dt);
+      seed.values.push_back(s.seed[k]);
+    }
+    lines.erase(std::remove_if(lines.begin(), lines.end(), [](const auto& l) { return l.size() < 2; }), lines.end());
+    const std::string sname = fmt::format("streaklines_{:05d}.vtp", index);
+    vtk::write_points((std::filesystem::path(dir) / sname).string(), pts, {age, seed}, lines);
+    files.push_back(sname);
+  }
+  return files;
+}
+
+PenaltySimulation::MassBalance PenaltySimulation::mass_balance() const {
+  const mac2d::HostFields f = flow_->fields(/*previous_level=*/true), now = flow_->fields();
+  MassBalance m{0, 0, 0};
+  for (int j = 1; j <= f.ny; ++j) {
+    m.inflow += f.u[f.at(0, j)] * f.dy;
+    m.outflow += f.u[f.at(f.nx, j)] * f.dy;
+  }
+  for (int i = 1; i <= f.nx; ++i) m.outflow += (f.v[f.at(i, f.ny)] - f.v[f.at(i, 0)]) * f.dx;
+  for (int j = 1; j <= f.ny; ++j)
+    for (int i = 1; i <= f.nx; ++i) m.penalty_source -= params_.eps * now.p[f.at(i, j)] * f.dx * f.dy;
+  return m;
+}
+
+std::vector<std::string> PenaltySimulation::series_columns() const {
+  return {"t", "max_speed", "kinetic_energy", "inflow_flux", "outflow_flux"};
+}
+
+std::vector<double> PenaltySimulation::series_row() {
+  const mac2d::HostFields f = flow_->fields();
+  double ke = 0, vmax = 0;
+  for (int j = 1; j <= f.ny; ++j)
+    for (int i = 1; i <= f.nx; ++i) {
+      const double uc = f.uc(i, j), vc = f.vc(i, j);
+      ke += 0.5 * (uc * uc + vc * vc) * f.dx * f.dy;
+      vmax = std::max(vmax, std::hypot(uc, vc));
+    }
+  const MassBalance m = mass_balance();
+  return {f.time, vmax, ke, m.inflow, m.outflow};
+}
+
+json PenaltySimulation::metrics() {
+  const mac2d::HostFields f = flow_->fields();
+  const std::vector<double> row = series_row();
+  const MassBalance m = mass_balance();
+  double max_div_fluid = 0;
+  for (int j = 1; j <= f.ny; ++j)
+    for (int i = 1; i <= f.nx; ++i)
+      if (!f.solid[f.at(i, j)])
+        max_div_fluid = std::max(max_div_fluid, std::abs((f.u[f.at(i, j)] - f.u[f.at(i - 1, j)]) / f.dx +
+                                                         (f.v[f.at(i, j)] - f.v[f.at(i, j - 1)]) / f.dy));
+  return {{"time", f.time},
+          {"max_speed", row[1]},
+          {"kinetic_energy", row[2]},
+          {"max_abs_divergence", max_div_fluid},
+          {"inflow_flux", m.inflow},
+          {"outflow_flux", m.outflow},
+          {"penalty_mass_source", m.penalty_source},
+          {"mass_balance_residual", m.residual()}};
+}
+
+std::vector<Check> PenaltySimulation::checks(const json& metrics) const {
+  // Discrete divergence theorem: round-off only. The scale is the largest single term summed.
+  const double scale = std::max({std::abs(metrics["inflow_flux"].get<double>()),
+                                 std::abs(metrics["outflow_flux"].get<double>()), 1e-300});
+  return {{"mass balance residual / flux", metrics["mass_balance_residual"].get<double>() / scale, 0.0, 1e-9,
+           "conservation: eps p + div u = 0 summed over the cells (divergence theorem); tolerance = round-off"}};
+}
+
+json PenaltySimulation::phases_ms() const {
+  json out = json::object();
+  const double n = std::max(1L, flow_->steps_done());
+  for (const auto& [name, s] : flow_->phase_seconds()) out[name] = 1e3 * s / n;
+  return out;
+}
+
+}  // namespace immerse::cases

@@ -1,0 +1,159 @@
+#include "immerse/cases/runner.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+
+#include "immerse/core/csv.hpp"
+#include "immerse/core/error.hpp"
+#include "immerse/core/interrupt.hpp"
+#include "immerse/core/progress.hpp"
+#include "immerse/core/versions.hpp"
+#include "immerse/core/vtk.hpp"
+
+namespace fs = std::filesystem;
+
+namespace immerse::cases {
+
+bool Check::pass() const { return std::abs(ours - reference) <= tolerance; }
+
+namespace {
+
+std::string timestamp() {
+  const std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", std::localtime(&now));
+  return buf;
+}
+
+const SolverEntry& solver_entry(const std::string& name) {
+  for (const auto& e : solver_registry())
+    if (e.name == name) return e;
+  throw InputError("unknown solver '" + name + "'");
+}
+
+void write_json(const std::string& path, const json& j) {
+  // Write to a temporary file and rename, so a crash never leaves a half-written result.json.
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!out) throw Error("cannot write " + path, 1);
+    out << j.dump(2) << "\n";
+  }
+  fs::rename(tmp, path);
+}
+
+json checks_json(const std::vector<Check>& checks) {
+  json out = json::array();
+  for (const auto& c : checks)
+    out.push_back({{"quantity", c.quantity}, {"ours", c.ours}, {"reference", c.reference},
+                   {"tolerance", c.tolerance}, {"source", c.source}, {"pass", c.pass()}});
+  return out;
+}
+
+}  // namespace
+
+RunOutcome run_case(const RunRequest& req) {
+  const CaseDoc doc = load_case(req.case_name);
+  json params = resolve_case(doc, req.sets);
+  const std::string name = params["case"];
+  if (req.options.steps_override >= 0) params["time"]["steps"] = req.options.steps_override;
+
+  const SolverEntry& entry = solver_entry(params["solver"]);
+  std::unique_ptr<Simulation> sim = entry.make(params, doc.source, req.options);
+
+  RunOutcome out;
+  out.out_dir = req.out_dir.empty() ? (fs::path("runs") / name / timestamp()).string() : req.out_dir;
+  std::error_code ec;
+  fs::create_directories(out.out_dir, ec);
+  if (ec) throw Error(fmt::format("cannot create output directory {}: {}", out.out_dir, ec.message()), 1);
+
+  json result = {{"case", name},
+                 {"paper", params["paper"]},
+                 {"experiment", params["experiment"]},
+                 {"backend", to_string(req.options.backend)},
+                 {"precision", sim->precision()},
+                 {"parameters", params},
+                 {"versions", versions_json()},
+                 {"status", "running"}};
+  write_json((fs::path(out.out_dir) / "result.json").string(), result);
+
+  const long total = sim->total_steps();
+  const long series_every = sim->series_every() > 0 ? sim->series_every() : std::max(1L, total / 200);
+  std::unique_ptr<CsvWriter> series;
+  if (!sim->series_columns().empty()) {
+    series = std::make_unique<CsvWriter>((fs::path(out.out_dir) / "series.csv").string(), sim->series_columns(),
+                                         fmt::format("case {} on {}", name, to_string(req.options.backend)));
+    series->row(sim->series_row());
+  }
+  const int frames = sim->frame_count();
+  std::vector<std::pair<double, std::string>> collection;
+  auto frame = [&](int k) {
+    for (const auto& f : sim->write_frame(out.out_dir, k)) collection.emplace_back(sim->time(), f);
+    vtk::write_collection((fs::path(out.out_dir) / "frames.pvd").string(), collection);
+  };
+  if (frames > 0) frame(0);
+
+  install_interrupt_handler();
+  Progress progress(name, total, req.options.quiet);
+  const long health_every = std::max(1L, std::min(total / 20, 1000L));
+  const auto t0 = std::chrono::steady_clock::now();
+  long done = 0;
+  std::string failure;
+  int failure_code = 0;
+  try {
+    for (; done < total; ++done) {
+      if (interrupted()) {
+        out.interrupted = true;
+        break;
+      }
+      sim->step();
+      const long n = done + 1;
+      if (n % health_every == 0 || n == total) sim->check_health();
+      if (series && (n % series_every == 0 || n == total)) series->row(sim->series_row());
+      if (frames > 0 && n * frames / total != (n - 1) * frames / total) frame(static_cast<int>(n * frames / total));
+      progress.update(n);
+    }
+  } catch (const Error& e) {
+    // Keep everything written so far, record the failure, then report it.
+    failure = e.what(), failure_code = e.exit_code();
+  }
+  progress.finish();
+  const double total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  result["timings"] = {{"total_s", total_s},
+                       {"steps", done},
+                       {"per_step_ms", done > 0 ? 1e3 * total_s / done : 0.0},
+                       {"phases_ms", sim->phases_ms()}};
+  if (!failure.empty()) {
+    result["status"] = "failed";
+    result["error"] = failure;
+    write_json((fs::path(out.out_dir) / "result.json").string(), result);
+    throw Error(failure, failure_code);
+  }
+  result["metrics"] = sim->metrics();
+  out.checks = sim->checks(result["metrics"]);
+  result["checks"] = checks_json(out.checks);
+  result["status"] = out.interrupted ? "interrupted" : "completed";
+  write_json((fs::path(out.out_dir) / "result.json").string(), result);
+  out.result = result;
+  return out;
+}
+
+bool print_checks(const std::vector<Check>& checks) {
+  bool all = true;
+  fmt::print("{:<34} {:>14} {:>14} {:>10}  {:<4}  {}\n", "quantity", "ours", "reference", "tolerance", "", "source");
+  for (const auto& c : checks) {
+    all = all && c.pass();
+    fmt::print("{:<34} {:>14.7g} {:>14.7g} {:>10.3g}  {:<4}  {}\n", c.quantity, c.ours, c.reference, c.tolerance,
+               c.pass() ? "PASS" : "FAIL", c.source);
+  }
+  const long failed = std::count_if(checks.begin(), checks.end(), [](const Check& c) { return !c.pass(); });
+  fmt::print("{} checks: {} passed, {} failed\n", checks.size(), checks.size() - failed, failed);
+  return all;
+}
+
+}  // namespace immerse::cases

@@ -1,0 +1,13 @@
+// Every solver family the `immerse` program knows; each later family adds its entry here.
+#include "immerse/cases/simulation.hpp"
+
+namespace immerse::cases {
+
+SolverEntry penalty_solver_entry();  // cases/patent
+
+const std::vector<SolverEntry>& solver_registry() {
+  static const std::vector<SolverEntry> entries = {penalty_solver_entry()};
+  return entries;
+}
+
+}  // namespace immerse::cases

@@ -1,0 +1,29 @@
+# immerse_add_family(<name> SOURCES ... DEPENDS ...)
+# One solver family = one library target immerse_<name>, exported as immerse::<name>, with public
+# headers under solvers/<name>/include/immerse/<name>/.
+function(immerse_add_family name)
+  cmake_parse_arguments(F "" "" "SOURCES;DEPENDS" ${ARGN})
+  add_library(immerse_${name} ${F_SOURCES})
+  add_library(immerse::${name} ALIAS immerse_${name})
+  set_target_properties(immerse_${name} PROPERTIES EXPORT_NAME ${name} POSITION_INDEPENDENT_CODE ON)
+  target_include_directories(immerse_${name} PUBLIC
+    $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
+    $<INSTALL_INTERFACE:include>)
+  target_link_libraries(immerse_${name} PUBLIC ${F_DEPENDS})
+  target_compile_options(immerse_${name} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-Wall -Wextra>)
+  install(TARGETS immerse_${name} EXPORT immerseTargets
+          ARCHIVE DESTINATION lib LIBRARY DESTINATION lib RUNTIME DESTINATION bin)
+  install(DIRECTORY include/ DESTINATION include)
+endfunction()
+
+# immerse_embed_files(<out.cpp> <symbol> FILES ...): compiles text files into the program as a table
+# {relative name, contents}, so `immerse list/run/validate` work from any directory and after install.
+function(immerse_embed_files out symbol)
+  cmake_parse_arguments(E "" "BASE" "FILES" ${ARGN})
+  string(REPLACE ";" "|" files_arg "${E_FILES}")  # a list would split the command line
+  add_custom_command(OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DSYMBOL=${symbol} -DBASE=${E_BASE} "-DFILES=${files_arg}"
+            -P ${PROJECT_SOURCE_DIR}/cmake/EmbedFiles.cmake
+    DEPENDS ${E_FILES} ${PROJECT_SOURCE_DIR}/cmake/EmbedFiles.cmake
+    COMMENT "Embedding ${symbol}" VERBATIM)
+endfunction()

@@ -1,0 +1,45 @@
+#pragma once
+// `immerse report`: runs every canned case and the benchmarks, then writes reports/latest/index.md
+// with one section per paper (paper's figures beside ours, plots by gnuplot), the throughput table
+// and the machine it ran on.
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "immerse/cases/runner.hpp"
+
+namespace immerse::reports {
+
+struct ReportOptions {
+  std::string dir = "reports/latest";
+  Backend backend = default_backend();
+  bool skip_benchmarks = false;
+  std::string benchmark_program;  // default: bench_mac2d next to the immerse program
+  std::string self;               // argv[0]
+};
+
+struct CaseRun {
+  std::string name, dir;
+  json result;
+  std::vector<cases::Check> checks;
+  std::string error;  // non-empty when the run failed
+};
+
+struct ReportContext {
+  std::string dir;                          // report directory
+  std::map<std::string, CaseRun> runs;      // by case name
+  json benchmarks;                          // Google Benchmark JSON output (null when skipped)
+};
+
+// A section writer returns Markdown; it may write plot files into ctx.dir.
+using SectionWriter = std::function<std::string(const ReportContext&)>;
+
+// Runs `gnuplot script` in `dir`; returns false (and says why on stderr) when gnuplot is missing.
+bool run_gnuplot(const std::string& dir, const std::string& script_name, const std::string& script);
+
+std::string patent_section(const ReportContext& ctx);
+
+int write_report(const ReportOptions& opt);
+
+}  // namespace immerse::reports

@@ -1,0 +1,23 @@
+#pragma once
+// A CSV time series written row by row and flushed, so an interrupted run keeps every finished row.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace immerse {
+
+class CsvWriter {
+ public:
+  CsvWriter(const std::string& path, const std::vector<std::string>& columns, const std::string& comment = "");
+  ~CsvWriter();
+  CsvWriter(const CsvWriter&) = delete;
+  CsvWriter& operator=(const CsvWriter&) = delete;
+  void row(const std::vector<double>& values);
+
+ private:
+  std::FILE* f_ = nullptr;
+  size_t ncols_;
+  std::string path_;
+};
+
+}  // namespace immerse

@@ -1,0 +1,34 @@
+#pragma once
+// VTK XML writers (ASCII, so files are diffable and need no extra library): ImageData (.vti) for
+// grid fields, PolyData (.vtp) for points/lines, and a .pvd collection tying frames to times.
+// ParaView opens all three.
+#include <array>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace immerse::vtk {
+
+struct ImageField {
+  std::string name;
+  int components = 1;
+  std::vector<double> values;  // x fastest, then y, then z; `components` values per cell
+};
+
+// A grid of nx*ny*nz cells with the given origin and spacing; fields are cell data.
+void write_image(const std::string& path, std::array<int, 3> cells, std::array<double, 3> origin,
+                 std::array<double, 3> spacing, const std::vector<ImageField>& fields);
+
+struct PointField {
+  std::string name;
+  std::vector<double> values;  // one per point
+};
+
+// Points (x, y, z) with optional point data; `lines` lists polylines as point-index runs.
+void write_points(const std::string& path, const std::vector<std::array<double, 3>>& points,
+                  const std::vector<PointField>& fields, const std::vector<std::vector<int>>& lines = {});
+
+// Collection file: each entry is (time, file name relative to the .pvd).
+void write_collection(const std::string& path, const std::vector<std::pair<double, std::string>>& frames);
+
+}  // namespace immerse::vtk

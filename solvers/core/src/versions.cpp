@@ -1,0 +1,41 @@
+#include "immerse/core/versions.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <fmt/format.h>
+
+#ifndef IMMERSE_VERSION
+#define IMMERSE_VERSION "unknown"
+#endif
+#ifndef IMMERSE_GIT_HASH
+#define IMMERSE_GIT_HASH "unknown"
+#endif
+
+namespace immerse {
+
+std::string immerse_version() { return IMMERSE_VERSION; }
+std::string git_hash() { return IMMERSE_GIT_HASH; }
+
+std::string kokkos_version() {
+  const int v = KOKKOS_VERSION;  // e.g. 30401
+  return fmt::format("{}.{}.{:02d}", v / 10000, (v / 100) % 100, v % 100);
+}
+
+std::string compiler_version() {
+#if defined(__clang__)
+  return fmt::format("clang {}.{}.{}", __clang_major__, __clang_minor__, __clang_patchlevel__);
+#elif defined(__GNUC__)
+  std::string s = fmt::format("g++ {}.{}.{}", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
+#if defined(__CUDACC__)
+  s += fmt::format(" + nvcc {}.{}", __CUDACC_VER_MAJOR__, __CUDACC_VER_MINOR__);
+#endif
+  return s;
+#else
+  return "unknown";
+#endif
+}
+
+nlohmann::json versions_json() {
+  return {{"immerse", immerse_version()}, {"git", git_hash()}, {"kokkos", kokkos_version()}, {"compiler", compiler_version()}};
+}
+
+}  // namespace immerse

@@ -1,0 +1,138 @@
+#pragma once
+// Kernels of the patent's explicit penalty scheme, written once over Kokkos Views and instantiated
+// per execution space. Flat storage: (nx+2) x (ny+2) with x fastest; see HostFields for the staggering.
+#include <Kokkos_Core.hpp>
+
+namespace immerse::mac2d {
+
+template <class Device>
+struct Grid2 {
+  using view = Kokkos::View<double*, Device>;
+  int nx, ny, sx;  // interior cells; row stride nx + 2
+  double dx, dy;
+  KOKKOS_INLINE_FUNCTION int at(int i, int j) const { return j * sx + i; }
+  KOKKOS_INLINE_FUNCTION bool interior(int i, int j) const { return i >= 1 && i <= nx && j >= 1 && j <= ny; }
+};
+
+// One fused pass per step: the new pressure of each interior cell from the old velocities
+// (eq. 4 with the printed eq. 7's lost minus sign restored: p = -div(u)/eps), then the new u face
+// to its right and v face above it from the old velocities and the NEW pressure, explicit Euler
+// with each term times dt (the patent's code listing). A cell's neighbours' pressures are
+// recomputed rather than read, so pressure and velocities need one pass over memory, not two.
+template <class Device>
+struct PenaltyStep {
+  using view = Kokkos::View<double*, Device>;
+  using cview = Kokkos::View<const double*, Device>;
+  using member = typename Kokkos::TeamPolicy<typename Device::execution_space>::member_type;
+  Grid2<Device> g;
+  cview u, v;              // old level
+  view un, vn, pn;         // new level
+  Kokkos::View<const unsigned char*, Device> solid;
+  cview solid_u, solid_v;  // obstacle velocity per solid cell
+  double dt, inv_re, inv_eps;
+  int u_i_end, v_j_end;    // last updated u column / v row (walls stay fixed)
+  bool full_advection;     // false: the patent's b = v dv/dy only
+  bool has_obstacles;
+
+  KOKKOS_INLINE_FUNCTION double pressure(int i, int j) const {
+    if (!g.interior(i, j)) return 0.0;  // ghost pressure 0 (outflow reference; patent's ghosts)
+    const double div = (u(g.at(i, j)) - u(g.at(i - 1, j))) / g.dx + (v(g.at(i, j)) - v(g.at(i, j - 1))) / g.dy;
+    return -div * inv_eps;
+  }
+
+  KOKKOS_INLINE_FUNCTION double obstacle_face(int c0, int c1, const cview& s, bool& blocked) const {
+    const bool a = solid(c0), b = solid(c1);
+    blocked = a || b;
+    return a && b ? 0.5 * (s(c0) + s(c1)) : (a ? s(c0) : s(c1));
+  }
+
+  KOKKOS_INLINE_FUNCTION void cell(int i, int j) const {
+    const double dx = g.dx, dy = g.dy;
+    const int c = g.at(i, j);
+    const double pc = pressure(i, j);
+    pn(c) = pc;
+    if (i <= u_i_end) {
+      const double uc = u(c);
+      const double vbar = 0.25 * (v(g.at(i, j - 1)) + v(c) + v(g.at(i + 1, j - 1)) + v(g.at(i + 1, j)));
+      const double a = uc * (u(g.at(i + 1, j)) - u(g.at(i - 1, j))) / (2 * dx) +
+                       vbar * (u(g.at(i, j + 1)) - u(g.at(i, j - 1))) / (2 * dy);
+      const double dpdx = (pressure(i + 1, j) - pc) / dx;
+      const double lap = (u(g.at(i + 1, j)) - 2 * uc + u(g.at(i - 1, j))) / (dx * dx) +
+                         (u(g.at(i, j + 1)) - 2 * uc + u(g.at(i, j - 1))) / (dy * dy);
+      double next = uc - a * dt - dpdx * dt + lap * dt * inv_re;
+      if (has_obstacles) {
+        bool blocked;
+        const double w = obstacle_face(c, g.at(i + 1, j), solid_u, blocked);
+        if (blocked) next = w;
+      }
+      un(c) = next;
+    }
+    if (j <= v_j_end) {
+      const double vc = v(c);
+      double b = vc * (v(g.at(i, j + 1)) - v(g.at(i, j - 1))) / (2 * dy);
+      if (full_advection) {
+        const double ubar = 0.25 * (u(g.at(i - 1, j)) + u(c) + u(g.at(i - 1, j + 1)) + u(g.at(i, j + 1)));
+        b += ubar * (v(g.at(i + 1, j)) - v(g.at(i - 1, j))) / (2 * dx);
+      }
+      const double dpdy = (pressure(i, j + 1) - pc) / dy;
+      const double lap = (v(g.at(i + 1, j)) - 2 * vc + v(g.at(i - 1, j))) / (dx * dx) +
+                         (v(g.at(i, j + 1)) - 2 * vc + v(g.at(i, j - 1))) / (dy * dy);
+      double next = vc - b * dt - dpdy * dt + lap * dt * inv_re;
+      if (has_obstacles) {
+        bool blocked;
+        const double w = obstacle_face(c, g.at(i, j + 1), solid_v, blocked);
+        if (blocked) next = w;
+      }
+      vn(c) = next;
+    }
+  }
+
+  // One team per row; the row's cells are spread over the team's threads (coalesced on GPUs, a
+  // plain vectorisable loop on CPUs where the team has one thread).
+  KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
+    const int j = team.league_rank() + 1;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 1, g.nx + 1), [&](int i) { cell(i, j); });
+  }
+};
+
+// Boundary faces and ghost values of one time level. `patent` mode writes only the inflow face,
+// as the patent's calcExtBoundary: u(0,j) = (s_j + u(1,j)) / 2.
+template <class Device>
+struct ApplyBoundaries {
+  using view = Kokkos::View<double*, Device>;
+  Grid2<Device> g;
+  view u, v;
+  Kokkos::View<const double*, Device> inflow;  // profile per row j = 0..ny+1
+  bool patent;
+  int left, right, bottom, top;  // Side values
+  double bottom_wall_u, top_wall_u;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int k) const {
+    constexpr int kInflow = 0, kOutflow = 1, kNoslip = 2;
+    const int nx = g.nx, ny = g.ny;
+    if (patent) {
+      if (k <= ny + 1) u(g.at(0, k)) = 0.5 * (inflow(k) + u(g.at(1, k)));
+      return;
+    }
+    if (k >= 1 && k <= ny) {  // left and right columns, interior rows
+      const int j = k;
+      u(g.at(0, j)) = left == kInflow ? inflow(j) : 0.0;
+      if (right == kOutflow) u(g.at(nx + 1, j)) = u(g.at(nx, j));
+      else u(g.at(nx, j)) = 0.0, u(g.at(nx + 1, j)) = 0.0;
+    }
+    if (k <= ny) {  // v ghost columns
+      const int j = k;
+      v(g.at(0, j)) = (left == kInflow || left == kNoslip) ? -v(g.at(1, j)) : v(g.at(1, j));
+      v(g.at(nx + 1, j)) = right == kOutflow ? v(g.at(nx, j)) : (right == kNoslip ? -v(g.at(nx, j)) : v(g.at(nx, j)));
+    }
+    if (k <= nx + 1) {  // bottom and top rows: impermeable walls, tangential ghost by reflection
+      const int i = k;
+      v(g.at(i, 0)) = 0.0;
+      v(g.at(i, ny)) = 0.0;
+      u(g.at(i, 0)) = bottom == kNoslip ? 2 * bottom_wall_u - u(g.at(i, 1)) : u(g.at(i, 1));
+      u(g.at(i, ny + 1)) = top == kNoslip ? 2 * top_wall_u - u(g.at(i, ny)) : u(g.at(i, ny));
+    }
+  }
+};
+
+}  // namespace immerse::mac2d

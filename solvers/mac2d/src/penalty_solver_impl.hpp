@@ -1,0 +1,248 @@
+#pragma once
+// Definitions of PenaltySolver<Exec>; included once by penalty_flow.cpp, which instantiates them
+// for every enabled execution space.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "immerse/core/error.hpp"
+#include "immerse/mac2d/penalty_solver.hpp"
+
+namespace immerse::mac2d {
+
+template <class Exec>
+PenaltySolver<Exec>::PenaltySolver(const PenaltyParams& p)
+    : p_(p), inflow_expr_(p.inflow_u, p.source + ": key 'boundaries.inflow_u'") {
+  g_ = Grid2<device>{p.nx, p.ny, p.nx + 2, p.dx, p.dy};
+  const size_t n = static_cast<size_t>(p.nx + 2) * (p.ny + 2);
+  for (int l = 0; l < 2; ++l) {
+    u_[l] = view(fmt::format("u{}", l), n);
+    v_[l] = view(fmt::format("v{}", l), n);
+    pres_[l] = view(fmt::format("p{}", l), n);
+  }
+  inflow_ = view("inflow", p.ny + 2);
+  solid_ = Kokkos::View<unsigned char*, device>("solid", n);
+  solid_u_ = view("solid_u", n);
+  solid_v_ = view("solid_v", n);
+  inflow_depends_on_t_ = inflow_expr_.uses("t");
+
+  // Initial velocities from formulas at the face positions (level 0). The patent's second level
+  // starts at zero (its time-1 printout shows the new level's inflow face still 0).
+  Expression u0(p.initial_u, p.source + ": key 'initial.u'"), v0(p.initial_v, p.source + ": key 'initial.v'");
+  auto hu = Kokkos::create_mirror_view(u_[0]);
+  auto hv = Kokkos::create_mirror_view(v_[0]);
+  for (int j = 0; j < p.ny + 2; ++j)
+    for (int i = 0; i < p.nx + 2; ++i) {
+      hu(g_.at(i, j)) = u0(i * p.dx, (j - 0.5) * p.dy);
+      hv(g_.at(i, j)) = v0((i - 0.5) * p.dx, j * p.dy);
+    }
+  fill_inflow(0.0);
+  if (p.mode == BoundaryMode::patent) {
+    // initFluid: the inflow column holds the raw profile.
+    auto hin = Kokkos::create_mirror_view(inflow_);
+    Kokkos::deep_copy(hin, inflow_);
+    for (int j = 0; j < p.ny + 2; ++j) hu(g_.at(0, j)) = hin(j);
+  }
+  Kokkos::deep_copy(u_[0], hu);
+  Kokkos::deep_copy(v_[0], hv);
+
+  for (size_t k = 0; k < p.obstacles.size(); ++k) {
+    const auto& o = p.obstacles[k];
+    ox_.emplace_back(o.x, fmt::format("{}: key 'obstacles.{}.x'", p.source, k));
+    oy_.emplace_back(o.y, fmt::format("{}: key 'obstacles.{}.y'", p.source, k));
+  }
+  shapes_ = Kokkos::View<ObstacleState*, device>("shapes", p.obstacles.size());
+  for (size_t k = 0; k < p.dyes.size(); ++k) {
+    dye_.emplace_back(fmt::format("dye{}", k), n);
+    dye_next_.emplace_back(fmt::format("dye{}_next", k), n);
+  }
+  if (!p.streak_seeds.empty()) {
+    particles_ = Kokkos::View<double* [2], device>("particles", p.streak_capacity);
+    Kokkos::deep_copy(particles_, kDeadParticle);
+    seeds_ = Kokkos::View<double* [2], device>("seeds", p.streak_seeds.size());
+    auto hs = Kokkos::create_mirror_view(seeds_);
+    for (size_t s = 0; s < p.streak_seeds.size(); ++s) hs(s, 0) = p.streak_seeds[s].first, hs(s, 1) = p.streak_seeds[s].second;
+    Kokkos::deep_copy(seeds_, hs);
+    particle_seed_.assign(p.streak_capacity, -1);
+    particle_birth_.assign(p.streak_capacity, -1);
+  }
+  update_obstacles(0.0);
+  if (p.mode == BoundaryMode::physical) apply_boundaries(0);
+}
+
+template <class Exec>
+Backend PenaltySolver<Exec>::backend() const {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (std::is_same<Exec, Kokkos::Cuda>::value) return Backend::cuda;
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  if (std::is_same<Exec, Kokkos::OpenMP>::value) return Backend::openmp;
+#endif
+  return Backend::serial;
+}
+
+template <class Exec>
+template <class F>
+void PenaltySolver<Exec>::timed(const char* phase, F&& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  Exec().fence();
+  phase_s_[phase] += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+template <class Exec>
+void PenaltySolver<Exec>::fill_inflow(double t) {
+  auto h = Kokkos::create_mirror_view(inflow_);
+  for (int j = 0; j < p_.ny + 2; ++j) h(j) = inflow_expr_(0.0, (j - 0.5) * p_.dy, 0.0, t);
+  Kokkos::deep_copy(inflow_, h);
+}
+
+template <class Exec>
+void PenaltySolver<Exec>::apply_boundaries(int level) {
+  ApplyBoundaries<device> bc{g_,
+                             u_[level],
+                             v_[level],
+                             inflow_,
+                             p_.mode == BoundaryMode::patent,
+                             static_cast<int>(p_.left),
+                             static_cast<int>(p_.right),
+                             static_cast<int>(p_.bottom),
+                             static_cast<int>(p_.top),
+                             p_.bottom_wall_u,
+                             p_.top_wall_u};
+  Kokkos::parallel_for("mac2d::boundaries", Kokkos::RangePolicy<Exec>(0, std::max(p_.nx, p_.ny) + 2), bc);
+}
+
+template <class Exec>
+void PenaltySolver<Exec>::update_obstacles(double t) {
+  if (p_.obstacles.empty()) return;
+  auto h = Kokkos::create_mirror_view(shapes_);
+  const double dt = p_.dt;
+  for (size_t k = 0; k < p_.obstacles.size(); ++k) {
+    const auto& o = p_.obstacles[k];
+    const double th = o.angle_deg * M_PI / 180.0;
+    const double tm = std::max(0.0, t - 0.5 * dt), tp = t + 0.5 * dt;  // velocity by central difference
+    h(k) = ObstacleState{o.shape == "circle" ? 0 : (o.shape == "ellipse" ? 1 : 2),
+                         ox_[k](0, 0, 0, t), oy_[k](0, 0, 0, t), o.a, o.shape == "circle" ? o.a : o.b,
+                         std::cos(th), std::sin(th),
+                         (ox_[k](0, 0, 0, tp) - ox_[k](0, 0, 0, tm)) / (tp - tm),
+                         (oy_[k](0, 0, 0, tp) - oy_[k](0, 0, 0, tm)) / (tp - tm)};
+  }
+  Kokkos::deep_copy(shapes_, h);
+  RasteriseObstacles<device> r{g_, shapes_, solid_, solid_u_, solid_v_};
+  Kokkos::parallel_for("mac2d::obstacles", Kokkos::RangePolicy<Exec>(0, (p_.nx + 2) * (p_.ny + 2)), r);
+}
+
+template <class Exec>
+void PenaltySolver<Exec>::release_particles() {
+  const int ns = static_cast<int>(p_.streak_seeds.size()), cap = p_.streak_capacity, first = next_slot_;
+  ReleaseParticles<device> r{particles_, seeds_, first, cap};
+  Kokkos::parallel_for("mac2d::release", Kokkos::RangePolicy<Exec>(0, ns), r);
+  for (int s = 0; s < ns; ++s) {
+    particle_seed_[(first + s) % cap] = s;
+    particle_birth_[(first + s) % cap] = static_cast<int>(steps_);
+  }
+  next_slot_ = (first + ns) % cap;
+}
+
+template <class Exec>
+void PenaltySolver<Exec>::step() {
+  const int old = cur_, nxt = 1 - cur_;
+  const bool patent = p_.mode == BoundaryMode::patent;
+  timed("boundaries", [&] {
+    if (inflow_depends_on_t_) fill_inflow(time_);
+    // The patent writes its boundary into the old level before computing (calcExtBoundary(kk));
+    // the physical mode keeps every level boundary-consistent, so it re-applies after the update.
+    if (patent) apply_boundaries(old);
+  });
+  timed("obstacles", [&] { update_obstacles(time_ + p_.dt); });
+  timed("pressure+velocity", [&] {
+    PenaltyStep<device> k;
+    k.g = g_;
+    k.u = u_[old], k.v = v_[old];
+    k.un = u_[nxt], k.vn = v_[nxt], k.pn = pres_[nxt];
+    k.solid = solid_, k.solid_u = solid_u_, k.solid_v = solid_v_;
+    k.dt = p_.dt, k.inv_re = 1.0 / p_.Re, k.inv_eps = 1.0 / p_.eps;
+    k.u_i_end = (patent || p_.right == Side::outflow) ? p_.nx : p_.nx - 1;
+    k.v_j_end = patent ? p_.ny : p_.ny - 1;
+    k.full_advection = !patent;
+    k.has_obstacles = !p_.obstacles.empty();
+    Kokkos::parallel_for("mac2d::penalty_step", Kokkos::TeamPolicy<Exec>(p_.ny, Kokkos::AUTO), k);
+    if (!patent) apply_boundaries(nxt);
+  });
+  time_ += p_.dt;
+  ++steps_;
+  cur_ = nxt;
+  if (!dye_.empty())
+    timed("dyes", [&] {
+      StaggeredSampler<device> vel{g_, u_[cur_], v_[cur_]};
+      for (size_t d = 0; d < dye_.size(); ++d) {
+        const auto& s = p_.dyes[d];
+        AdvectDye<device> a{vel, dye_[d], dye_next_[d], solid_, p_.dt, s.x, s.y, s.radius, !p_.obstacles.empty()};
+        Kokkos::parallel_for("mac2d::dye", Kokkos::RangePolicy<Exec>(0, p_.nx * p_.ny), a);
+        std::swap(dye_[d], dye_next_[d]);
+      }
+    });
+  if (!p_.streak_seeds.empty())
+    timed("streaklines", [&] {
+      StaggeredSampler<device> vel{g_, u_[cur_], v_[cur_]};
+      AdvectParticles<device> a{vel, particles_, p_.dt};
+      Kokkos::parallel_for("mac2d::particles", Kokkos::RangePolicy<Exec>(0, p_.streak_capacity), a);
+      if (steps_ % p_.streak_release_every == 0) release_particles();
+    });
+}
+
+template <class Exec>
+HostFields PenaltySolver<Exec>::fields(bool previous_level) const {
+  const int level = previous_level ? 1 - cur_ : cur_;
+  HostFields h;
+  h.nx = p_.nx, h.ny = p_.ny, h.dx = p_.dx, h.dy = p_.dy, h.time = time_;
+  auto copy = [](const auto& v) {
+    auto m = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+    return std::vector<typename std::remove_const<typename decltype(m)::value_type>::type>(m.data(), m.data() + m.size());
+  };
+  h.u = copy(u_[level]);
+  h.v = copy(v_[level]);
+  h.p = copy(pres_[level]);
+  h.solid = copy(solid_);
+  for (const auto& d : dye_) h.dyes.push_back(copy(d));
+  return h;
+}
+
+template <class Exec>
+Streaklines PenaltySolver<Exec>::streaklines() const {
+  Streaklines s;
+  if (p_.streak_seeds.empty()) return s;
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), particles_);
+  for (int k = 0; k < p_.streak_capacity; ++k) {
+    if (h(k, 0) >= kDeadParticle || particle_seed_[k] < 0) continue;
+    s.position.push_back({h(k, 0), h(k, 1)});
+    s.seed.push_back(particle_seed_[k]);
+    s.birth.push_back(particle_birth_[k]);
+  }
+  return s;
+}
+
+template <class Exec>
+FieldStatus PenaltySolver<Exec>::status() const {
+  FieldStatusReduce<device> r{g_, u_[cur_], v_[cur_], pres_[cur_]};
+  typename FieldStatusReduce<device>::value_type out;
+  Kokkos::parallel_reduce("mac2d::status", Kokkos::RangePolicy<Exec>(0, p_.nx * p_.ny), r, out);
+  FieldStatus s;
+  s.max_speed = out.max_speed;
+  if (out.first_bad != 2147483647) {
+    static const char* names[3] = {"u", "v", "p"};
+    const int k = out.first_bad / 3;
+    s.finite = false;
+    s.field = names[out.first_bad % 3];
+    s.i = k % (p_.nx + 2), s.j = k / (p_.nx + 2);
+  }
+  return s;
+}
+
+template <class Exec>
+std::vector<std::pair<std::string, double>> PenaltySolver<Exec>::phase_seconds() const {
+  return {phase_s_.begin(), phase_s_.end()};
+}
+
+}  // namespace immerse::mac2d
