@@ -109,8 +109,12 @@ void PenaltySolver<Exec>::apply_boundaries(int level) {
                              static_cast<int>(p_.bottom),
                              static_cast<int>(p_.top),
                              p_.bottom_wall_u,
-                             p_.top_wall_u};
-  Kokkos::parallel_for("mac2d::boundaries", Kokkos::RangePolicy<Exec>(0, std::max(p_.nx, p_.ny) + 2), bc);
+                             p_.top_wall_u,
+                             false};
+  Kokkos::parallel_for("mac2d::boundary_columns", Kokkos::RangePolicy<Exec>(0, p_.ny + 2), bc);
+  if (p_.mode == BoundaryMode::patent) return;
+  bc.rows = true;
+  Kokkos::parallel_for("mac2d::boundary_rows", Kokkos::RangePolicy<Exec>(0, p_.nx + 2), bc);
 }
 
 template <class Exec>
@@ -149,12 +153,14 @@ template <class Exec>
 void PenaltySolver<Exec>::step() {
   const int old = cur_, nxt = 1 - cur_;
   const bool patent = p_.mode == BoundaryMode::patent;
-  timed("boundaries", [&] {
-    if (inflow_depends_on_t_) fill_inflow(time_);
-    // The patent writes its boundary into the old level before computing (calcExtBoundary(kk));
-    // the physical mode keeps every level boundary-consistent, so it re-applies after the update.
-    if (patent) apply_boundaries(old);
-  });
+  // The patent writes its boundary into the old level before computing (calcExtBoundary(kk));
+  // the physical mode keeps every level boundary-consistent: it sets the new level's boundary
+  // values for the new time right after the update.
+  if (patent)
+    timed("boundaries", [&] {
+      if (inflow_depends_on_t_) fill_inflow(time_);
+      apply_boundaries(old);
+    });
   timed("obstacles", [&] { update_obstacles(time_ + p_.dt); });
   timed("pressure+velocity", [&] {
     PenaltyStep<device> k;
@@ -168,8 +174,12 @@ void PenaltySolver<Exec>::step() {
     k.full_advection = !patent;
     k.has_obstacles = !p_.obstacles.empty();
     Kokkos::parallel_for("mac2d::penalty_step", Kokkos::TeamPolicy<Exec>(p_.ny, Kokkos::AUTO), k);
-    if (!patent) apply_boundaries(nxt);
   });
+  if (!patent)
+    timed("boundaries", [&] {
+      if (inflow_depends_on_t_) fill_inflow(time_ + p_.dt);
+      apply_boundaries(nxt);
+    });
   time_ += p_.dt;
   ++steps_;
   cur_ = nxt;

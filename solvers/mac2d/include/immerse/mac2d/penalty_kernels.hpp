@@ -96,7 +96,9 @@ struct PenaltyStep {
 };
 
 // Boundary faces and ghost values of one time level. `patent` mode writes only the inflow face,
-// as the patent's calcExtBoundary: u(0,j) = (s_j + u(1,j)) / 2.
+// as the patent's calcExtBoundary: u(0,j) = (s_j + u(1,j)) / 2. Physical mode runs in two passes:
+// `rows == false` sets the left/right columns, `rows == true` then the bottom/top rows, whose
+// corner ghosts read the column values (one pass would race on them).
 template <class Device>
 struct ApplyBoundaries {
   using view = Kokkos::View<double*, Device>;
@@ -106,6 +108,7 @@ struct ApplyBoundaries {
   bool patent;
   int left, right, bottom, top;  // Side values
   double bottom_wall_u, top_wall_u;
+  bool rows;
 
   KOKKOS_INLINE_FUNCTION void operator()(int k) const {
     constexpr int kInflow = 0, kOutflow = 1, kNoslip = 2;
@@ -114,23 +117,27 @@ struct ApplyBoundaries {
       if (k <= ny + 1) u(g.at(0, k)) = 0.5 * (inflow(k) + u(g.at(1, k)));
       return;
     }
-    if (k >= 1 && k <= ny) {  // left and right columns, interior rows
-      const int j = k;
-      u(g.at(0, j)) = left == kInflow ? inflow(j) : 0.0;
-      if (right == kOutflow) u(g.at(nx + 1, j)) = u(g.at(nx, j));
-      else u(g.at(nx, j)) = 0.0, u(g.at(nx + 1, j)) = 0.0;
-    }
-    if (k <= ny) {  // v ghost columns
-      const int j = k;
-      v(g.at(0, j)) = (left == kInflow || left == kNoslip) ? -v(g.at(1, j)) : v(g.at(1, j));
-      v(g.at(nx + 1, j)) = right == kOutflow ? v(g.at(nx, j)) : (right == kNoslip ? -v(g.at(nx, j)) : v(g.at(nx, j)));
-    }
-    if (k <= nx + 1) {  // bottom and top rows: impermeable walls, tangential ghost by reflection
+    if (rows) {  // bottom and top rows: impermeable walls, tangential ghost by reflection
       const int i = k;
       v(g.at(i, 0)) = 0.0;
       v(g.at(i, ny)) = 0.0;
       u(g.at(i, 0)) = bottom == kNoslip ? 2 * bottom_wall_u - u(g.at(i, 1)) : u(g.at(i, 1));
       u(g.at(i, ny + 1)) = top == kNoslip ? 2 * top_wall_u - u(g.at(i, ny)) : u(g.at(i, ny));
+      return;
+    }
+    const int j = k;  // left and right columns
+    if (j >= 1 && j <= ny) {
+      u(g.at(0, j)) = left == kInflow ? inflow(j) : 0.0;
+      if (right == kOutflow) {
+        u(g.at(nx + 1, j)) = u(g.at(nx, j));
+      } else {
+        u(g.at(nx, j)) = 0.0;
+        u(g.at(nx + 1, j)) = 0.0;
+      }
+    }
+    if (j <= ny) {  // v ghosts: v = 0 at an inflow or no-slip side, zero gradient at outflow/slip
+      v(g.at(0, j)) = (left == kInflow || left == kNoslip) ? -v(g.at(1, j)) : v(g.at(1, j));
+      v(g.at(nx + 1, j)) = right == kNoslip ? -v(g.at(nx, j)) : v(g.at(nx, j));
     }
   }
 };

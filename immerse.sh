@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# immerse: one entry point.
+#   ./immerse.sh test      set up (if needed), configure, build, run ctest on every enabled backend;
+#                          where nvcc is present also build the CUDA preset (and test it on a GPU)
+#   ./immerse.sh report    set up (if needed), build, run every canned case + benchmarks, write
+#                          reports/latest/index.md
+#   ./immerse.sh ARGS...   build, then run `immerse ARGS...` (e.g. ./immerse.sh run channel5x5)
+# Environment: IMMERSE_CACHE (default ~/.cache/immerse) holds Kokkos builds outside the clone;
+# IMMERSE_JOBS (default nproc) sets build parallelism.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cd "$ROOT"
+export IMMERSE_CACHE=${IMMERSE_CACHE:-$HOME/.cache/immerse}
+JOBS=${IMMERSE_JOBS:-$(nproc)}
+export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
+
+log() { printf '== immerse.sh: %s\n' "$*" >&2; }
+
+have_nvcc() { command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; }
+have_gpu() { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; }
+
+setup() {
+  local cuda=0
+  if [ "${1:-}" = cuda ] && have_nvcc; then cuda=1; fi
+  IMMERSE_CUDA=$cuda bash ci/setup.sh >&2
+}
+
+# build PRESET: configure (once) and build into build/PRESET.
+build() {
+  local preset=$1 kokkos
+  case $preset in
+    cuda) kokkos=$IMMERSE_CACHE/kokkos-3.4.01-cuda-sm90 ;;
+    *) kokkos=$IMMERSE_CACHE/kokkos-3.4.01-openmp ;;
+  esac
+  if [ ! -f "build/$preset/build.ninja" ] && [ ! -f "build/$preset/Makefile" ]; then
+    log "configuring preset $preset"
+    cmake --preset "$preset" -G Ninja -DKokkos_ROOT="$kokkos" \
+      $([ "$preset" = cuda ] && echo "-DCMAKE_CXX_COMPILER=$kokkos/bin/nvcc_wrapper") >&2
+  fi
+  log "building preset $preset"
+  cmake --build "build/$preset" -j "$JOBS" >&2
+}
+
+cmd_test() {
+  setup cuda
+  build openmp
+  log "ctest (serial and openmp backends)"
+  (cd build/openmp && ctest --output-on-failure -j "$JOBS" --timeout 900)
+  if have_nvcc; then
+    PATH=/usr/local/cuda/bin:$PATH build cuda
+    if have_gpu; then
+      log "GPU present: ctest on the cuda build (serial, openmp and cuda backends)"
+      (cd build/cuda && ctest --output-on-failure -j "$JOBS" --timeout 900)
+    else
+      log "cuda preset built (compile only: no GPU on this machine)"
+    fi
+  fi
+}
+
+cmd_report() {
+  setup
+  build openmp
+  build/openmp/cases/immerse report --dir reports/latest --bench build/openmp/benchmarks/bench_mac2d
+}
+
+case "${1:-}" in
+  test) shift; cmd_test "$@" ;;
+  report) shift; cmd_report "$@" ;;
+  ""|-h|--help) sed -n '2,10p' "$0" ;;
+  *) setup >/dev/null; build openmp; exec build/openmp/cases/immerse "$@" ;;
+esac
