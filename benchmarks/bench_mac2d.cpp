@@ -136,17 +136,26 @@ class RecordingReporter : public benchmark::BenchmarkReporter {
   bool ReportContext(const Context& context) override { return inner_->ReportContext(context); }
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& r : runs) {
-      if (r.error_occurred || r.run_type != Run::RT_Iteration) continue;
       const auto it = r.counters.find("bytes_per_second");
-      if (it != r.counters.end()) bytes_per_second[r.run_name.function_name] = it->second.value;
+      if (r.error_occurred || it == r.counters.end()) continue;
+      // By registered name (no /real_time suffix). With --benchmark_repetitions the median wins,
+      // else the last repetition.
+      const std::string& name = r.run_name.function_name;
+      if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median") {
+        bytes_per_second[name] = it->second.value;
+        from_median_[name] = true;
+      } else if (r.run_type == Run::RT_Iteration && !from_median_[name]) {
+        bytes_per_second[name] = it->second.value;
+      }
     }
     inner_->ReportRuns(runs);
   }
   void Finalize() override { inner_->Finalize(); }
-  std::map<std::string, double> bytes_per_second;  // by registered name (no /real_time); last repetition wins
+  std::map<std::string, double> bytes_per_second;
 
  private:
   std::unique_ptr<benchmark::BenchmarkReporter> inner_;
+  std::map<std::string, bool> from_median_;
 };
 
 std::string format_flag(int argc, char** argv) {

@@ -3,7 +3,9 @@
 # Installs the (already built) BUILD_DIR into a temporary prefix, configures and builds the consumer
 # project next to this script against it (find_package(immerse), immerse::mac2d), runs it and checks
 # it prints OK. Exits non-zero on any failure; the temporary directory is removed on exit.
+# $CMAKE picks the cmake program (default: cmake on PATH).
 set -euo pipefail
+cmake() { command "${CMAKE:-cmake}" "$@"; }
 
 if [[ $# -ne 2 ]]; then
   echo "usage: $0 BUILD_DIR KOKKOS_ROOT" >&2
@@ -46,7 +48,7 @@ echo "== build consumer"
 cmake --build "$tmp/build"
 
 echo "== run consumer"
-out=$("$tmp/build/immerse_consumer")
+out=$(OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads} "$tmp/build/immerse_consumer")
 echo "$out"
 [[ "$(tail -n 1 <<< "$out")" == "OK" ]] || { echo "check_install: consumer did not print OK" >&2; exit 1; }
 echo "check_install: PASSED"
