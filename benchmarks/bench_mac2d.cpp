@@ -225,6 +225,7 @@ int main(int argc, char** argv) {
   for (const auto& [name, bps] : reporter.bytes_per_second)
     if (name.rfind("stream_triad/", 0) == 0 && bps > best_triad) best_triad = bps, best_name = name;
   const auto step = reporter.bytes_per_second.find("penalty_step/openmp/2048");
+  // GB/s here are 1e9 B/s (STREAM's unit); the console table's "G/s" are 2^30 B/s.
   char line[512];
   if (best_triad > 0 && step != reporter.bytes_per_second.end())
     std::snprintf(line, sizeof line,

@@ -42,6 +42,7 @@ class Channel final : public PenaltySimulation {
     m["flux_ratio_out_in"] = Q / m["inflow_flux"].get<double>();
     m["steady_residual"] = change / params_.dt * viscous_time / umax;
     m["grid_h_over_H"] = f.dy / H;
+    m["channel_height"] = H;
     return m;
   }
 
