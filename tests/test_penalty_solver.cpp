@@ -31,10 +31,7 @@ double max_abs_diff(const std::vector<double>& a, const std::vector<double>& b) 
 }  // namespace
 
 template <class Exec>
-class PenaltySolverTest : public ::testing::Test {
- protected:
-  Backend backend = test::backend_of<Exec>();
-};
+class PenaltySolverTest : public test::BackendTest<Exec> {};
 TYPED_TEST_SUITE(PenaltySolverTest, test::EnabledSpaces, test::SpaceName);
 
 // Fluid at rest in a closed box stays exactly at rest (no spurious source anywhere).

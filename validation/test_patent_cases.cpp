@@ -31,10 +31,7 @@ void expect_all_pass(const cases::RunOutcome& out, size_t min_checks) {
 }  // namespace
 
 template <class Exec>
-class PatentCases : public ::testing::Test {
- protected:
-  Backend backend = test::backend_of<Exec>();
-};
+class PatentCases : public test::BackendTest<Exec> {};
 TYPED_TEST_SUITE(PatentCases, test::EnabledSpaces, test::SpaceName);
 
 // Every entry of the printed 5x5 table within 1e-6 + 2e-7 |printed| (27 entries x 3 quantities).

@@ -18,16 +18,14 @@ class KokkosEnvironment : public ::testing::Environment {
   }
 };
 
+using immerse::backend_of;
+
+// Fixture base of a typed test over the enabled spaces: `this->backend` is the run-time choice.
 template <class Exec>
-Backend backend_of() {
-#if defined(KOKKOS_ENABLE_CUDA)
-  if (std::is_same<Exec, Kokkos::Cuda>::value) return Backend::cuda;
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-  if (std::is_same<Exec, Kokkos::OpenMP>::value) return Backend::openmp;
-#endif
-  return Backend::serial;
-}
+class BackendTest : public ::testing::Test {
+ protected:
+  Backend backend = backend_of<Exec>();
+};
 
 using EnabledSpaces = ::testing::Types<
 #if defined(KOKKOS_ENABLE_SERIAL)

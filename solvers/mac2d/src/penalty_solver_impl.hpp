@@ -72,13 +72,7 @@ PenaltySolver<Exec>::PenaltySolver(const PenaltyParams& p)
 
 template <class Exec>
 Backend PenaltySolver<Exec>::backend() const {
-#if defined(KOKKOS_ENABLE_CUDA)
-  if (std::is_same<Exec, Kokkos::Cuda>::value) return Backend::cuda;
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-  if (std::is_same<Exec, Kokkos::OpenMP>::value) return Backend::openmp;
-#endif
-  return Backend::serial;
+  return backend_of<Exec>();
 }
 
 template <class Exec>
@@ -165,6 +159,7 @@ void PenaltySolver<Exec>::step() {
   timed("pressure+velocity", [&] {
     PenaltyStep<device> k;
     k.g = g_;
+    k.set_spacing();
     k.u = u_[old], k.v = v_[old];
     k.un = u_[nxt], k.vn = v_[nxt], k.pn = pres_[nxt];
     k.solid = solid_, k.solid_u = solid_u_, k.solid_v = solid_v_;

@@ -26,6 +26,18 @@ bool is_enabled(Backend b);
 // The default: openmp when compiled in, else serial.
 Backend default_backend();
 
+// The Backend value of an execution space type (the inverse of with_backend).
+template <class Exec>
+constexpr Backend backend_of() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (std::is_same<Exec, Kokkos::Cuda>::value) return Backend::cuda;
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  if (std::is_same<Exec, Kokkos::OpenMP>::value) return Backend::openmp;
+#endif
+  return Backend::serial;
+}
+
 template <class F>
 decltype(auto) with_backend(Backend b, F&& f) {
   switch (b) {

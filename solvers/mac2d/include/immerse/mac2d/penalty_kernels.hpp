@@ -30,13 +30,21 @@ struct PenaltyStep {
   Kokkos::View<const unsigned char*, Device> solid;
   cview solid_u, solid_v;  // obstacle velocity per solid cell
   double dt, inv_re, inv_eps;
+  // Reciprocals of the spacings, set by set_spacing(): a division costs ~20 cycles, a multiply 1,
+  // and a cell needs 16 of them (measured: the step ran at ~40 Mcells/s with divisions).
+  double rdx, rdy, rdx2, rdy2, rhx, rhy;
   int u_i_end, v_j_end;    // last updated u column / v row (walls stay fixed)
   bool full_advection;     // false: the patent's b = v dv/dy only
   bool has_obstacles;
 
+  void set_spacing() {
+    rdx = 1 / g.dx, rdy = 1 / g.dy, rdx2 = 1 / (g.dx * g.dx), rdy2 = 1 / (g.dy * g.dy);
+    rhx = 1 / (2 * g.dx), rhy = 1 / (2 * g.dy);
+  }
+
   KOKKOS_INLINE_FUNCTION double pressure(int i, int j) const {
     if (!g.interior(i, j)) return 0.0;  // ghost pressure 0 (outflow reference; patent's ghosts)
-    const double div = (u(g.at(i, j)) - u(g.at(i - 1, j))) / g.dx + (v(g.at(i, j)) - v(g.at(i, j - 1))) / g.dy;
+    const double div = (u(g.at(i, j)) - u(g.at(i - 1, j))) * rdx + (v(g.at(i, j)) - v(g.at(i, j - 1))) * rdy;
     return -div * inv_eps;
   }
 
@@ -47,18 +55,17 @@ struct PenaltyStep {
   }
 
   KOKKOS_INLINE_FUNCTION void cell(int i, int j) const {
-    const double dx = g.dx, dy = g.dy;
     const int c = g.at(i, j);
     const double pc = pressure(i, j);
     pn(c) = pc;
     if (i <= u_i_end) {
       const double uc = u(c);
       const double vbar = 0.25 * (v(g.at(i, j - 1)) + v(c) + v(g.at(i + 1, j - 1)) + v(g.at(i + 1, j)));
-      const double a = uc * (u(g.at(i + 1, j)) - u(g.at(i - 1, j))) / (2 * dx) +
-                       vbar * (u(g.at(i, j + 1)) - u(g.at(i, j - 1))) / (2 * dy);
-      const double dpdx = (pressure(i + 1, j) - pc) / dx;
-      const double lap = (u(g.at(i + 1, j)) - 2 * uc + u(g.at(i - 1, j))) / (dx * dx) +
-                         (u(g.at(i, j + 1)) - 2 * uc + u(g.at(i, j - 1))) / (dy * dy);
+      const double a = uc * (u(g.at(i + 1, j)) - u(g.at(i - 1, j))) * rhx +
+                       vbar * (u(g.at(i, j + 1)) - u(g.at(i, j - 1))) * rhy;
+      const double dpdx = (pressure(i + 1, j) - pc) * rdx;
+      const double lap = (u(g.at(i + 1, j)) - 2 * uc + u(g.at(i - 1, j))) * rdx2 +
+                         (u(g.at(i, j + 1)) - 2 * uc + u(g.at(i, j - 1))) * rdy2;
       double next = uc - a * dt - dpdx * dt + lap * dt * inv_re;
       if (has_obstacles) {
         bool blocked;
@@ -69,14 +76,14 @@ struct PenaltyStep {
     }
     if (j <= v_j_end) {
       const double vc = v(c);
-      double b = vc * (v(g.at(i, j + 1)) - v(g.at(i, j - 1))) / (2 * dy);
+      double b = vc * (v(g.at(i, j + 1)) - v(g.at(i, j - 1))) * rhy;
       if (full_advection) {
         const double ubar = 0.25 * (u(g.at(i - 1, j)) + u(c) + u(g.at(i - 1, j + 1)) + u(g.at(i, j + 1)));
-        b += ubar * (v(g.at(i + 1, j)) - v(g.at(i - 1, j))) / (2 * dx);
+        b += ubar * (v(g.at(i + 1, j)) - v(g.at(i - 1, j))) * rhx;
       }
-      const double dpdy = (pressure(i, j + 1) - pc) / dy;
-      const double lap = (v(g.at(i + 1, j)) - 2 * vc + v(g.at(i - 1, j))) / (dx * dx) +
-                         (v(g.at(i, j + 1)) - 2 * vc + v(g.at(i, j - 1))) / (dy * dy);
+      const double dpdy = (pressure(i, j + 1) - pc) * rdy;
+      const double lap = (v(g.at(i + 1, j)) - 2 * vc + v(g.at(i - 1, j))) * rdx2 +
+                         (v(g.at(i, j + 1)) - 2 * vc + v(g.at(i, j - 1))) * rdy2;
       double next = vc - b * dt - dpdy * dt + lap * dt * inv_re;
       if (has_obstacles) {
         bool blocked;
