@@ -42,63 +42,91 @@ struct PenaltyStep {
     rhx = 1 / (2 * g.dx), rhy = 1 / (2 * g.dy);
   }
 
-  KOKKOS_INLINE_FUNCTION double pressure(int i, int j) const {
-    if (!g.interior(i, j)) return 0.0;  // ghost pressure 0 (outflow reference; patent's ghosts)
-    const double div = (u(g.at(i, j)) - u(g.at(i - 1, j))) * rdx + (v(g.at(i, j)) - v(g.at(i, j - 1))) * rdy;
-    return -div * inv_eps;
+  // Interior cell pressure, p = -div(u)/eps, at flat index c.
+  KOKKOS_FORCEINLINE_FUNCTION double pressure(int c) const {
+    return -((u(c) - u(c - 1)) * rdx + (v(c) - v(c - g.sx)) * rdy) * inv_eps;
   }
 
-  KOKKOS_INLINE_FUNCTION double obstacle_face(int c0, int c1, const cview& s, bool& blocked) const {
+  KOKKOS_FORCEINLINE_FUNCTION double obstacle_face(int c0, int c1, const cview& s, bool& blocked) const {
     const bool a = solid(c0), b = solid(c1);
     blocked = a || b;
     return a && b ? 0.5 * (s(c0) + s(c1)) : (a ? s(c0) : s(c1));
   }
 
-  KOKKOS_INLINE_FUNCTION void cell(int i, int j) const {
-    const int c = g.at(i, j);
-    const double pc = pressure(i, j);
+  // What a row does with its v faces: update them with the north cell interior, update them with
+  // the north cell a ghost (pressure 0: the patent's top row), or leave them (a wall).
+  enum North { kNorthInterior, kNorthGhost, kNoV };
+
+  // One cell: its pressure, the u face to its right, the v face above it. The flags are
+  // compile-time so the loop over a row has no per-cell branches (GCC then vectorises it): kEast
+  // says the east neighbour is a ghost (pressure 0: the last column); kNorth is fixed per row.
+  template <bool kFull, bool kObstacles, bool kEast, int kNorth>
+  KOKKOS_FORCEINLINE_FUNCTION void cell(int c, bool update_u) const {
+    const int sx = g.sx;
+    const double pc = pressure(c);
+    const double pe = kEast ? 0.0 : pressure(c + 1);
+    const double pnorth = kNorth == kNorthInterior ? pressure(c + sx) : 0.0;
     pn(c) = pc;
-    if (i <= u_i_end) {
-      const double uc = u(c);
-      const double vbar = 0.25 * (v(g.at(i, j - 1)) + v(c) + v(g.at(i + 1, j - 1)) + v(g.at(i + 1, j)));
-      const double a = uc * (u(g.at(i + 1, j)) - u(g.at(i - 1, j))) * rhx +
-                       vbar * (u(g.at(i, j + 1)) - u(g.at(i, j - 1))) * rhy;
-      const double dpdx = (pressure(i + 1, j) - pc) * rdx;
-      const double lap = (u(g.at(i + 1, j)) - 2 * uc + u(g.at(i - 1, j))) * rdx2 +
-                         (u(g.at(i, j + 1)) - 2 * uc + u(g.at(i, j - 1))) * rdy2;
-      double next = uc - a * dt - dpdx * dt + lap * dt * inv_re;
-      if (has_obstacles) {
+    if (kEast ? update_u : true) {
+      const double uc = u(c), ue = u(c + 1), uw = u(c - 1), unn = u(c + sx), us = u(c - sx);
+      const double vbar = 0.25 * (v(c - sx) + v(c) + v(c + 1 - sx) + v(c + 1));
+      const double a = uc * (ue - uw) * rhx + vbar * (unn - us) * rhy;
+      const double lap = (ue - 2 * uc + uw) * rdx2 + (unn - 2 * uc + us) * rdy2;
+      double next = uc - a * dt - (pe - pc) * rdx * dt + lap * dt * inv_re;
+      if (kObstacles) {
         bool blocked;
-        const double w = obstacle_face(c, g.at(i + 1, j), solid_u, blocked);
+        const double w = obstacle_face(c, c + 1, solid_u, blocked);
         if (blocked) next = w;
       }
       un(c) = next;
     }
-    if (j <= v_j_end) {
-      const double vc = v(c);
-      double b = vc * (v(g.at(i, j + 1)) - v(g.at(i, j - 1))) * rhy;
-      if (full_advection) {
-        const double ubar = 0.25 * (u(g.at(i - 1, j)) + u(c) + u(g.at(i - 1, j + 1)) + u(g.at(i, j + 1)));
-        b += ubar * (v(g.at(i + 1, j)) - v(g.at(i - 1, j))) * rhx;
+    if (kNorth != kNoV) {
+      const double vc = v(c), ve = v(c + 1), vw = v(c - 1), vnn = v(c + sx), vs = v(c - sx);
+      double b = vc * (vnn - vs) * rhy;
+      if (kFull) {
+        const double ubar = 0.25 * (u(c - 1) + u(c) + u(c - 1 + sx) + u(c + sx));
+        b += ubar * (ve - vw) * rhx;
       }
-      const double dpdy = (pressure(i, j + 1) - pc) * rdy;
-      const double lap = (v(g.at(i + 1, j)) - 2 * vc + v(g.at(i - 1, j))) * rdx2 +
-                         (v(g.at(i, j + 1)) - 2 * vc + v(g.at(i, j - 1))) * rdy2;
-      double next = vc - b * dt - dpdy * dt + lap * dt * inv_re;
-      if (has_obstacles) {
+      const double lap = (ve - 2 * vc + vw) * rdx2 + (vnn - 2 * vc + vs) * rdy2;
+      double next = vc - b * dt - (pnorth - pc) * rdy * dt + lap * dt * inv_re;
+      if (kObstacles) {
         bool blocked;
-        const double w = obstacle_face(c, g.at(i, j + 1), solid_v, blocked);
+        const double w = obstacle_face(c, c + sx, solid_v, blocked);
         if (blocked) next = w;
       }
       vn(c) = next;
     }
   }
 
+  template <bool kFull, bool kObstacles, int kNorth>
+  KOKKOS_INLINE_FUNCTION void row(const member& team, int j) const {
+    const int base = j * g.sx;
+    // Cells 1..nx-1: east neighbour interior, u face updated (u_i_end >= nx - 1 always).
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 1, g.nx),
+                         [&](int i) { cell<kFull, kObstacles, false, kNorth>(base + i, true); });
+    // The last cell: east ghost, its u face updated only at an outflow (u_i_end == nx).
+    Kokkos::single(Kokkos::PerTeam(team),
+                   [&]() { cell<kFull, kObstacles, true, kNorth>(base + g.nx, u_i_end >= g.nx); });
+  }
+
+  template <bool kFull, bool kObstacles>
+  KOKKOS_INLINE_FUNCTION void row(const member& team, int j) const {
+    if (j > v_j_end) row<kFull, kObstacles, kNoV>(team, j);
+    else if (j == g.ny) row<kFull, kObstacles, kNorthGhost>(team, j);
+    else row<kFull, kObstacles, kNorthInterior>(team, j);
+  }
+
   // One team per row; the row's cells are spread over the team's threads (coalesced on GPUs, a
-  // plain vectorisable loop on CPUs where the team has one thread).
+  // plain loop on CPUs where the team has one thread).
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
     const int j = team.league_rank() + 1;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 1, g.nx + 1), [&](int i) { cell(i, j); });
+    if (full_advection) {
+      if (has_obstacles) row<true, true>(team, j);
+      else row<true, false>(team, j);
+    } else {
+      if (has_obstacles) row<false, true>(team, j);
+      else row<false, false>(team, j);
+    }
   }
 };
 
