@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "immerse/core/csv.hpp"
 #include "immerse/core/error.hpp"
 #include "immerse/core/vtk.hpp"
 #include "immerse/mac2d/stability.hpp"
@@ -36,6 +37,16 @@ void PenaltySimulation::check_health() {
         params_.source, s.max_speed, flow_->steps_done(), flow_->time(), params_.dt, lim.limiting()));
 }
 
+std::array<double, 3> PenaltySimulation::blended_colour(const mac2d::HostFields& f, size_t cell) const {
+  // Each dye paints its colour over white water in proportion to its concentration, in order.
+  std::array<double, 3> rgb = {1, 1, 1};
+  for (size_t d = 0; d < f.dyes.size(); ++d) {
+    const double c = std::clamp(f.dyes[d][cell], 0.0, 1.0);
+    for (int k = 0; k < 3; ++k) rgb[k] = (1 - c) * rgb[k] + c * params_.dyes[d].rgb[k];
+  }
+  return rgb;
+}
+
 std::vector<std::string> PenaltySimulation::write_frame(const std::string& dir, int index) {
   const mac2d::HostFields f = flow_->fields();
   const int nx = f.nx, ny = f.ny;
@@ -50,14 +61,8 @@ std::vector<std::string> PenaltySimulation::write_frame(const std::string& dir, 
       h.values.push_back(pc * height_scale_);
       speed.values.push_back(std::hypot(uc, vc));
       solid.values.push_back(f.solid[f.at(i, j)]);
-      // Blend: each dye paints its colour over white water in proportion to its concentration.
-      double rgb[3] = {1, 1, 1};
-      for (size_t d = 0; d < f.dyes.size(); ++d) {
-        const double c = std::clamp(f.dyes[d][f.at(i, j)], 0.0, 1.0);
-        dyes[d].values.push_back(c);
-        for (int k = 0; k < 3; ++k) rgb[k] = (1 - c) * rgb[k] + c * params_.dyes[d].rgb[k];
-      }
-      for (double c : rgb) colour.values.push_back(c);
+      for (size_t d = 0; d < f.dyes.size(); ++d) dyes[d].values.push_back(std::clamp(f.dyes[d][f.at(i, j)], 0.0, 1.0));
+      for (double c : blended_colour(f, f.at(i, j))) colour.values.push_back(c);
     }
   std::vector<vtk::ImageField> all = {u, v, p, h, speed, solid};
   for (auto& d : dyes) all.push_back(d);
@@ -87,6 +92,32 @@ std::vector<std::string> PenaltySimulation::write_frame(const std::string& dir, 
     files.push_back(sname);
   }
   return files;
+}
+
+void PenaltySimulation::write_final(const std::string& dir) {
+  const mac2d::HostFields f = flow_->fields();
+  std::vector<std::string> cols = {"x", "y", "u", "v", "p", "height", "solid"};
+  for (size_t d = 0; d < f.dyes.size(); ++d) cols.push_back(fmt::format("dye{}", d));
+  if (!f.dyes.empty()) cols.insert(cols.end(), {"r", "g", "b"});
+  CsvWriter out((std::filesystem::path(dir) / "final_fields.csv").string(), cols,
+                fmt::format("cell-centre values at t = {:g}", f.time));
+  for (int j = 1; j <= f.ny; ++j)
+    for (int i = 1; i <= f.nx; ++i) {
+      const size_t c = f.at(i, j);
+      std::vector<double> row = {(i - 0.5) * f.dx, (j - 0.5) * f.dy, f.uc(i, j), f.vc(i, j), f.p[c],
+                                 f.p[c] * height_scale_, static_cast<double>(f.solid[c])};
+      for (const auto& dye : f.dyes) row.push_back(std::clamp(dye[c], 0.0, 1.0));
+      if (!f.dyes.empty())
+        for (double k : blended_colour(f, c)) row.push_back(k);
+      out.row(row);
+    }
+  if (params_.streak_seeds.empty()) return;
+  const mac2d::Streaklines s = flow_->streaklines();
+  CsvWriter lines((std::filesystem::path(dir) / "final_streaklines.csv").string(), {"x", "y", "seed", "age"},
+                  fmt::format("streakline particles at t = {:g}", f.time));
+  for (size_t k = 0; k < s.position.size(); ++k)
+    lines.row({s.position[k][0], s.position[k][1], static_cast<double>(s.seed[k]),
+               (flow_->steps_done() - s.birth[k]) * params_.dt});
 }
 
 PenaltySimulation::MassBalance PenaltySimulation::mass_balance() const {

@@ -1,6 +1,7 @@
 #pragma once
 // The case runner's view of the patent's penalty solver (solver "mac2d.penalty"): generic metrics,
 // health checks, series and VTK frames. Scenes (channel5x5, channel, river) derive from it.
+#include <array>
 #include <memory>
 
 #include "immerse/cases/simulation.hpp"
@@ -18,6 +19,9 @@ class PenaltySimulation : public Simulation {
   double time() const override { return flow_->time(); }
   int frame_count() const override { return frames_; }
   std::vector<std::string> write_frame(const std::string& dir, int index) override;
+  // final_fields.csv (cell centres: x, y, u, v, p, height, solid, dyes, blended colour) and, with
+  // streaklines, final_streaklines.csv (x, y, seed, age).
+  void write_final(const std::string& dir) override;
   std::vector<std::string> series_columns() const override;
   std::vector<double> series_row() override;
   json metrics() override;
@@ -35,6 +39,8 @@ class PenaltySimulation : public Simulation {
     double residual() const { return outflow - inflow - penalty_source; }
   };
   MassBalance mass_balance() const;
+  // The display colour of a cell: the dyes blended over white water.
+  std::array<double, 3> blended_colour(const mac2d::HostFields& f, size_t cell) const;
 
   std::unique_ptr<mac2d::PenaltyFlow> flow_;
   mac2d::PenaltyParams params_;

@@ -122,6 +122,7 @@ RunOutcome run_case(const RunRequest& req) {
     failure = e.what(), failure_code = e.exit_code();
   }
   progress.finish();
+  if (failure.empty()) sim->write_final(out.out_dir);
   const double total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   result["timings"] = {{"total_s", total_s},

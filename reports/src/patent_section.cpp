@@ -9,6 +9,8 @@
 #include "immerse/cases/case_library.hpp"
 #include "immerse/reports/report.hpp"
 
+namespace fs = std::filesystem;
+
 namespace immerse::reports {
 namespace {
 
@@ -74,6 +76,35 @@ std::string channel_section(const ReportContext& ctx, const CaseRun& run) {
   return md;
 }
 
+std::string river_section(const ReportContext& ctx, const CaseRun& run) {
+  const json& m = run.result["metrics"];
+  const std::string fields = fs::absolute(fs::path(run.dir) / "final_fields.csv").string();
+  const std::string lines = fs::absolute(fs::path(run.dir) / "final_streaklines.csv").string();
+  // Height field z = p x scale (the patent's display) above; dyes blended, streaklines and bodies below.
+  const bool plotted = run_gnuplot(
+      ctx.dir, "river.gp",
+      fmt::format("set terminal pngcairo size 1000,620\nset output 'river.png'\nset datafile separator ','\n"
+                  "set multiplot layout 2,1\nset size ratio -1\nunset key\nset xrange [0:*]\nset yrange [0:*]\n"
+                  "set lmargin at screen 0.06\nset rmargin at screen 0.86\n"
+                  "set title 'Height field z = p x scale (t = {0:.3g})'\nset palette defined (0 '#08306b', 0.5 '#f7fbff', 1 '#cb181d')\n"
+                  "plot '{1}' skip 2 using 1:2:($7 > 0 ? NaN : $6) with image, "
+                  "'' skip 2 using 1:2:(150):(150):(150):($7 > 0 ? 255 : 0) with rgbalpha\n"
+                  "set title 'Two dyes blended, streaklines (black), posts/island/boat (gray)'\nunset colorbox\n"
+                  "plot '{1}' skip 2 using 1:2:($7 > 0 ? 150 : 255*$10):($7 > 0 ? 150 : 255*$11):($7 > 0 ? 150 : 255*$12) with rgbimage, "
+                  "'{2}' skip 2 using 1:2 with points pt 7 ps 0.3 lc rgb 'black'\nunset multiplot\n",
+                  run.result["metrics"]["time"].get<double>(), fields, lines));
+  std::string md = fmt::format(
+      "### River with posts, island and a moving boat (`river`)\n\nVTK frames (height field z = p x scale, velocity, "
+      "two dyes and their blended colour, streaklines) in `{}`: open `frames.pvd` in ParaView. Height range [{:.3g}, "
+      "{:.3g}], {} streakline particles, {:.1f}% of the river dyed at the end; outflow / inflow flux {:.3f} (the "
+      "penalty closure's compressibility at eps = {:g}).\n\n",
+      run.dir, m["height_min"].get<double>(), m["height_max"].get<double>(), m["streak_particles"].get<long>(),
+      100 * m["dyed_fraction"].get<double>(), m["outflow_flux"].get<double>() / m["inflow_flux"].get<double>(),
+      run.result["parameters"]["physics"]["eps"].get<double>());
+  if (plotted) md += "![river: height field, dyes and streaklines](river.png)\n\n";
+  return md;
+}
+
 }  // namespace
 
 std::string patent_section(const ReportContext& ctx) {
@@ -83,15 +114,7 @@ std::string patent_section(const ReportContext& ctx) {
   it = ctx.runs.find("channel");
   if (it != ctx.runs.end() && it->second.error.empty()) md += channel_section(ctx, it->second);
   it = ctx.runs.find("river");
-  if (it != ctx.runs.end() && it->second.error.empty()) {
-    const json& m = it->second.result["metrics"];
-    md += fmt::format(
-        "### River with posts, island and a moving boat (`river`)\n\nVTK frames (height field z = p x scale, velocity, "
-        "two dyes and their blended colour, streaklines) in `{}`: open `frames.pvd` in ParaView. Height range [{:.3g}, "
-        "{:.3g}], {} streakline particles, {:.1f}% of the river dyed at the end.\n\n",
-        it->second.dir, m["height_min"].get<double>(), m["height_max"].get<double>(), m["streak_particles"].get<long>(),
-        100 * m["dyed_fraction"].get<double>());
-  }
+  if (it != ctx.runs.end() && it->second.error.empty()) md += river_section(ctx, it->second);
   return md;
 }
 

@@ -7,6 +7,7 @@
 
 #include "immerse/core/error.hpp"
 #include "immerse/mac2d/penalty_solver.hpp"
+#include "immerse/mac2d/stability.hpp"
 
 namespace immerse::mac2d {
 
@@ -52,6 +53,8 @@ PenaltySolver<Exec>::PenaltySolver(const PenaltyParams& p)
     oy_.emplace_back(o.y, fmt::format("{}: key 'obstacles.{}.y'", p.source, k));
   }
   shapes_ = Kokkos::View<ObstacleState*, device>("shapes", p.obstacles.size());
+  // Static posts and islands are rasterised once; only paths that depend on t are redone each step.
+  for (size_t k = 0; k < ox_.size(); ++k) obstacles_move_ = obstacles_move_ || ox_[k].uses("t") || oy_[k].uses("t");
   for (size_t k = 0; k < p.dyes.size(); ++k) {
     dye_.emplace_back(fmt::format("dye{}", k), n);
     dye_next_.emplace_back(fmt::format("dye{}_next", k), n);
@@ -68,6 +71,10 @@ PenaltySolver<Exec>::PenaltySolver(const PenaltyParams& p)
   }
   update_obstacles(0.0);
   if (p.mode == BoundaryMode::physical) apply_boundaries(0);
+  // Transport sub-cycling: a Courant number of at most 0.25 at the case's velocity scale.
+  const double U = std::max(effective_velocity_scale(p), 1e-12);
+  transport_every_ = p.transport_every > 0 ? p.transport_every
+                                           : std::max(1, static_cast<int>(0.25 * std::min(p.dx, p.dy) / (U * p.dt)));
 }
 
 template <class Exec>
@@ -155,7 +162,7 @@ void PenaltySolver<Exec>::step() {
       if (inflow_depends_on_t_) fill_inflow(time_);
       apply_boundaries(old);
     });
-  timed("obstacles", [&] { update_obstacles(time_ + p_.dt); });
+  if (obstacles_move_) timed("obstacles", [&] { update_obstacles(time_ + p_.dt); });
   timed("pressure+velocity", [&] {
     PenaltyStep<device> k;
     k.g = g_;
@@ -178,21 +185,27 @@ void PenaltySolver<Exec>::step() {
   time_ += p_.dt;
   ++steps_;
   cur_ = nxt;
-  if (!dye_.empty())
+  // Dyes and particles are carried every transport_every_ steps with that many dt: both schemes are
+  // stable for a Courant number below 1, which the penalty scheme's tiny dt leaves far away.
+  const bool transport = steps_ % transport_every_ == 0;
+  const double dt_transport = transport_every_ * p_.dt;
+  if (!dye_.empty() && transport)
     timed("dyes", [&] {
       StaggeredSampler<device> vel{g_, u_[cur_], v_[cur_]};
       for (size_t d = 0; d < dye_.size(); ++d) {
         const auto& s = p_.dyes[d];
-        AdvectDye<device> a{vel, dye_[d], dye_next_[d], solid_, p_.dt, s.x, s.y, s.radius, !p_.obstacles.empty()};
+        AdvectDye<device> a{vel, dye_[d], dye_next_[d], solid_, dt_transport, s.x, s.y, s.radius, !p_.obstacles.empty()};
         Kokkos::parallel_for("mac2d::dye", Kokkos::RangePolicy<Exec>(0, p_.nx * p_.ny), a);
         std::swap(dye_[d], dye_next_[d]);
       }
     });
   if (!p_.streak_seeds.empty())
     timed("streaklines", [&] {
-      StaggeredSampler<device> vel{g_, u_[cur_], v_[cur_]};
-      AdvectParticles<device> a{vel, particles_, p_.dt};
-      Kokkos::parallel_for("mac2d::particles", Kokkos::RangePolicy<Exec>(0, p_.streak_capacity), a);
+      if (transport) {
+        StaggeredSampler<device> vel{g_, u_[cur_], v_[cur_]};
+        AdvectParticles<device> a{vel, particles_, dt_transport};
+        Kokkos::parallel_for("mac2d::particles", Kokkos::RangePolicy<Exec>(0, p_.streak_capacity), a);
+      }
       if (steps_ % p_.streak_release_every == 0) release_particles();
     });
 }

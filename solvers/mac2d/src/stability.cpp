@@ -28,9 +28,7 @@ StabilityLimits stability_limits(const PenaltyParams& p, double U) {
   return s;
 }
 
-namespace {
-// The largest speed the case prescribes: inflow profile, wall speeds, initial field (sampled).
-double prescribed_speed(const PenaltyParams& p) {
+double effective_velocity_scale(const PenaltyParams& p) {
   if (p.velocity_scale > 0) return p.velocity_scale;
   double U = std::max(std::abs(p.bottom_wall_u), std::abs(p.top_wall_u));
   Expression in(p.inflow_u, p.source + ": key 'boundaries.inflow_u'");
@@ -42,10 +40,9 @@ double prescribed_speed(const PenaltyParams& p) {
   }
   return U;
 }
-}  // namespace
 
 void check_stability(const PenaltyParams& p, double velocity_scale) {
-  const double U = velocity_scale > 0 ? velocity_scale : prescribed_speed(p);
+  const double U = velocity_scale > 0 ? velocity_scale : effective_velocity_scale(p);
   const StabilityLimits s = stability_limits(p, U);
   if (p.dt > s.dt_max())
     throw InputError(fmt::format("{}: key 'time.dt': value {:g} exceeds the explicit stability limit; allowed range "

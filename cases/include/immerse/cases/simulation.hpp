@@ -38,6 +38,8 @@ class Simulation {
   // Frames: VTK files under `dir`; returns the file names written (for the .pvd collection).
   virtual int frame_count() const { return 0; }
   virtual std::vector<std::string> write_frame(const std::string& /*dir*/, int /*index*/) { return {}; }
+  // The final state as plain CSV files under `dir` (also after Ctrl-C), for plots and scripts.
+  virtual void write_final(const std::string& /*dir*/) {}
   // Time series, one row every series_every steps.
   virtual std::vector<std::string> series_columns() const { return {}; }
   virtual std::vector<double> series_row() { return {}; }

@@ -53,6 +53,8 @@ class PenaltySolver final : public PenaltyFlow {
   Kokkos::View<double* [2], device> seeds_;
   std::vector<int> particle_seed_, particle_birth_;
   int next_slot_ = 0;
+  int transport_every_ = 1;  // steps between dye/particle updates
+  bool obstacles_move_ = false;
   Expression inflow_expr_;
   bool inflow_depends_on_t_;
   double time_ = 0;

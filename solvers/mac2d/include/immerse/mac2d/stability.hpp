@@ -20,6 +20,10 @@ struct StabilityLimits {
   std::string limiting() const;  // name and formula of the binding limit
 };
 
+// stability.velocity_scale when set, else the largest speed the case prescribes: inflow profile,
+// wall speeds, initial field (sampled).
+double effective_velocity_scale(const PenaltyParams& p);
+
 StabilityLimits stability_limits(const PenaltyParams& p, double velocity_scale);
 // Throws InputError with the limit and its formula when p.dt exceeds it.
 void check_stability(const PenaltyParams& p, double velocity_scale);
