@@ -77,7 +77,9 @@ int main(int argc, char** argv) {
   auto add_run_options = [&](CLI::App* c, bool with_out) {
     c->add_option("case", req.case_name, "canned case name or path/to/case.json")->required();
     c->add_option("--backend", backend_name, "serial|openmp|cuda (enabled: see `immerse info`)");
-    c->add_option("--set", req.sets, "override a case key: --set grid.nx=64 (repeatable)");
+    // One value per --set, so `run --set a=1 case` does not swallow the case name.
+    c->add_option("--set", req.sets, "override a case key: --set grid.nx=64 (repeatable)")
+        ->allow_extra_args(false);
     c->add_option("--steps", steps, "override time.steps");
     c->add_flag("--quiet", req.options.quiet, "no progress output");
     if (with_out) c->add_option("--out", req.out_dir, "output directory (default runs/<case>/<timestamp>/)");
