@@ -3,6 +3,8 @@
 // per execution space. Flat storage: (nx+2) x (ny+2) with x fastest; see HostFields for the staggering.
 #include <Kokkos_Core.hpp>
 
+#include <type_traits>
+
 namespace immerse::mac2d {
 
 template <class Device>
@@ -102,8 +104,16 @@ struct PenaltyStep {
   KOKKOS_INLINE_FUNCTION void row(const member& team, int j) const {
     const int base = j * g.sx;
     // Cells 1..nx-1: east neighbour interior, u face updated (u_i_end >= nx - 1 always).
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 1, g.nx),
-                         [&](int i) { cell<kFull, kObstacles, false, kNorth>(base + i, true); });
+    const auto range = Kokkos::TeamThreadRange(team, 1, g.nx);
+    if constexpr (std::is_same<typename Device::memory_space, Kokkos::HostSpace>::value) {
+      // Host teams get a contiguous block with unit stride; Kokkos' own loop steps by a run-time
+      // increment, which keeps GCC from vectorising. Same cell(), plainer loop. Cells write only
+      // their own faces and read only the old level, so iterations are independent.
+#pragma GCC ivdep
+      for (int i = range.start; i < range.end; ++i) cell<kFull, kObstacles, false, kNorth>(base + i, true);
+    } else {
+      Kokkos::parallel_for(range, [&](int i) { cell<kFull, kObstacles, false, kNorth>(base + i, true); });
+    }
     // The last cell: east ghost, its u face updated only at an outflow (u_i_end == nx).
     Kokkos::single(Kokkos::PerTeam(team),
                    [&]() { cell<kFull, kObstacles, true, kNorth>(base + g.nx, u_i_end >= g.nx); });
