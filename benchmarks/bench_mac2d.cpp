@@ -96,34 +96,30 @@ struct Triad {
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { a(i) = b(i) + s * c(i); }
 };
 
+// Times one STREAM kernel over the arrays; `arrays` is how many it touches (STREAM's byte count,
+// without write-allocate).
+template <class Exec, class Kernel>
+void time_stream(benchmark::State& state, const char* label, const Kernel& k, int arrays) {
+  const Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>> range(0, kStreamLength);
+  Kokkos::parallel_for(label, range, k);  // warm-up
+  Exec().fence();
+  for (auto _ : state) {
+    Kokkos::parallel_for(label, range, k);
+    Exec().fence();
+  }
+  state.SetBytesProcessed(std::int64_t(arrays) * 8 * kStreamLength * state.iterations());
+}
+
 template <class Exec>
 void stream_copy(benchmark::State& state) {
   StreamArrays<Exec> x;
-  using view = typename StreamArrays<Exec>::view;
-  const Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>> range(0, kStreamLength);
-  const Copy<view> k{x.a, x.b};
-  Kokkos::parallel_for("bench::stream_copy", range, k);  // warm-up
-  Exec().fence();
-  for (auto _ : state) {
-    Kokkos::parallel_for("bench::stream_copy", range, k);
-    Exec().fence();
-  }
-  state.SetBytesProcessed(std::int64_t(2) * 8 * kStreamLength * state.iterations());
+  time_stream<Exec>(state, "bench::stream_copy", Copy<typename StreamArrays<Exec>::view>{x.a, x.b}, 2);
 }
 
 template <class Exec>
 void stream_triad(benchmark::State& state) {
   StreamArrays<Exec> x;
-  using view = typename StreamArrays<Exec>::view;
-  const Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>> range(0, kStreamLength);
-  const Triad<view> k{x.a, x.b, x.c, 3.0};
-  Kokkos::parallel_for("bench::stream_triad", range, k);  // warm-up
-  Exec().fence();
-  for (auto _ : state) {
-    Kokkos::parallel_for("bench::stream_triad", range, k);
-    Exec().fence();
-  }
-  state.SetBytesProcessed(std::int64_t(3) * 8 * kStreamLength * state.iterations());
+  time_stream<Exec>(state, "bench::stream_triad", Triad<typename StreamArrays<Exec>::view>{x.a, x.b, x.c, 3.0}, 3);
 }
 
 // --- reporting --------------------------------------------------------------------------------
