@@ -13,7 +13,6 @@ struct Grid2 {
   int nx, ny, sx;  // interior cells; row stride nx + 2
   double dx, dy;
   KOKKOS_INLINE_FUNCTION int at(int i, int j) const { return j * sx + i; }
-  KOKKOS_INLINE_FUNCTION bool interior(int i, int j) const { return i >= 1 && i <= nx && j >= 1 && j <= ny; }
 };
 
 // One fused pass per step: the new pressure of each interior cell from the old velocities

@@ -3,10 +3,9 @@
 // step as in the patent's stateFluid), obstacles, dyes and streakline particles.
 #include <Kokkos_Core.hpp>
 
-#include <chrono>
-#include <map>
 
 #include "immerse/core/expression.hpp"
+#include "immerse/core/timer.hpp"
 #include "immerse/mac2d/penalty_flow.hpp"
 #include "immerse/mac2d/penalty_kernels.hpp"
 #include "immerse/mac2d/transport_kernels.hpp"
@@ -59,7 +58,7 @@ class PenaltySolver final : public PenaltyFlow {
   bool inflow_depends_on_t_;
   double time_ = 0;
   long steps_ = 0;
-  std::map<std::string, double> phase_s_;
+  PhaseTimer phases_;
 };
 
 }  // namespace immerse::mac2d
