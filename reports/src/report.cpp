@@ -45,15 +45,20 @@ std::string machine_section(Backend backend) {
 }
 
 std::string cases_section(const ReportContext& ctx) {
-  std::string md = "## Canned cases\n\n| case | paper | checks passed | ms/step | status | output |\n|---|---|---|---|---|---|\n";
+  std::string md =
+      "## Canned cases\n\n| case | paper | checks passed | ms/step | phases (ms/step) | status | output |\n"
+      "|---|---|---|---|---|---|---|\n";
   for (const auto& [name, run] : ctx.runs) {
     if (!run.error.empty()) {
-      md += fmt::format("| {} | | | | FAILED: {} | |\n", name, run.error);
+      md += fmt::format("| {} | | | | | FAILED: {} | |\n", name, run.error);
       continue;
     }
     const long passed = std::count_if(run.checks.begin(), run.checks.end(), [](const auto& c) { return c.pass(); });
-    md += fmt::format("| {} | {} | {}/{} | {:.4g} | {} | `{}` |\n", name, run.result["paper"].get<std::string>(), passed,
-                      run.checks.size(), run.result["timings"]["per_step_ms"].get<double>(),
+    std::string phases;
+    for (const auto& [phase, ms] : run.result["timings"]["phases_ms"].items())
+      phases += fmt::format("{}{} {:.3g}", phases.empty() ? "" : ", ", phase, ms.get<double>());
+    md += fmt::format("| {} | {} | {}/{} | {:.4g} | {} | {} | `{}` |\n", name, run.result["paper"].get<std::string>(), passed,
+                      run.checks.size(), run.result["timings"]["per_step_ms"].get<double>(), phases,
                       passed == static_cast<long>(run.checks.size()) ? "PASS" : "FAIL", run.dir);
   }
   return md + "\n";
