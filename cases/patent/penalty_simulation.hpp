@@ -38,7 +38,12 @@ class PenaltySimulation : public Simulation {
     double inflow, outflow, penalty_source;
     double residual() const { return outflow - inflow - penalty_source; }
   };
-  MassBalance mass_balance() const;
+  // Whole-field numbers of the latest state (host copies taken once): series rows and metrics.
+  struct Summary {
+    double time, max_speed, kinetic_energy, max_abs_divergence;  // divergence over fluid cells
+    MassBalance mass;
+  };
+  Summary summarize() const;
   // The display colour of a cell: the dyes blended over white water.
   std::array<double, 3> blended_colour(const mac2d::HostFields& f, size_t cell) const;
 
