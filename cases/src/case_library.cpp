@@ -39,9 +39,10 @@ std::vector<CaseDoc> canned_cases() {
 }
 
 CaseDoc load_case(const std::string& name_or_path) {
-  const bool looks_like_path = name_or_path.find('/') != std::string::npos || name_or_path.size() > 5 &&
-                               name_or_path.compare(name_or_path.size() - 5, 5, ".json") == 0;
-  if (looks_like_path || std::filesystem::exists(name_or_path)) {
+  const bool ends_json =
+      name_or_path.size() > 5 && name_or_path.compare(name_or_path.size() - 5, 5, ".json") == 0;
+  const bool looks_like_path = name_or_path.find('/') != std::string::npos || ends_json;
+  if (looks_like_path || std::filesystem::is_regular_file(name_or_path)) {
     std::ifstream in(name_or_path);
     if (!in) throw InputError(fmt::format("{}: cannot read the case file", name_or_path));
     std::stringstream ss;
