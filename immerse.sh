@@ -66,6 +66,6 @@ cmd_report() {
 case "${1:-}" in
   test) shift; cmd_test "$@" ;;
   report) shift; cmd_report "$@" ;;
-  ""|-h|--help) sed -n '2,9p' "$0" | sed 's/^# {0,1}//' ;;
+  ""|-h|--help) sed -n '2,9p' "$0" | cut -c3- ;;
   *) setup >/dev/null; build openmp; exec build/openmp/cases/immerse "$@" ;;
 esac
