@@ -6,9 +6,7 @@
 #ifndef IMMERSE_VERSION
 #define IMMERSE_VERSION "unknown"
 #endif
-#ifndef IMMERSE_GIT_HASH
-#define IMMERSE_GIT_HASH "unknown"
-#endif
+#include "immerse_git_hash.hpp"  // generated at build time (cmake/GitHash.cmake)
 
 namespace immerse {
 
