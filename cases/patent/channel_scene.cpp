@@ -39,7 +39,6 @@ class Channel final : public PenaltySimulation {
     m["outlet_flux"] = Q;
     m["outlet_peak_poiseuille"] = umax;
     m["outlet_max_deviation_rel"] = dev / umax;
-    m["flux_ratio_out_in"] = Q / m["inflow_flux"].get<double>();
     m["steady_residual"] = change / params_.dt * viscous_time / umax;
     m["grid_h_over_H"] = f.dy / H;
     m["channel_height"] = H;

@@ -28,7 +28,7 @@ void PenaltySimulation::check_health() {
         "{}: field '{}' is not finite at cell ({}, {}) at step {} (t = {:g}); the explicit scheme went unstable. "
         "Hint: lower time.dt (the a-priori limit is {:.4g}), raise physics.eps, or check the inflow/obstacle speeds",
         params_.source, s.field, s.i, s.j, flow_->steps_done(), flow_->time(),
-        mac2d::stability_limits(params_, params_.velocity_scale).dt_max()));
+        mac2d::stability_limits(params_, mac2d::effective_velocity_scale(params_)).dt_max()));
   // Instability detector: the flow became faster than the time step can carry (CFL / FTCS limits).
   if (params_.dt > lim.dt_max() * 1.0000001 && (lim.cfl < params_.dt || lim.ftcs < params_.dt))
     throw NumericalError(fmt::format(
@@ -160,6 +160,7 @@ json PenaltySimulation::metrics() {
           {"max_abs_divergence", s.max_abs_divergence},
           {"inflow_flux", s.mass.inflow},
           {"outflow_flux", s.mass.outflow},
+          {"flux_ratio_out_in", s.mass.inflow != 0 ? s.mass.outflow / s.mass.inflow : 0.0},
           {"penalty_mass_source", s.mass.penalty_source},
           {"mass_balance_residual", s.mass.residual()}};
 }

@@ -99,7 +99,7 @@ std::string river_section(const ReportContext& ctx, const CaseRun& run) {
       "{:.3g}], {} streakline particles, {:.1f}% of the river dyed at the end; outflow / inflow flux {:.3f} (the "
       "penalty closure's compressibility at eps = {:g}).\n\n",
       run.dir, m["height_min"].get<double>(), m["height_max"].get<double>(), m["streak_particles"].get<long>(),
-      100 * m["dyed_fraction"].get<double>(), m["outflow_flux"].get<double>() / m["inflow_flux"].get<double>(),
+      100 * m["dyed_fraction"].get<double>(), m["flux_ratio_out_in"].get<double>(),
       run.result["parameters"]["physics"]["eps"].get<double>());
   if (plotted) md += "![river: height field, dyes and streaklines](river.png)\n\n";
   return md;

@@ -15,7 +15,7 @@ template class PenaltySolver<Kokkos::Cuda>;
 #endif
 
 std::unique_ptr<PenaltyFlow> make_penalty_flow(Backend backend, const PenaltyParams& params) {
-  check_stability(params, params.velocity_scale);
+  check_stability(params);
   return with_backend(backend, [&](auto tag) -> std::unique_ptr<PenaltyFlow> {
     using Exec = typename decltype(tag)::execution_space;
     return std::make_unique<PenaltySolver<Exec>>(params);

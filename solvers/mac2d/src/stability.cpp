@@ -41,9 +41,8 @@ double effective_velocity_scale(const PenaltyParams& p) {
   return U;
 }
 
-void check_stability(const PenaltyParams& p, double velocity_scale) {
-  const double U = velocity_scale > 0 ? velocity_scale : effective_velocity_scale(p);
-  const StabilityLimits s = stability_limits(p, U);
+void check_stability(const PenaltyParams& p) {
+  const StabilityLimits s = stability_limits(p, effective_velocity_scale(p));
   if (p.dt > s.dt_max())
     throw InputError(fmt::format("{}: key 'time.dt': value {:g} exceeds the explicit stability limit; allowed range "
                                  "(0, {:.6g}] ({})",

@@ -3,7 +3,6 @@
 // step as in the patent's stateFluid), obstacles, dyes and streakline particles.
 #include <Kokkos_Core.hpp>
 
-
 #include "immerse/core/expression.hpp"
 #include "immerse/core/timer.hpp"
 #include "immerse/mac2d/penalty_flow.hpp"

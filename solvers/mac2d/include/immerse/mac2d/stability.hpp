@@ -25,7 +25,8 @@ struct StabilityLimits {
 double effective_velocity_scale(const PenaltyParams& p);
 
 StabilityLimits stability_limits(const PenaltyParams& p, double velocity_scale);
-// Throws InputError with the limit and its formula when p.dt exceeds it.
-void check_stability(const PenaltyParams& p, double velocity_scale);
+// Throws InputError with the limit and its formula when p.dt exceeds the limits at the case's
+// effective velocity scale.
+void check_stability(const PenaltyParams& p);
 
 }  // namespace immerse::mac2d
