@@ -34,15 +34,26 @@ template <class Exec>
 class PenaltySolverTest : public test::BackendTest<Exec> {};
 TYPED_TEST_SUITE(PenaltySolverTest, test::EnabledSpaces, test::SpaceName);
 
-// Fluid at rest in a closed box stays exactly at rest (no spurious source anywhere).
+// Fluid at rest in a closed box stays exactly at rest (no spurious source anywhere), and a dye
+// released in it does not move (the case prescribes no speed at all, the edge case for choosing the
+// dye's sub-cycling).
 TYPED_TEST(PenaltySolverTest, RestStaysAtRest) {
   PenaltyParams p = channel(12, 8);
   p.left = Side::noslip, p.right = Side::noslip;
+  DyeSpec d;
+  d.x = 0.75, d.y = 0.5, d.radius = 0.1;
+  p.dyes = {d};
   auto flow = make_penalty_flow(this->backend, p);
   for (int n = 0; n < 50; ++n) flow->step();
   const HostFields f = flow->fields();
   for (size_t k = 0; k < f.u.size(); ++k) ASSERT_EQ(f.u[k], 0.0) << k;
   for (size_t k = 0; k < f.p.size(); ++k) ASSERT_EQ(f.p[k], 0.0) << k;
+  for (int j = 1; j <= f.ny; ++j)
+    for (int i = 1; i <= f.nx; ++i) {
+      const double x = (i - 0.5) * f.dx, y = (j - 0.5) * f.dy;
+      const bool in_source = (x - d.x) * (x - d.x) + (y - d.y) * (y - d.y) <= d.radius * d.radius;
+      ASSERT_EQ(f.dyes[0][f.at(i, j)], in_source ? 1.0 : 0.0) << i << "," << j;
+    }
 }
 
 // Plane Couette flow u = y (bottom wall at rest, top wall at speed 1) is an exact steady solution of

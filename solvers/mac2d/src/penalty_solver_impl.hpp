@@ -3,6 +3,7 @@
 // for every enabled execution space.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "immerse/core/error.hpp"
@@ -58,6 +59,15 @@ PenaltySolver<Exec>::PenaltySolver(const PenaltyParams& p)
   for (size_t k = 0; k < p.dyes.size(); ++k) {
     dye_.emplace_back(fmt::format("dye{}", k), n);
     dye_next_.emplace_back(fmt::format("dye{}_next", k), n);
+    // The source disc holds concentration 1 from the start, not only from the first transport step.
+    const DyeSpec& d = p.dyes[k];
+    auto h = Kokkos::create_mirror_view(dye_.back());
+    for (int j = 0; j < p.ny + 2; ++j)
+      for (int i = 0; i < p.nx + 2; ++i) {
+        const double x = (i - 0.5) * p.dx - d.x, y = (j - 0.5) * p.dy - d.y;
+        h(g_.at(i, j)) = x * x + y * y <= d.radius * d.radius ? 1.0 : 0.0;
+      }
+    Kokkos::deep_copy(dye_.back(), h);
   }
   if (!p.streak_seeds.empty()) {
     particles_ = Kokkos::View<double* [2], device>("particles", p.streak_capacity);
@@ -72,9 +82,11 @@ PenaltySolver<Exec>::PenaltySolver(const PenaltyParams& p)
   update_obstacles(0.0);
   if (p.mode == BoundaryMode::physical) apply_boundaries(0);
   // Transport sub-cycling: a Courant number of at most 0.25 at the case's velocity scale.
+  // Capped at 1e6 steps: a case that prescribes no speed at all would otherwise overflow the int.
   const double U = std::max(effective_velocity_scale(p), 1e-12);
-  transport_every_ = p.transport_every > 0 ? p.transport_every
-                                           : std::max(1, static_cast<int>(0.25 * std::min(p.dx, p.dy) / (U * p.dt)));
+  transport_every_ = p.transport_every > 0
+                         ? p.transport_every
+                         : static_cast<int>(std::clamp(0.25 * std::min(p.dx, p.dy) / (U * p.dt), 1.0, 1e6));
 }
 
 template <class Exec>
