@@ -60,7 +60,7 @@ cmd_test() {
 cmd_report() {
   setup
   build openmp
-  build/openmp/cases/immerse report --dir reports/latest --bench build/openmp/benchmarks/bench_mac2d
+  build/openmp/cases/immerse report --dir reports/latest --bench-dir build/openmp/benchmarks
 }
 
 case "${1:-}" in

@@ -1,5 +1,5 @@
-# Installs the libraries as a CMake package: find_package(immerse) gives immerse::core, immerse::mac2d,
-# immerse::cases and immerse::reports (each installed by immerse_add_family into EXPORT immerseTargets).
+# Installs the libraries as a CMake package: find_package(immerse) gives immerse::<family> for each
+# solver family built, immerse::cases and immerse::reports (each installed by immerse_add_family into EXPORT immerseTargets).
 include(CMakePackageConfigHelpers)
 
 set(IMMERSE_INSTALL_CMAKEDIR lib/cmake/immerse)

@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
   report->add_option("--dir", ropt.dir, "report directory");
   report->add_option("--backend", backend_name, "backend for the cases");
   report->add_flag("--no-bench", ropt.skip_benchmarks, "skip the benchmarks");
-  report->add_option("--bench", ropt.benchmark_program, "benchmark program (default: next to this program)");
+  report->add_option("--bench-dir", ropt.benchmark_dir, "folder of the bench_* programs (default: found next to this program)");
 
   try {
     app.parse(argc, argv);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -64,40 +65,89 @@ std::string cases_section(const ReportContext& ctx) {
   return md + "\n";
 }
 
-std::string benchmark_section(const ReportContext& ctx) {
-  if (ctx.benchmarks.is_null()) return "## Throughput\n\nBenchmarks skipped.\n\n";
-  std::string md =
-      "## Throughput (Google Benchmark, `bench_mac2d`)\n\nOne step of the penalty solver (fused pressure+velocity "
-      "kernel plus boundaries); GB/s counts the bytes a step must move at least (read u, v; write u, v, p: 40 B/cell "
-      "in double); the last column compares with STREAM triad on the same backend, measured by the same program in the same run.\n\n"
-      "| benchmark | ms/iteration | Mcells/s | GB/s | % of STREAM triad |\n|---|---|---|---|---|\n";
-  // Names are "<kernel>/<backend>/...": each kernel is compared with STREAM triad on its own backend.
-  auto backend_of_name = [](const std::string& name) {
-    const auto a = name.find('/'), b = name.find('/', a + 1);
-    return a == std::string::npos ? std::string() : name.substr(a + 1, b - a - 1);
-  };
+// Names are "<kernel>/<backend>/...": each kernel is compared with STREAM triad on its own backend,
+// measured by the same program in the same run.
+std::string backend_of_name(const std::string& name) {
+  const auto a = name.find('/'), b = name.find('/', a + 1);
+  return a == std::string::npos ? std::string() : name.substr(a + 1, b - a - 1);
+}
+
+// Throughput counters a benchmark may carry, shown in millions per second.
+const std::vector<std::pair<std::string, std::string>> kRateCounters = {
+    {"cells_per_s", "Mcells/s"}, {"lattice_updates_per_s", "MLUPS"}, {"bodies_per_s", "M bodies/s"}};
+
+std::string benchmark_table(const std::string& program, const json& out) {
+  std::string md = fmt::format("### `{}`\n\n| benchmark | ms/iteration | throughput | GB/s | % of STREAM triad | other counters |\n"
+                               "|---|---|---|---|---|---|\n", program);
   std::map<std::string, double> stream;
-  for (const auto& b : ctx.benchmarks["benchmarks"])
+  for (const auto& b : out["benchmarks"])
     if (b["name"].get<std::string>().rfind("stream_triad", 0) == 0 && b.contains("bytes_per_second")) {
       double& best = stream[backend_of_name(b["name"])];
       best = std::max(best, b["bytes_per_second"].get<double>());
     }
-  for (const auto& b : ctx.benchmarks["benchmarks"]) {
+  for (const auto& b : out["benchmarks"]) {
     if (b.value("run_type", "") == "aggregate") continue;
+    if (b.contains("error_occurred") && b["error_occurred"].get<bool>()) {
+      md += fmt::format("| {} | | | | | error: {} |\n", b["name"].get<std::string>(), b.value("error_message", ""));
+      continue;
+    }
     const double gbs = b.value("bytes_per_second", 0.0) / 1e9;
     const double ms = b["real_time"].get<double>() * (b["time_unit"] == "ns" ? 1e-6 : b["time_unit"] == "us" ? 1e-3 : 1.0);
     const double triad = stream[backend_of_name(b["name"])];
-    md += fmt::format("| {} | {:.4g} | {} | {:.2f} | {} |\n", b["name"].get<std::string>(), ms,
-                      b.contains("cells_per_s") ? fmt::format("{:.1f}", b["cells_per_s"].get<double>() / 1e6) : "",
-                      gbs, triad > 0 ? fmt::format("{:.0f}%", 100 * gbs * 1e9 / triad) : "");
+    std::string rate, other;
+    for (const auto& [key, unit] : kRateCounters)
+      if (b.contains(key)) rate = fmt::format("{:.1f} {}", b[key].get<double>() / 1e6, unit);
+    static const std::vector<std::string> kStandard = {"name", "run_name", "run_type", "repetitions", "repetition_index",
+                                                       "threads", "iterations", "real_time", "cpu_time", "time_unit",
+                                                       "bytes_per_second", "family_index", "per_family_instance_index",
+                                                       "aggregate_name", "aggregate_unit", "label"};
+    for (const auto& [key, value] : b.items()) {
+      const bool known = std::find(kStandard.begin(), kStandard.end(), key) != kStandard.end() ||
+                         std::any_of(kRateCounters.begin(), kRateCounters.end(), [&](const auto& r) { return r.first == key; });
+      if (!known && value.is_number()) other += fmt::format("{}{} {:.4g}", other.empty() ? "" : ", ", key, value.get<double>());
+    }
+    md += fmt::format("| {} | {:.4g} | {} | {} | {} | {} |\n", b["name"].get<std::string>(), ms, rate,
+                      gbs > 0 ? fmt::format("{:.2f}", gbs) : "", triad > 0 && gbs > 0 ? fmt::format("{:.0f}%", 100 * gbs * 1e9 / triad) : "",
+                      other);
   }
   std::string triads;
   for (const auto& [backend, bw] : stream) triads += fmt::format("{}{} {:.2f} GB/s", triads.empty() ? "" : ", ", backend, bw / 1e9);
-  const json& c = ctx.benchmarks["context"];
-  md += fmt::format("\nSTREAM triad per backend: {}. Benchmark context: {} CPUs at {} MHz. Timings on a shared 2-core "
-                    "VM vary by up to 2x between runs; compare ratios within one run.\n\n",
-                    triads, c.value("num_cpus", 0), c.value("mhz_per_cpu", 0));
+  const json& c = out["context"];
+  md += fmt::format("\nSTREAM triad per backend in this program's run: {}. Context: {} CPUs at {} MHz.\n\n",
+                    triads.empty() ? "not measured" : triads, c.value("num_cpus", 0), c.value("mhz_per_cpu", 0));
   return md;
+}
+
+std::string benchmark_section(const ReportContext& ctx) {
+  if (ctx.benchmarks.empty()) return "## Throughput\n\nBenchmarks skipped.\n\n";
+  std::string md =
+      "## Throughput (Google Benchmark)\n\nOne table per benchmark program. GB/s counts the bytes a kernel must move "
+      "at least (each program's header comment says how: e.g. `penalty_step` reads u, v and writes u, v, p, 40 B/cell "
+      "in double); the STREAM column compares with STREAM triad on the same backend, measured by the same program "
+      "in the same run. Timings on a shared 2-core VM vary by up to 2x between runs; compare ratios within one "
+      "run.\n\n";
+  for (const auto& [program, out] : ctx.benchmarks) md += benchmark_table(program, out);
+  return md;
+}
+
+// The bench_* programs: in `dir` when given, else next to the immerse program (install tree) or in
+// the build tree's benchmarks/ folder.
+std::vector<fs::path> benchmark_programs(const ReportOptions& opt) {
+  std::vector<fs::path> dirs;
+  if (!opt.benchmark_dir.empty()) dirs.push_back(opt.benchmark_dir);
+  else dirs = {fs::path(opt.self).parent_path() / ".." / "benchmarks", fs::path(opt.self).parent_path()};
+  std::vector<fs::path> found;
+  for (const auto& dir : dirs) {
+    if (!fs::is_directory(dir)) continue;
+    for (const auto& e : fs::directory_iterator(dir)) {
+      const std::string name = e.path().filename().string();
+      if (name.rfind("bench_", 0) == 0 && e.is_regular_file() && (fs::status(e.path()).permissions() & fs::perms::owner_exec) != fs::perms::none)
+        found.push_back(e.path());
+    }
+    if (!found.empty()) break;
+  }
+  std::sort(found.begin(), found.end());
+  return found;
 }
 
 }  // namespace
@@ -130,17 +180,19 @@ int write_report(const ReportOptions& opt) {
     ctx.runs[c.name] = run;
   }
   if (!opt.skip_benchmarks) {
-    std::string prog = opt.benchmark_program;
-    if (prog.empty()) prog = (fs::path(opt.self).parent_path() / ".." / "benchmarks" / "bench_mac2d").string();
-    if (!fs::exists(prog)) prog = (fs::path(opt.self).parent_path() / "bench_mac2d").string();
-    const std::string out = (fs::absolute(opt.dir) / "benchmarks.json").string();
-    const std::string cmd = fmt::format("'{}' --benchmark_out='{}' --benchmark_out_format=json >&2", prog, out);
-    fmt::print(stderr, "report: running {}\n", cmd);
-    if (fs::exists(prog) && std::system(cmd.c_str()) == 0) {
-      std::ifstream in(out);
-      ctx.benchmarks = json::parse(in);
-    } else {
-      fmt::print(stderr, "report: benchmark program {} missing or failed; throughput table left out\n", prog);
+    const auto programs = benchmark_programs(opt);
+    if (programs.empty()) fmt::print(stderr, "report: no bench_* programs found; throughput tables left out\n");
+    for (const auto& prog : programs) {
+      const std::string name = prog.filename().string();
+      const std::string out = (fs::absolute(opt.dir) / (name + ".json")).string();
+      const std::string cmd = fmt::format("'{}' --benchmark_out='{}' --benchmark_out_format=json >&2", prog.string(), out);
+      fmt::print(stderr, "report: running {}\n", cmd);
+      if (std::system(cmd.c_str()) == 0) {
+        std::ifstream in(out);
+        ctx.benchmarks[name] = json::parse(in);
+      } else {
+        fmt::print(stderr, "report: benchmark program {} failed; its table is left out\n", prog.string());
+      }
     }
   }
 

@@ -15,7 +15,7 @@ struct ReportOptions {
   std::string dir = "reports/latest";
   Backend backend = default_backend();
   bool skip_benchmarks = false;
-  std::string benchmark_program;  // default: bench_mac2d next to the immerse program
+  std::string benchmark_dir;  // where the bench_* programs are (default: found next to the immerse program)
   std::string self;               // argv[0]
 };
 
@@ -29,7 +29,7 @@ struct CaseRun {
 struct ReportContext {
   std::string dir;                          // report directory
   std::map<std::string, CaseRun> runs;      // by case name
-  json benchmarks;                          // Google Benchmark JSON output (null when skipped)
+  std::map<std::string, json> benchmarks;   // Google Benchmark JSON output per program (bench_mac2d, ...)
 };
 
 // A section writer returns Markdown; it may write plot files into ctx.dir.
