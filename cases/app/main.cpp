@@ -82,6 +82,7 @@ int main(int argc, char** argv) {
         ->allow_extra_args(false);
     c->add_option("--steps", steps, "override time.steps");
     c->add_flag("--quiet", req.options.quiet, "no progress output");
+    c->add_flag("--quick", req.quick, "apply the case's \"quick\" overrides: a short run (checks may not pass)");
     if (with_out) c->add_option("--out", req.out_dir, "output directory (default runs/<case>/<timestamp>/)");
   };
   auto* run = app.add_subcommand("run", "run a case: writes result.json, series.csv and VTK frames");

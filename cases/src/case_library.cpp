@@ -83,16 +83,24 @@ Schema case_schema(const std::string& solver) {
       .choice("scene", "generic", entry ? entry->scenes : std::vector<std::string>{"generic"},
               "scene code adding metrics/checks (generic: the solver's own metrics)")
       .free_object("units", "free-text statement of the units used")
+      .free_object("quick", "overrides {\"key\": value} applied by --quick: a short run of the same case "
+                            "(backend comparison, smoke tests); its checks are not expected to pass")
       .object("output", output, "what is written besides result.json");
   if (entry) s.merge(entry->schema());
   return s;
 }
 
-json resolve_case(const CaseDoc& c, const std::vector<std::string>& sets) {
+json resolve_case(const CaseDoc& c, const std::vector<std::string>& sets, bool quick) {
   json doc = c.doc;
   if (!doc.is_object()) throw InputError(c.source + ": expected a JSON object at the top level");
-  // Overrides first (they may even change the solver), then the schema of the chosen solver.
-  for (const auto& set : sets) {
+  // Overrides first (they may even change the solver), then the schema of the chosen solver. The
+  // case's quick overrides come before --set, so --set still wins.
+  std::vector<std::string> all_sets;
+  if (quick && doc.contains("quick") && doc["quick"].is_object())
+    for (const auto& [key, value] : doc["quick"].items())
+      all_sets.push_back(key + "=" + (value.is_string() ? value.get<std::string>() : value.dump()));
+  all_sets.insert(all_sets.end(), sets.begin(), sets.end());
+  for (const auto& set : all_sets) {
     const std::string solver = doc.value("solver", "");
     apply_override(doc, case_schema(solver), set);
   }

@@ -58,7 +58,7 @@ json checks_json(const std::vector<Check>& checks) {
 
 RunOutcome run_case(const RunRequest& req) {
   const CaseDoc doc = load_case(req.case_name);
-  json params = resolve_case(doc, req.sets);
+  json params = resolve_case(doc, req.sets, req.quick);
   const std::string name = params["case"];
   if (req.options.steps_override >= 0) params["time"]["steps"] = req.options.steps_override;
 

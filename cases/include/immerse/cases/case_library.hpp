@@ -22,7 +22,8 @@ std::string reference_data(const std::string& name);
 // The full schema of a case: common keys (case, paper, experiment, solver, scene, units, output)
 // plus the solver family's keys.
 Schema case_schema(const std::string& solver);
-// Applies --set overrides, checks every key, returns the resolved parameters.
-json resolve_case(const CaseDoc& c, const std::vector<std::string>& sets);
+// Applies the case's own "quick" overrides (when `quick`), then --set overrides, checks every key,
+// returns the resolved parameters.
+json resolve_case(const CaseDoc& c, const std::vector<std::string>& sets, bool quick = false);
 
 }  // namespace immerse::cases

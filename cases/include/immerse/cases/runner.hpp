@@ -13,6 +13,7 @@ struct RunRequest {
   std::string case_name;          // canned name or path
   std::vector<std::string> sets;  // --set key=value
   std::string out_dir;            // empty: runs/<case>/<timestamp>/
+  bool quick = false;             // apply the case's "quick" overrides (a short run)
   RunOptions options;
 };
 
