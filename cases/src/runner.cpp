@@ -76,6 +76,8 @@ RunOutcome run_case(const RunRequest& req) {
                  {"experiment", params["experiment"]},
                  {"backend", to_string(req.options.backend)},
                  {"precision", sim->precision()},
+                 {"quick", req.quick},
+                 {"compare_tolerances", sim->compare_tolerances()},
                  {"parameters", params},
                  {"versions", versions_json()},
                  {"status", "running"}};

@@ -48,6 +48,12 @@ class Simulation {
   virtual std::vector<Check> checks(const nlohmann::json& /*metrics*/) const { return {}; }
   virtual nlohmann::json phases_ms() const { return nlohmann::json::object(); }
   virtual std::string precision() const { return "fp64"; }
+  // Backend comparison (`immerse compare`): for metrics whose value may legitimately differ between
+  // backends (reduction order, FP32 sums, chaotic growth), {"metric": {"rel": 1e-6, "abs": 0,
+  // "why": "..."}}; a metric passes when |a - b| <= abs + rel * max(|a|, |b|). Unlisted metrics must
+  // agree to 1e-12 relative; timing metrics (names ending _per_s, _ms, _us) are never compared.
+  // Written into result.json as "compare_tolerances".
+  virtual nlohmann::json compare_tolerances() const { return nlohmann::json::object(); }
 };
 
 using SimulationFactory =
