@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # immerse: one entry point.
 #   ./immerse.sh test      set up (if needed), configure, build, run ctest on every enabled backend;
-#                          where nvcc is present also build the CUDA preset (and test it on a GPU)
+#                          where nvcc is present also build the CUDA preset (and test it on a GPU);
+#                          ends with `immerse compare --quick` (every case on every backend, the
+#                          backend table written to reports/latest/backends.md)
 #   ./immerse.sh report    set up (if needed), build, run every canned case + benchmarks, write
 #                          reports/latest/index.md
 #   ./immerse.sh ARGS...   build, then run `immerse ARGS...` (e.g. ./immerse.sh run channel5x5)
@@ -46,15 +48,19 @@ cmd_test() {
   build openmp
   log "ctest (serial and openmp backends)"
   (cd build/openmp && ctest --output-on-failure -j "$JOBS" --timeout 900)
+  local compare_build=openmp
   if have_nvcc; then
     PATH=/usr/local/cuda/bin:$PATH build cuda
     if have_gpu; then
       log "GPU present: ctest on the cuda build (serial, openmp and cuda backends)"
       (cd build/cuda && ctest --output-on-failure -j "$JOBS" --timeout 900)
+      compare_build=cuda
     else
       log "cuda preset built (compile only: no GPU on this machine)"
     fi
   fi
+  log "backends compared (quick mode): build/$compare_build/cases/immerse compare --quick"
+  "build/$compare_build/cases/immerse" compare --quick --dir reports/latest
 }
 
 cmd_report() {

@@ -1,4 +1,4 @@
-// The `immerse` program: info, list, run, validate, report.
+// The `immerse` program: info, list, run, validate, report, compare.
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
 #include <fmt/format.h>
@@ -10,6 +10,7 @@
 #include "immerse/cases/runner.hpp"
 #include "immerse/core/error.hpp"
 #include "immerse/core/versions.hpp"
+#include "immerse/reports/compare.hpp"
 #include "immerse/reports/report.hpp"
 
 using namespace immerse;
@@ -97,6 +98,16 @@ int main(int argc, char** argv) {
   report->add_flag("--no-bench", ropt.skip_benchmarks, "skip the benchmarks");
   report->add_option("--bench-dir", ropt.benchmark_dir, "folder of the bench_* programs (default: found next to this program)");
 
+  reports::CompareOptions copt;
+  std::string compare_cases = "all", compare_backends, compare_threads;
+  auto* compare = app.add_subcommand("compare", "run every case on every backend, check the metrics agree, tabulate ms/step "
+                                                "(writes <dir>/backends.md, backends.json, backends.png); exit 1 on disagreement");
+  compare->add_option("--cases", compare_cases, "all, or a comma list of canned cases");
+  compare->add_option("--backends", compare_backends, "comma list of enabled backends (default: all enabled; the first is the reference)");
+  compare->add_option("--scaling-threads", compare_threads, "extra OpenMP runs at these thread counts, for scaling (comma list; default: powers of two below the hardware threads)");
+  compare->add_flag("--quick", copt.quick, "apply each case's \"quick\" overrides (short runs)");
+  compare->add_option("--dir", copt.dir, "report directory");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -123,6 +134,13 @@ int main(int argc, char** argv) {
       }
       if (*validate) return print_checks(out.checks) ? kExitOk : kExitValidationFailed;
       return kExitOk;
+    }
+    if (*compare) {
+      copt.cases = reports::parse_case_list(compare_cases);
+      copt.backends = reports::parse_backend_list(compare_backends);
+      copt.openmp_threads = reports::parse_thread_list(compare_threads);
+      copt.self = argv[0];
+      return reports::compare_backends(copt);
     }
     if (*report) {
       ropt.backend = req.options.backend;

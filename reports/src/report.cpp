@@ -130,6 +130,25 @@ std::string benchmark_section(const ReportContext& ctx) {
   return md;
 }
 
+// `immerse compare` writes backends.md beside the report; link it with its verdict and date.
+std::string backends_link(const std::string& dir) {
+  const fs::path json_path = fs::path(dir) / "backends.json";
+  if (!fs::exists(json_path))
+    return "## Backends compared\n\nNot run yet: `./immerse.sh compare --quick` (also the last step of `./immerse.sh test`) "
+           "writes backends.md here.\n\n";
+  json b;
+  try {
+    std::ifstream in(json_path);
+    b = json::parse(in);
+  } catch (const std::exception&) {
+    return "## Backends compared\n\nbackends.json is unreadable; rerun `./immerse.sh compare --quick`.\n\n";
+  }
+  return fmt::format("## Backends compared\n\n[backends.md](backends.md): every canned case on {} ({}mode), verdict **{}**, "
+                     "run {} on git {}.\n\n",
+                     b.value("backends", std::string("?")), b.value("quick", false) ? "quick " : "full ", b.value("verdict", std::string("?")),
+                     b.value("date", std::string("?")), b["versions"].value("git", std::string("?")));
+}
+
 // The bench_* programs: in `dir` when given, else next to the immerse program (install tree) or in
 // the build tree's benchmarks/ folder.
 std::vector<fs::path> benchmark_programs(const ReportOptions& opt) {
@@ -201,6 +220,7 @@ int write_report(const ReportOptions& opt) {
   md += machine_section(opt.backend);
   md += cases_section(ctx);
   md += benchmark_section(ctx);
+  md += backends_link(opt.dir);
   const std::vector<SectionWriter> sections = {patent_section};  // one per paper; later solvers append theirs
   for (const auto& s : sections) md += s(ctx);
   const std::string index = (fs::path(opt.dir) / "index.md").string();
