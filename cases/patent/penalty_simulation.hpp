@@ -27,6 +27,7 @@ class PenaltySimulation : public Simulation {
   json metrics() override;
   std::vector<Check> checks(const json& metrics) const override;
   json phases_ms() const override;
+  json compare_tolerances() const override;
 
   mac2d::PenaltyFlow& flow() { return *flow_; }
 
