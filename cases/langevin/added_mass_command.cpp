@@ -51,7 +51,7 @@ int run_added_mass(const AddedMassArgs& a) {
   bodies::Matrix6d lamb = bodies::Matrix6d::Zero();
   if (!a.ellipsoid.empty()) {
     lamb = bodies::lamb_ellipsoid_added_mass(a.ellipsoid[0], a.ellipsoid[1], a.ellipsoid[2], a.fluid_density);
-    out["lamb_diagonal"] = std::vector<double>(lamb.diagonal().data(), lamb.diagonal().data() + 6);
+    for (int k = 0; k < 6; ++k) out["lamb_diagonal"].push_back(lamb(k, k));
   }
   if (a.json) {
     fmt::print("{}\n", out.dump(2));

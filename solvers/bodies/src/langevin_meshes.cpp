@@ -68,7 +68,7 @@ TriMesh langevin_paper_airplane(double sheet, double t, int nu, int ns, double k
       const double u = double(i) / nu, sv = -1 + 2.0 * j / ns;
       const double half = 0.5 * L * (1 - u) + nose;  // half-span; the nose keeps a small width
       const double y = sv * half, as = std::abs(sv);
-      const double z = as < sk ? -keel * (1 - u) * (1 - as / sk) : (as - sk) * half * tand;
+      const double z = as < sk ? -keel * L * (1 - u) * (1 - as / sk) : (as - sk) * half * tand;
       s.vertices.push_back({-0.5 * L + u * L, y, z});
     }
   auto id = [&](int i, int j) { return i * (ns + 1) + j; };

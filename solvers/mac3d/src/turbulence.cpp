@@ -57,13 +57,15 @@ template <class Exec>
 TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>& solid_host) {
   using V3 = typename Grid<Exec>::V3;
   using M3 = typename Grid<Exec>::M3;
-  using Policy3 = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<3>>;
+  // Left iteration to match the LayoutLeft views (i fastest): the default order strides memory.
+  using Policy3 = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>;
   const int nx = p.nx, ny = p.ny, nz = p.nz;
   const double h = p.h, dt = p.dt, U0 = p.U0;
   const double k0 = p.k0 >= 0 ? p.k0 : 1.5 * U0 * U0;
   const double l = p.length > 0 ? p.length : h;
   const double eps0 = p.eps0 >= 0 ? p.eps0 : std::pow(p.C_mu, 0.75) * std::pow(k0, 1.5) / l;
   const double Cmu = p.C_mu, C1 = p.C1, C2 = p.C2, floor_v = p.k_floor;
+  const double Glim = p.production_limit > 0 ? p.production_limit : p.C2 / p.C1;
 
   V3 u("u", nx + 1, ny, nz), v("v", nx, ny + 1, nz), w("w", nx, ny, nz + 1);
   V3 u2("u2", nx + 1, ny, nz), v2("v2", nx, ny + 1, nz), w2("w2", nx, ny, nz + 1);
@@ -217,8 +219,16 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
       const double dwdx = (wc(ip, j, k) - wc(im, j, k)) / dxs, dwdy = (wc(i, jp, k) - wc(i, jm, k)) / dys;
       const double sxy = 0.5 * (dudy + dvdx), sxz = 0.5 * (dudz + dwdx), syz = 0.5 * (dvdz + dwdy);
       const double S2 = sxx * sxx + syy * syy + szz * szz + 2 * (sxy * sxy + sxz * sxz + syz * syz);
+      // Two standard bounds keep the coarse, diffusion-free model from the k-epsilon stagnation-point
+      // anomaly (unbounded k in front of a blunt body): Durbin's (1996) realizability time scale
+      // T = min(k/eps, 0.6 / (sqrt(6) C_mu |S|)), nu_T = C_mu k T, and a production limiter in the
+      // spirit of Menter's (1994) G <= c eps, here with c = production_limit (default C2/C1, so eps
+      // cannot grow and k grows at most linearly: without diffusion nothing else bounds them).
+      // Both are inactive where the strain is weak (G = 0: the exact decay law).
+      const double Smag = sqrt(2 * S2);
       auto rates = [&](double kk, double ee, double& dk, double& de) {
-        const double G = 2 * Cmu * kk * kk / ee * S2;
+        const double T = Smag > 0 ? fmin(kk / ee, 0.6 / (2.449489742783178 * Cmu * Smag)) : kk / ee;
+        const double G = fmin(2 * Cmu * kk * T * S2, Glim * ee);
         dk = G - ee;
         de = ee / kk * (C1 * G - C2 * ee);
       };

@@ -18,10 +18,10 @@ TriMesh langevin_elliptic_plate(double a, double b, double thickness, int sector
 // A dart paper airplane folded from a square sheet of side `sheet` (cm): the sheet folded along its
 // diagonal gives a triangle of chord `sheet` (nose at +x) and span `sheet` at the trailing edge; the
 // middle fifth of the span is folded down into a V keel of depth keel_depth at the trailing edge
-// (zero at the nose); the wings rise at `dihedral_deg`. chord_cells x span_cells (span even) grid;
+// (keel_depth x sheet; zero at the nose); the wings rise at `dihedral_deg`. chord_cells x span_cells (span even) grid;
 // 6 x 10 -> 304 faces (the paper: 288).
 TriMesh langevin_paper_airplane(double sheet, double thickness, int chord_cells = 6, int span_cells = 10,
-                                double keel_depth = 0.8, double dihedral_deg = 10.0);
+                                double keel_depth = 0.1, double dihedral_deg = 10.0);
 
 // The paper's shapes by name: "ellipsoid" (semi-axes a, b, c; faces 80/320/1280/5120), "sphere"
 // (radius a), "elliptic_plate" (semi-axes a, b, thickness), "paper_airplane" (sheet side a,

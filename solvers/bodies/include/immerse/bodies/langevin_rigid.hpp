@@ -40,7 +40,7 @@ struct LangevinBodyState {
   int landed = 0;
 };
 
-// The turbulence series (chi, eps) sampled every dt_series from t = 0, looked up periodically.
+// The turbulence series (chi, eps) sampled every dt_series from t = 0.
 struct LangevinTurbulence {
   const double* chi = nullptr;
   const double* eps = nullptr;
@@ -57,19 +57,23 @@ KOKKOS_INLINE_FUNCTION void langevin_cross(const double* a, const double* b, dou
   c[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-// Linear interpolation in the periodic series.
+// Linear interpolation in the series; past its end the last sample holds (the precompute ends in the
+// body's developed wake, which the runtime keeps seeing).
 KOKKOS_INLINE_FUNCTION void langevin_turbulence_at(const LangevinTurbulence& s, double t, double& chi, double& eps) {
   if (s.count == 0) {
     chi = 0, eps = 0;
     return;
   }
-  const double period = s.count * s.dt_series;
-  double u = fmod(t, period) / s.dt_series;
-  if (u < 0) u += s.count;
-  const int i = int(u) % s.count, j = (i + 1) % s.count;
-  const double w = u - floor(u);
-  chi = (1 - w) * s.chi[i] + w * s.chi[j];
-  eps = (1 - w) * s.eps[i] + w * s.eps[j];
+  double u = t / s.dt_series;
+  if (u <= 0) u = 0;
+  if (u >= s.count - 1) {
+    chi = s.chi[s.count - 1], eps = s.eps[s.count - 1];
+    return;
+  }
+  const int i = int(u);
+  const double w = u - i;
+  chi = (1 - w) * s.chi[i] + w * s.chi[i + 1];
+  eps = (1 - w) * s.eps[i] + w * s.eps[i + 1];
 }
 
 // Time derivative of (R, x, xi) with the deterministic forces; `alpha` = chi (1/2 + 3/4 C0) or 0.

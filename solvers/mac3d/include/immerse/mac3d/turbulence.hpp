@@ -4,7 +4,8 @@
 // obstacle) from an inflow U0 at x = 0; k and eps are advected with it and integrated with the
 // k-epsilon source terms without diffusion (paper eqs. 16-19):
 //   D_t k = G - eps,  D_t eps = chi (C1 G - C2 eps),  chi = eps / k,  nu_T = C_mu k^2 / eps,
-//   G = 2 nu_T S_ij S_ij,  C_mu 0.09, C1 1.44, C2 1.92;  k0 = 3/2 U0^2, eps0 = C_mu^(3/4) k0^(3/2) / l.
+//   G = 2 nu_T S_ij S_ij,  C_mu 0.09, C1 1.44, C2 1.92;  k0 = 3/2 U0^2, eps0 = C_mu^(3/4) k0^(3/2) / l;
+//   with Durbin's realizability bound on nu_T and a production limiter G <= c eps (see the kernel).
 // Output: the series (chi(t), eps(t)) of the sampled region that the runtime queries.
 // Kernels are written once over Kokkos Views and instantiated for every enabled backend.
 #include <cstdint>
@@ -30,6 +31,7 @@ struct TurbulenceParams {
   double C_mu = 0.09, C1 = 1.44, C2 = 1.92;
   Sampling sampling = Sampling::shell;
   int shell_cells = 2;   // shell: fluid cells within this many cells (Chebyshev) of the body
+  double production_limit = 0;  // c of G <= c eps; <= 0: C2 / C1 (eps never grows)
   double k_floor = 1e-12;  // k and eps are kept above these floors (no negative energies)
 };
 
