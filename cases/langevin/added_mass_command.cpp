@@ -45,7 +45,7 @@ int run_added_mass(const AddedMassArgs& a) {
   opt.thickness = a.thickness;
   opt.model = a.method == "point_sources" ? bodies::SourceModel::point_sources : bodies::SourceModel::panels;
   const auto r = bodies::langevin_added_mass(mesh, opt);
-  nlohmann::json out = {{"faces", r.faces},          {"volume", r.volume},           {"solve_ms", r.solve_ms},
+  nlohmann::json out = {{"faces", r.faces},          {"volume", r.volume},           {"solve_ms", r.solve_ms}, {"assemble_ms", r.assemble_ms}, {"iterations", r.iterations},
                         {"method", a.method},        {"fluid_density", a.fluid_density}, {"matrix", matrix_json(r.matrix)},
                         {"raw_asymmetry", r.raw_asymmetry}};
   bodies::Matrix6d lamb = bodies::Matrix6d::Zero();

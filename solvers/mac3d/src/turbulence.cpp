@@ -53,17 +53,29 @@ KOKKOS_INLINE_FUNCTION double sample(const V& f, double ox, double oy, double oz
   return (c00 * (1 - b) + c10 * b) * (1 - c) + (c01 * (1 - b) + c11 * b) * c;
 }
 
+// A 3D loop [b, e) as one flat range, i fastest (matching the LayoutLeft views). A flat RangePolicy
+// rather than MDRangePolicy: on the host backends the latter copied the functor (and its Views'
+// reference counts) per tile, which cost more than the cell work on these small grids.
+template <class Exec, class F>
+void for3(const char* name, const Kokkos::Array<int, 3>& b, const Kokkos::Array<int, 3>& e, const F& f) {
+  const int b0 = b[0], b1 = b[1], b2 = b[2], n0 = e[0] - b[0], n1 = e[1] - b[1];
+  const long n = long(n0) * n1 * (e[2] - b[2]);
+  Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(const long idx) {
+    const long r = idx / n0;
+    f(b0 + int(idx % n0), b1 + int(r % n1), b2 + int(r / n1));
+  });
+}
+
 template <class Exec>
 TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>& solid_host) {
   using V3 = typename Grid<Exec>::V3;
   using M3 = typename Grid<Exec>::M3;
-  // Left iteration to match the LayoutLeft views (i fastest): the default order strides memory.
-  using Policy3 = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>;
   const int nx = p.nx, ny = p.ny, nz = p.nz;
   const double h = p.h, dt = p.dt, U0 = p.U0;
   const double k0 = p.k0 >= 0 ? p.k0 : 1.5 * U0 * U0;
   const double l = p.length > 0 ? p.length : h;
   const double eps0 = p.eps0 >= 0 ? p.eps0 : std::pow(p.C_mu, 0.75) * std::pow(k0, 1.5) / l;
+  const long ncell = long(nx) * ny * nz;
   const double Cmu = p.C_mu, C1 = p.C1, C2 = p.C2, floor_v = p.k_floor;
   const double Glim = p.production_limit > 0 ? p.production_limit : p.C2 / p.C1;
 
@@ -99,9 +111,28 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
     Kokkos::deep_copy(solid, hs);
     Kokkos::deep_copy(sample_mask, hm);
   }
+  // Jacobi stencil of each fluid cell: bits of its fluid neighbours (-x, +x, -y, +y, -z, +z) and
+  // 1 / (number of neighbours + 1 for the Dirichlet p = 0 beyond the outflow face); 0 in the body.
+  M3 nbr("nbr", nx, ny, nz);
+  V3 inv_count("inv_count", nx, ny, nz);
+  for3<Exec>("stencil", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
+    unsigned m = 0;
+    double n = 0;
+    if (!solid(i, j, k)) {
+      if (i > 0 && !solid(i - 1, j, k)) m |= 1u, n += 1;
+      if (i < nx - 1 && !solid(i + 1, j, k)) m |= 2u, n += 1;
+      if (i == nx - 1) n += 1;
+      if (j > 0 && !solid(i, j - 1, k)) m |= 4u, n += 1;
+      if (j < ny - 1 && !solid(i, j + 1, k)) m |= 8u, n += 1;
+      if (k > 0 && !solid(i, j, k - 1)) m |= 16u, n += 1;
+      if (k < nz - 1 && !solid(i, j, k + 1)) m |= 32u, n += 1;
+    }
+    nbr(i, j, k) = uint8_t(m);
+    inv_count(i, j, k) = n > 0 ? 1.0 / n : 0.0;
+  });
   const auto t_start = std::chrono::steady_clock::now();
   // Initial state: uniform flow U0 (zero inside the body), k0, eps0.
-  Kokkos::parallel_for("init_u", Policy3({0, 0, 0}, {nx + 1, ny, nz}), KOKKOS_LAMBDA(int i, int j, int k) {
+  for3<Exec>("init_u", {0, 0, 0}, {nx + 1, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
     const bool blocked = (i > 0 && solid(i - 1, j, k)) || (i < nx && solid(i, j, k));
     u(i, j, k) = blocked ? 0.0 : U0;
   });
@@ -116,25 +147,25 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
       b = sample(v, 0.5, 0.0, 0.5, x, y, z, h);
       c = sample(w, 0.5, 0.5, 0.0, x, y, z, h);
     };
-    Kokkos::parallel_for("advect_u", Policy3({0, 0, 0}, {nx + 1, ny, nz}), KOKKOS_LAMBDA(int i, int j, int k) {
+    for3<Exec>("advect_u", {0, 0, 0}, {nx + 1, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
       const double x = i * h, y = (j + 0.5) * h, z = (k + 0.5) * h;
       double a, b, c;
       vel(x, y, z, a, b, c);
       u2(i, j, k) = sample(u, 0.0, 0.5, 0.5, x - dt * a, y - dt * b, z - dt * c, h);
     });
-    Kokkos::parallel_for("advect_v", Policy3({0, 0, 0}, {nx, ny + 1, nz}), KOKKOS_LAMBDA(int i, int j, int k) {
+    for3<Exec>("advect_v", {0, 0, 0}, {nx, ny + 1, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
       const double x = (i + 0.5) * h, y = j * h, z = (k + 0.5) * h;
       double a, b, c;
       vel(x, y, z, a, b, c);
       v2(i, j, k) = sample(v, 0.5, 0.0, 0.5, x - dt * a, y - dt * b, z - dt * c, h);
     });
-    Kokkos::parallel_for("advect_w", Policy3({0, 0, 0}, {nx, ny, nz + 1}), KOKKOS_LAMBDA(int i, int j, int k) {
+    for3<Exec>("advect_w", {0, 0, 0}, {nx, ny, nz + 1}, KOKKOS_LAMBDA(int i, int j, int k) {
       const double x = (i + 0.5) * h, y = (j + 0.5) * h, z = k * h;
       double a, b, c;
       vel(x, y, z, a, b, c);
       w2(i, j, k) = sample(w, 0.5, 0.5, 0.0, x - dt * a, y - dt * b, z - dt * c, h);
     });
-    Kokkos::parallel_for("advect_ke", Policy3({0, 0, 0}, {nx, ny, nz}), KOKKOS_LAMBDA(int i, int j, int k) {
+    for3<Exec>("advect_ke", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
       const double x = (i + 0.5) * h, y = (j + 0.5) * h, z = (k + 0.5) * h;
       double a, b, c;
       vel(x, y, z, a, b, c);
@@ -151,59 +182,54 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
 
     // 2. Boundary conditions: inflow U0 at x = 0, zero-gradient outflow at x = nx h, slip walls
     //    (zero normal velocity) on y and z, no flux through the body's faces.
-    Kokkos::parallel_for("bc_u", Policy3({0, 0, 0}, {nx + 1, ny, nz}), KOKKOS_LAMBDA(int i, int j, int k) {
+    for3<Exec>("bc_u", {0, 0, 0}, {nx + 1, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
       if (i == 0) u(i, j, k) = U0;
       if (i == nx) u(i, j, k) = u(nx - 1, j, k);
       if ((i > 0 && solid(i - 1, j, k)) || (i < nx && solid(i, j, k))) u(i, j, k) = 0;
     });
-    Kokkos::parallel_for("bc_v", Policy3({0, 0, 0}, {nx, ny + 1, nz}), KOKKOS_LAMBDA(int i, int j, int k) {
+    for3<Exec>("bc_v", {0, 0, 0}, {nx, ny + 1, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
       if (j == 0 || j == ny || (j > 0 && solid(i, j - 1, k)) || (j < ny && solid(i, j, k))) v(i, j, k) = 0;
     });
-    Kokkos::parallel_for("bc_w", Policy3({0, 0, 0}, {nx, ny, nz + 1}), KOKKOS_LAMBDA(int i, int j, int k) {
+    for3<Exec>("bc_w", {0, 0, 0}, {nx, ny, nz + 1}, KOKKOS_LAMBDA(int i, int j, int k) {
       if (k == 0 || k == nz || (k > 0 && solid(i, j, k - 1)) || (k < nz && solid(i, j, k))) w(i, j, k) = 0;
     });
 
     // 3. Pressure projection: lap(p) = div(u) / dt by Jacobi sweeps, Neumann at walls and body,
     //    p = 0 beyond the outflow face; then u -= dt grad p on the faces between fluid cells.
-    Kokkos::parallel_for("divergence", Policy3({0, 0, 0}, {nx, ny, nz}), KOKKOS_LAMBDA(int i, int j, int k) {
+    for3<Exec>("divergence", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
       div(i, j, k) = solid(i, j, k) ? 0.0 : (u(i + 1, j, k) - u(i, j, k) + v(i, j + 1, k) - v(i, j, k) + w(i, j, k + 1) - w(i, j, k)) / h;
     });
     Kokkos::deep_copy(pr, 0.0);
     for (int it = 0; it < p.pressure_iterations; ++it) {
-      Kokkos::parallel_for("jacobi", Policy3({0, 0, 0}, {nx, ny, nz}), KOKKOS_LAMBDA(int i, int j, int k) {
-        if (solid(i, j, k)) {
-          pr2(i, j, k) = 0;
-          return;
-        }
-        double sum = 0, n = 0;
-        if (i > 0 && !solid(i - 1, j, k)) sum += pr(i - 1, j, k), n += 1;
-        if (i < nx - 1 && !solid(i + 1, j, k)) sum += pr(i + 1, j, k), n += 1;
-        if (i == nx - 1) n += 1;  // Dirichlet p = 0 beyond the outflow
-        if (j > 0 && !solid(i, j - 1, k)) sum += pr(i, j - 1, k), n += 1;
-        if (j < ny - 1 && !solid(i, j + 1, k)) sum += pr(i, j + 1, k), n += 1;
-        if (k > 0 && !solid(i, j, k - 1)) sum += pr(i, j, k - 1), n += 1;
-        if (k < nz - 1 && !solid(i, j, k + 1)) sum += pr(i, j, k + 1), n += 1;
-        pr2(i, j, k) = n > 0 ? (sum - h * h * div(i, j, k) / dt) / n : 0.0;
+      // Branch-free sweep: the fluid-neighbour bits and 1/count were computed once (nbr, inv_count);
+      // clamped indices read a valid cell whose weight is 0.
+      for3<Exec>("jacobi", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
+        const unsigned m = nbr(i, j, k);
+        const int im = i > 0 ? i - 1 : i, ip = i < nx - 1 ? i + 1 : i, jm = j > 0 ? j - 1 : j, jp = j < ny - 1 ? j + 1 : j;
+        const int km = k > 0 ? k - 1 : k, kp = k < nz - 1 ? k + 1 : k;
+        const double sum = (m & 1u) * pr(im, j, k) + ((m >> 1) & 1u) * pr(ip, j, k) + ((m >> 2) & 1u) * pr(i, jm, k) +
+                           ((m >> 3) & 1u) * pr(i, jp, k) + ((m >> 4) & 1u) * pr(i, j, km) + ((m >> 5) & 1u) * pr(i, j, kp);
+        pr2(i, j, k) = inv_count(i, j, k) * (sum - h * h * div(i, j, k) / dt);
       });
       std::swap(pr, pr2);
     }
     const double s = dt / h;
-    Kokkos::parallel_for("project_u", Policy3({1, 0, 0}, {nx + 1, ny, nz}), KOKKOS_LAMBDA(int i, int j, int k) {
+    for3<Exec>("project_u", {1, 0, 0}, {nx + 1, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
       if (solid(i - 1, j, k) || (i < nx && solid(i, j, k))) return;
       u(i, j, k) -= s * ((i < nx ? pr(i, j, k) : 0.0) - pr(i - 1, j, k));
     });
-    Kokkos::parallel_for("project_v", Policy3({0, 1, 0}, {nx, ny, nz}), KOKKOS_LAMBDA(int i, int j, int k) {
+    for3<Exec>("project_v", {0, 1, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
       if (solid(i, j - 1, k) || solid(i, j, k)) return;
       v(i, j, k) -= s * (pr(i, j, k) - pr(i, j - 1, k));
     });
-    Kokkos::parallel_for("project_w", Policy3({0, 0, 1}, {nx, ny, nz}), KOKKOS_LAMBDA(int i, int j, int k) {
+    for3<Exec>("project_w", {0, 0, 1}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
       if (solid(i, j, k - 1) || solid(i, j, k)) return;
       w(i, j, k) -= s * (pr(i, j, k) - pr(i, j, k - 1));
     });
 
     // 4. k-epsilon sources at cell centres (no diffusion): G from the strain rate of the mean flow;
     //    the local ODE k' = G - eps, eps' = (eps/k)(C1 G - C2 eps) by the midpoint rule (second order).
-    Kokkos::parallel_for("k_epsilon", Policy3({0, 0, 0}, {nx, ny, nz}), KOKKOS_LAMBDA(int i, int j, int k) {
+    for3<Exec>("k_epsilon", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
       if (solid(i, j, k)) return;
       auto uc = [&](int a, int b, int c) { return 0.5 * (u(a, b, c) + u(a + 1, b, c)); };
       auto vc = [&](int a, int b, int c) { return 0.5 * (v(a, b, c) + v(a, b + 1, c)); };
@@ -243,8 +269,9 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
     // 5. Sample: means of k and eps over the sampled region; chi = <eps> / <k>.
     double sk = 0, se = 0, cnt = 0;
     Kokkos::parallel_reduce(
-        "sample", Policy3({0, 0, 0}, {nx, ny, nz}),
-        KOKKOS_LAMBDA(int i, int j, int k, double& a, double& b, double& c) {
+        "sample", Kokkos::RangePolicy<Exec>(0, ncell),
+        KOKKOS_LAMBDA(long idx, double& a, double& b, double& c) {
+          const int i = int(idx % nx), j = int((idx / nx) % ny), k = int(idx / (long(nx) * ny));
           if (!sample_mask(i, j, k)) return;
           a += kf(i, j, k), b += ef(i, j, k), c += 1;
         },
@@ -265,8 +292,9 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
   // Final fields and the divergence left by the projection (the Jacobi sweeps are not converged).
   double maxdiv = 0;
   Kokkos::parallel_reduce(
-      "max_div", Policy3({0, 0, 0}, {nx, ny, nz}),
-      KOKKOS_LAMBDA(int i, int j, int k, double& m) {
+      "max_div", Kokkos::RangePolicy<Exec>(0, ncell),
+      KOKKOS_LAMBDA(long idx, double& m) {
+        const int i = int(idx % nx), j = int((idx / nx) % ny), k = int(idx / (long(nx) * ny));
         if (solid(i, j, k)) return;
         const double d = fabs(u(i + 1, j, k) - u(i, j, k) + v(i, j + 1, k) - v(i, j, k) + w(i, j, k + 1) - w(i, j, k));
         m = d > m ? d : m;
