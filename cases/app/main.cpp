@@ -12,6 +12,7 @@
 #include "immerse/core/versions.hpp"
 #include "immerse/reports/compare.hpp"
 #include "immerse/reports/report.hpp"
+#include "../langevin/added_mass_command.hpp"
 
 using namespace immerse;
 using namespace immerse::cases;
@@ -91,6 +92,8 @@ int main(int argc, char** argv) {
   auto* validate = app.add_subcommand("validate", "run a case and print each tolerance check; exit 1 if any fails");
   add_run_options(validate, true);
 
+  const auto added_mass = add_added_mass_command(app);  // cases/langevin
+
   reports::ReportOptions ropt;
   auto* report = app.add_subcommand("report", "run every canned case and the benchmarks, write reports/latest/index.md");
   report->add_option("--dir", ropt.dir, "report directory");
@@ -118,6 +121,7 @@ int main(int argc, char** argv) {
   try {
     if (*info) return cmd_info();
     if (*list) return cmd_list(list_json, list_keys);
+    if (*added_mass.command) return added_mass.run();
     req.options.backend = parse_backend(backend_name);
     req.options.steps_override = steps;
     if (*run || *validate) {

@@ -1,0 +1,39 @@
+#pragma once
+// Case-file schema of the Langevin-rigid family (solver "langevin.rigid") and its parsed form.
+#include <array>
+#include <string>
+
+#include "immerse/core/schema.hpp"
+#include "immerse/mac3d/turbulence.hpp"
+
+namespace immerse::cases::langevin {
+
+Schema langevin_schema();
+
+struct LangevinCase {
+  std::string source, scene;
+  // body (SI units: m, kg/m^3)
+  std::string shape, mesh_file;
+  std::array<double, 3> semi_axes{};
+  double thickness = 0, body_density = 0;
+  int faces = 0;
+  std::string added_mass_method;
+  // fluid
+  double fluid_density = 0, viscosity = 0, Re = 0;  // Re <= 0: U0 d / nu
+  // turbulence precompute
+  mac3d::TurbulenceParams turb;
+  bool turbulence = true;
+  int flow_axis = 2;             // body axis facing the inflow
+  double domain_lengths = 2;     // domain length along the flow in body lengths
+  // runtime
+  double dt = 1e-3;
+  long steps = 1000;
+  std::array<double, 3> position{}, euler_deg{}, velocity{}, omega{};
+  double ground_z = 0;
+  bool langevin = true, compare_without = false;
+  long seed = 1;
+};
+
+LangevinCase langevin_case_from_json(const json& resolved, const std::string& source);
+
+}  // namespace immerse::cases::langevin
