@@ -4,9 +4,10 @@
 namespace immerse::cases {
 
 SolverEntry penalty_solver_entry();  // cases/patent
+SolverEntry elastic_solver_entry();  // cases/elastic
 
 const std::vector<SolverEntry>& solver_registry() {
-  static const std::vector<SolverEntry> entries = {penalty_solver_entry()};
+  static const std::vector<SolverEntry> entries = {penalty_solver_entry(), elastic_solver_entry()};
   return entries;
 }
 

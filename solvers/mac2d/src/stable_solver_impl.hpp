@@ -64,7 +64,20 @@ class StableSolver final : public StableFlow {
 
  private:
   void sample_walls(double t);
-  void apply_walls();
+  // Normal faces of outflow sides are extrapolated before the projection only (after it they hold
+  // the projected, divergence-free values).
+  void apply_walls(bool extrapolate_outflow = true);
+  // Multigrid on the pressure equation: level 0 is the grid itself; coarse face weights are the sum
+  // of the two fine faces they cover, coarse right-hand sides the sum of four fine residuals
+  // (finite-volume agglomeration), piecewise-constant prolongation scaled by mg_overcorrect_.
+  struct MgLevel {
+    StableGrid g;
+    view wu, wv, p, b, r;
+  };
+  void mg_setup();
+  void mg_smooth(const MgLevel& l, int sweeps) const;
+  void mg_vcycle();
+  std::vector<MgLevel> mg_;
   void apply_fixed();
   void diffuse(int c);
   void solve_pressure();

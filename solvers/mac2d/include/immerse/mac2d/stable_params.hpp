@@ -28,7 +28,7 @@ struct JetSpec {
   std::string speed = "1";
 };
 
-enum class LinearSolver { jacobi, rbsor };
+enum class LinearSolver { jacobi, rbsor, multigrid };
 
 struct StableParams {
   int nx = 64, ny = 64;
@@ -39,7 +39,7 @@ struct StableParams {
   WallSpec walls[4];      // left, right, bottom, top
   std::vector<JetSpec> jets;
   std::string initial_u = "0", initial_v = "0";
-  LinearSolver pressure_solver = LinearSolver::rbsor, viscosity_solver = LinearSolver::rbsor;
+  LinearSolver pressure_solver = LinearSolver::multigrid, viscosity_solver = LinearSolver::rbsor;
   double pressure_tol = 1e-4;   // max |div u| after projection, 1/s
   double viscosity_tol = 1e-8;  // max |residual| of the implicit viscosity system, m/s
   int max_iterations = 20000;
