@@ -8,6 +8,8 @@ SolverEntry langevin_solver_entry();  // cases/langevin
 
 const std::vector<SolverEntry>& solver_registry() {
   static const std::vector<SolverEntry> entries = {penalty_solver_entry(), langevin_solver_entry()};
+SolverEntry elastic_solver_entry();  // cases/elastic
+  static const std::vector<SolverEntry> entries = {penalty_solver_entry(), elastic_solver_entry()};
   return entries;
 }
 

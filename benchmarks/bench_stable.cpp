@@ -1,0 +1,96 @@
+// bench_stable: Google Benchmark timings of the Stable Fluids solver and the elastic-body cases.
+//
+//   stable_step/<backend>/<N>            one fluid step (jet into an N x N box, outflow opposite),
+//                                        counters: per-phase ms, pressure V-cycles/iterations per solve
+//   pressure_solve/<solver>/<backend>/<N> the same step with jacobi, rbsor or multigrid to the same
+//                                        divergence tolerance (1e-3 1/s): ms and iterations per solve
+//   case_step/<case>/<backend>           one coupled step of the canned elastic_bar / windmill case at
+//                                        the paper's parameters (256^2, 35 / 100 sub-steps): frames_per_s
+//
+// Run with OMP_PROC_BIND=spread OMP_PLACES=threads.
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "immerse/cases/case_library.hpp"
+#include "immerse/cases/simulation.hpp"
+#include "immerse/core/backend.hpp"
+#include "immerse/mac2d/stable_flow.hpp"
+#include "support/bench_main.hpp"
+
+namespace {
+
+using immerse::Backend;
+namespace mac2d = immerse::mac2d;
+
+mac2d::StableParams jet_box(int n, mac2d::LinearSolver solver) {
+  mac2d::StableParams p;
+  p.nx = p.ny = n, p.h = 1.0 / n;
+  p.walls[1].type = mac2d::WallType::outflow;
+  p.jets.push_back({0, 0.3, 0.5, "0.2"});
+  p.dt = 0.013 * 256.0 / n;  // the bar case's Courant number at every size
+  p.nu = 1e-4;
+  p.pressure_solver = solver;
+  p.pressure_tol = 1e-3;
+  p.max_iterations = 1000000;
+  p.source = "bench_stable";
+  return p;
+}
+
+void stable_step(benchmark::State& state, Backend backend, int n, mac2d::LinearSolver solver) {
+  auto flow = mac2d::make_stable_flow(backend, jet_box(n, solver));
+  for (int s = 0; s < 3; ++s) flow->step();  // past the impulsive start
+  const auto phases0 = flow->phase_seconds();
+  const auto p0 = flow->pressure_stats();
+  for (auto _ : state) flow->step();
+  const double k = state.iterations();
+  const auto phases = flow->phase_seconds();
+  for (size_t q = 0; q < phases.size(); ++q) {
+    double before = 0;
+    for (const auto& [name, s] : phases0)
+      if (name == phases[q].first) before = s;
+    state.counters[phases[q].first + "_ms"] = 1e3 * (phases[q].second - before) / k;
+  }
+  const auto& p = flow->pressure_stats();
+  state.counters["pressure_iterations_per_solve"] = double(p.iterations - p0.iterations) / (p.solves - p0.solves);
+  state.counters["pressure_ms_per_solve"] = 1e3 * (p.seconds - p0.seconds) / (p.solves - p0.solves);
+  state.counters["cells_per_s"] = benchmark::Counter(double(n) * n * k, benchmark::Counter::kIsRate);
+}
+
+void case_step(benchmark::State& state, const std::string& name, Backend backend) {
+  using namespace immerse::cases;
+  const CaseDoc doc = load_case(name);
+  const immerse::json params = resolve_case(doc, {"output.frames=0", "coupling.compare=false"});
+  RunOptions opt;
+  opt.backend = backend, opt.quiet = true;
+  std::unique_ptr<Simulation> sim;
+  for (const auto& e : solver_registry())
+    if (e.name == params["solver"]) sim = e.make(params, doc.source, opt);
+  for (int s = 0; s < 3; ++s) sim->step();
+  for (auto _ : state) sim->step();
+  state.counters["frames_per_s"] = benchmark::Counter(state.iterations(), benchmark::Counter::kIsRate);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  immerse::bench::Options options;
+  options.register_benchmarks = [] {
+    for (Backend b : immerse::enabled_backends()) {
+      const std::string bn = immerse::to_string(b);
+      for (int n : {256, 512, 1024})
+        benchmark::RegisterBenchmark(("stable_step/" + bn + "/" + std::to_string(n)).c_str(), stable_step, b, n,
+                                     mac2d::LinearSolver::multigrid)
+            ->UseRealTime()->Unit(benchmark::kMillisecond);
+      for (auto s : {mac2d::LinearSolver::multigrid, mac2d::LinearSolver::rbsor, mac2d::LinearSolver::jacobi})
+        benchmark::RegisterBenchmark(("pressure_solve/" + std::string(mac2d::to_string(s)) + "/" + bn + "/256").c_str(),
+                                     stable_step, b, 256, s)
+            ->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(s == mac2d::LinearSolver::jacobi ? 2 : 10);
+      for (const char* c : {"elastic_bar", "windmill"})
+        benchmark::RegisterBenchmark(("case_step/" + std::string(c) + "/" + bn).c_str(), case_step, std::string(c), b)
+            ->UseRealTime()->Unit(benchmark::kMillisecond);
+    }
+  };
+  options.with_stream = true;
+  return immerse::bench::run(argc, argv, options);
+}

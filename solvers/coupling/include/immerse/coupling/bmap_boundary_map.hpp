@@ -1,0 +1,74 @@
+#pragma once
+// The boundary map of Imamura, Harada & Kawaguchi (section 3): for each axis, the crossings of the
+// body's boundary edges with the lines of the half-cell lattice (spacing h/2, which holds every u, v
+// and p point of the staggered grid), each with its edge, position on the edge and the edge's
+// velocity there. Built every step by looping over the boundary edges (Algorithm 1, O(N_E)), then
+// sorted along each line; inside/outside of a lattice point by the parity of the crossings before it
+// on its line (odd = inside), whole runs at once.
+//
+// From the map: the fluid solver's face constraints (cut-cell stencils with theta, face fractions,
+// body velocity inside), the staircase (voxelised) alternative, the fluid -> solid force of eq. 8 and
+// the leakage through the boundary.
+#include <array>
+#include <vector>
+
+#include "immerse/bodies/fem_body.hpp"
+#include "immerse/mac2d/stable_flow.hpp"
+
+namespace immerse::coupling {
+
+using bodies::Vec2;
+
+struct BmapEntry {
+  double s = 0;   // crossing coordinate along the line (x on a row, y on a column), m
+  int edge = 0;   // boundary edge index
+  double t = 0;   // position on the edge, 0 at its first node
+  Vec2 vel{0, 0};  // the edge's velocity at the crossing
+};
+
+// Crossings of one family of lattice lines (rows y = m h/2, or columns x = m h/2), m = 0 .. lines-1.
+struct BmapAxis {
+  std::vector<BmapEntry> entries;  // sorted by line, then by s
+  std::vector<int> start;          // entries of line m: [start[m], start[m+1])
+  int lines = 0;
+  // Parity: is coordinate s on line m inside the body?
+  bool inside(int m, double s) const;
+  // Length of [s0, s1] on line m inside the body.
+  double inside_length(int m, double s0, double s1) const;
+  // The crossing on line m strictly between s0 and s1 nearest to s0, or nullptr.
+  const BmapEntry* first_between(int m, double s0, double s1) const;
+  // Body velocity at an inside point: linear between the run's two crossings.
+  Vec2 velocity_inside(int m, double s) const;
+};
+
+struct BoundaryMap {
+  double h = 1;
+  BmapAxis rows, cols;  // rows: y = m h/2 lines (x crossings); cols: x = m h/2 lines (y crossings)
+};
+
+// Algorithm 1 over both axes for a domain of nx x ny cells of size h.
+void bmap_build(BoundaryMap& map, const bodies::FemBody& body, int nx, int ny, double h);
+
+enum class CouplingMode { boundary_map, staircase };
+
+// The fluid's constraints for the current body position. Boundary map: faces whose point is inside
+// take the body velocity; every face carries its fluid fraction for the pressure equation; faces next
+// to the boundary get theta-stencils (eqs. 13-15) for viscosity. Staircase: cells whose centre is
+// inside are solid; every face of a solid cell takes the body velocity and is closed.
+std::vector<mac2d::FaceConstraint> bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny);
+
+// Fluid -> solid force of eq. 8, f = sum alpha rho a (u_P - u_s) / dt over the map entries, u_P the
+// predicted fluid velocity at the lattice point just outside the crossing, a = (h/2)^2 the lattice
+// point's share of a cell; spread to the edge's two nodes linearly. Adds into body.f_ext.
+void bmap_apply_force(const BoundaryMap& map, const mac2d::StableFlow& flow, bodies::FemBody& body, double alpha,
+                      double rho, double dt);
+
+// Flux of the fluid through the body boundary relative to the boundary's own motion,
+// integral of (u - u_body) . n ds with u bilinear from the grid at the edge midpoints: the absolute
+// (leakage) and the signed (net) values, m^2/s.
+struct Leakage {
+  double absolute = 0, net = 0;
+};
+Leakage bmap_leakage(const bodies::FemBody& body, const mac2d::StableFlow& flow);
+
+}  // namespace immerse::coupling

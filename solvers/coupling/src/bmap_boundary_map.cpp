@@ -1,0 +1,219 @@
+#include "immerse/coupling/bmap_boundary_map.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace immerse::coupling {
+
+bool BmapAxis::inside(int m, double s) const {
+  if (m < 0 || m >= lines) return false;
+  const auto b = entries.begin() + start[m], e = entries.begin() + start[m + 1];
+  const auto it = std::lower_bound(b, e, s, [](const BmapEntry& x, double v) { return x.s < v; });
+  return (it - b) % 2 == 1;
+}
+
+double BmapAxis::inside_length(int m, double s0, double s1) const {
+  if (m < 0 || m >= lines) return 0;
+  double len = 0;
+  // Runs [entries[2k], entries[2k+1]] are inside.
+  for (int k = start[m]; k + 1 < start[m + 1]; k += 2) {
+    const double a = std::max(s0, entries[k].s), b = std::min(s1, entries[k + 1].s);
+    if (b > a) len += b - a;
+  }
+  return len;
+}
+
+const BmapEntry* BmapAxis::first_between(int m, double s0, double s1) const {
+  if (m < 0 || m >= lines) return nullptr;
+  const BmapEntry* best = nullptr;
+  for (int k = start[m]; k < start[m + 1]; ++k) {
+    const double s = entries[k].s;
+    if ((s - s0) * (s - s1) < 0 && (!best || std::abs(s - s0) < std::abs(best->s - s0))) best = &entries[k];
+  }
+  return best;
+}
+
+Vec2 BmapAxis::velocity_inside(int m, double s) const {
+  for (int k = start[m]; k + 1 < start[m + 1]; k += 2) {
+    const BmapEntry &a = entries[k], &b = entries[k + 1];
+    if (s >= a.s && s <= b.s) {
+      const double w = b.s > a.s ? (s - a.s) / (b.s - a.s) : 0.5;
+      return {(1 - w) * a.vel[0] + w * b.vel[0], (1 - w) * a.vel[1] + w * b.vel[1]};
+    }
+  }
+  return {0, 0};
+}
+
+namespace {
+
+// Algorithm 1 for one axis: `along` = 0 fills rows (lines y = m h/2, crossings in x), 1 columns.
+void build_axis(BmapAxis& axis, const bodies::FemBody& body, int lines, double h, int along) {
+  const int across = 1 - along;  // the line coordinate
+  const double q = 0.5 * h;
+  axis.lines = lines;
+  std::vector<std::pair<int, BmapEntry>> raw;
+  const auto& edges = body.boundary();
+  for (size_t e = 0; e < edges.size(); ++e) {
+    const Vec2 &a = body.x[edges[e].a], &b = body.x[edges[e].b];
+    const double ya = a[across], yb = b[across];
+    if (ya == yb) continue;  // parallel to the lines: its end points' edges carry the crossings
+    // Lines m with min(ya, yb) <= m q < max(ya, yb): half-open, so a vertex shared by two edges is
+    // counted once and the parity stays right.
+    const double lo = std::min(ya, yb), hi = std::max(ya, yb);
+    const int m0 = std::max(0, static_cast<int>(std::ceil(lo / q))), m1 = std::min(lines - 1, static_cast<int>(std::ceil(hi / q)) - 1);
+    for (int m = m0; m <= m1; ++m) {
+      const double t = (m * q - ya) / (yb - ya);  // getNearX: where the edge meets the line
+      BmapEntry en;
+      en.s = a[along] + t * (b[along] - a[along]);
+      en.edge = static_cast<int>(e), en.t = t;
+      const Vec2 &va = body.v[edges[e].a], &vb = body.v[edges[e].b];
+      en.vel = {(1 - t) * va[0] + t * vb[0], (1 - t) * va[1] + t * vb[1]};
+      raw.push_back({m, en});
+    }
+  }
+  std::sort(raw.begin(), raw.end(), [](const auto& x, const auto& y) { return x.first != y.first ? x.first < y.first : x.second.s < y.second.s; });
+  axis.entries.resize(raw.size());
+  axis.start.assign(lines + 1, 0);
+  for (size_t k = 0; k < raw.size(); ++k) axis.entries[k] = raw[k].second, axis.start[raw[k].first + 1]++;
+  for (int m = 0; m < lines; ++m) axis.start[m + 1] += axis.start[m];
+}
+
+}  // namespace
+
+void bmap_build(BoundaryMap& map, const bodies::FemBody& body, int nx, int ny, double h) {
+  map.h = h;
+  build_axis(map.rows, body, 2 * ny + 1, h, 0);
+  build_axis(map.cols, body, 2 * nx + 1, h, 1);
+}
+
+std::vector<mac2d::FaceConstraint> bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny) {
+  const double h = map.h;
+  // Candidate faces: those within one cell of a crossing, and the inside runs.
+  std::unordered_map<long, mac2d::FaceConstraint> faces;
+  auto key = [&](int c, int i, int j) { return (static_cast<long>(c) * (nx + 2) + i) * (ny + 2) + j; };
+  auto touch = [&](int c, int i, int j) {
+    if (i < 0 || j < 0 || i > nx + 1 || j > ny + 1) return;
+    if (c == 0 && (i < 1 || i > nx - 1 || j < 1 || j > ny)) return;  // interior u faces only
+    if (c == 1 && (i < 1 || i > nx || j < 1 || j > ny - 1)) return;
+    auto& f = faces[key(c, i, j)];
+    f.c = c, f.i = i, f.j = j;
+  };
+  auto around = [&](double x, double y) {
+    const int ci = static_cast<int>(std::floor(x / h)), cj = static_cast<int>(std::floor(y / h));
+    for (int dj = -1; dj <= 2; ++dj)
+      for (int di = -1; di <= 2; ++di) touch(0, ci + di, cj + dj), touch(1, ci + di, cj + dj);
+  };
+  for (int m = 0; m < map.rows.lines; ++m) {
+    for (int k = map.rows.start[m]; k < map.rows.start[m + 1]; ++k) around(map.rows.entries[k].s, m * 0.5 * h);
+    // Inside runs: every u face (rows 2j - 1) and v face (rows 2j) between two crossings.
+    for (int k = map.rows.start[m]; k + 1 < map.rows.start[m + 1]; k += 2) {
+      const double a = map.rows.entries[k].s, b = map.rows.entries[k + 1].s;
+      if (m % 2 == 1)  // u faces (i h, (j - 1/2) h) lie on rows 2j - 1
+        for (int i = std::max(0, static_cast<int>(std::ceil(a / h))); i * h <= b && i <= nx; ++i) touch(0, i, (m + 1) / 2);
+      else  // v faces ((i - 1/2) h, j h) on rows 2j
+        for (int i = std::max(0, static_cast<int>(std::ceil(a / h + 0.5))); (i - 0.5) * h <= b && i <= nx; ++i) touch(1, i, m / 2);
+    }
+  }
+  for (int m = 0; m < map.cols.lines; ++m)
+    for (int k = map.cols.start[m]; k < map.cols.start[m + 1]; ++k) around(m * 0.5 * h, map.cols.entries[k].s);
+
+  std::vector<mac2d::FaceConstraint> out;
+  out.reserve(faces.size());
+  for (auto& [k, f] : faces) {
+    // Face point on the half-cell lattice: u (2i, 2j - 1), v (2i - 1, 2j).
+    const int mx = f.c == 0 ? 2 * f.i : 2 * f.i - 1, my = f.c == 0 ? 2 * f.j - 1 : 2 * f.j;
+    const double x = 0.5 * h * mx, y = 0.5 * h * my;
+    const bool in = map.rows.inside(my, x);
+    if (mode == CouplingMode::staircase) {
+      // Cells on both sides of the face, by their centres (odd, odd lattice points).
+      const bool a = f.c == 0 ? map.rows.inside(my, x - 0.5 * h) : map.rows.inside(my - 1, x);
+      const bool b = f.c == 0 ? map.rows.inside(my, x + 0.5 * h) : map.rows.inside(my + 1, x);
+      if (!a && !b) continue;
+      f.weight = 0, f.fixed = true;
+      const Vec2 vb = in ? map.rows.velocity_inside(my, x) : a ? (f.c == 0 ? map.rows.velocity_inside(my, x - 0.5 * h) : map.rows.velocity_inside(my - 1, x))
+                                                              : (f.c == 0 ? map.rows.velocity_inside(my, x + 0.5 * h) : map.rows.velocity_inside(my + 1, x));
+      f.ub = vb[f.c];
+      out.push_back(f);
+      continue;
+    }
+    // Fluid fraction of the face segment: u faces lie on column 2i from y - h/2 to y + h/2, v faces on
+    // row 2j from x - h/2 to x + h/2.
+    const double inside_len = f.c == 0 ? map.cols.inside_length(mx, y - 0.5 * h, y + 0.5 * h)
+                                       : map.rows.inside_length(my, x - 0.5 * h, x + 0.5 * h);
+    f.weight = 1 - inside_len / h;
+    f.fixed = in;
+    if (in) f.ub = map.rows.velocity_inside(my, x)[f.c];
+    bool any = in || f.weight < 1;
+    if (!in) {
+      // Neighbours at distance h along x (row my) and y (column mx): the boundary between them.
+      const BmapEntry* e[4] = {map.rows.first_between(my, x, x - h), map.rows.first_between(my, x, x + h),
+                               map.cols.first_between(mx, y, y - h), map.cols.first_between(mx, y, y + h)};
+      const double from[4] = {x, x, y, y};
+      for (int d = 0; d < 4; ++d)
+        if (e[d]) {
+          f.cut[d] = std::abs(e[d]->s - from[d]) / h;
+          f.cut_ub[d] = e[d]->vel[f.c];
+          any = true;
+        }
+      if (f.weight < 1) {
+        // The body part of a partly covered face moves with the body (mean of the crossings near it).
+        const BmapEntry* near = f.c == 0 ? (map.cols.first_between(mx, y, y - h) ? map.cols.first_between(mx, y, y - h) : map.cols.first_between(mx, y, y + h))
+                                         : (map.rows.first_between(my, x, x - h) ? map.rows.first_between(my, x, x - h) : map.rows.first_between(my, x, x + h));
+        if (near) f.ub = near->vel[f.c];
+      }
+    }
+    if (any) out.push_back(f);
+  }
+  return out;
+}
+
+void bmap_apply_force(const BoundaryMap& map, const mac2d::StableFlow& flow, bodies::FemBody& body, double alpha,
+                      double rho, double dt) {
+  const double q = 0.5 * map.h;
+  std::vector<std::array<double, 2>> pts;
+  std::vector<const BmapEntry*> which;
+  for (int axis = 0; axis < 2; ++axis) {
+    const BmapAxis& ax = axis == 0 ? map.rows : map.cols;
+    for (int m = 0; m < ax.lines; ++m)
+      for (int k = ax.start[m]; k < ax.start[m + 1]; ++k) {
+        // Even crossings enter the body going up the line: the fluid point P is the lattice point
+        // just before; odd ones leave it: P is just after.
+        const double s = ax.entries[k].s;
+        const bool entering = (k - ax.start[m]) % 2 == 0;
+        const double sp = entering ? std::floor(s / q) * q : std::ceil(s / q) * q;
+        pts.push_back(axis == 0 ? std::array<double, 2>{sp, m * q} : std::array<double, 2>{m * q, sp});
+        which.push_back(&ax.entries[k]);
+      }
+  }
+  if (pts.empty()) return;
+  const auto uP = flow.sample(pts, /*predicted=*/true);
+  const double c = alpha * rho * q * q / dt;
+  for (size_t k = 0; k < pts.size(); ++k) {
+    const BmapEntry& e = *which[k];
+    const bodies::FemEdge& edge = body.boundary()[e.edge];
+    const double fx = c * (uP[k][0] - e.vel[0]), fy = c * (uP[k][1] - e.vel[1]);
+    body.f_ext[edge.a][0] += (1 - e.t) * fx, body.f_ext[edge.a][1] += (1 - e.t) * fy;
+    body.f_ext[edge.b][0] += e.t * fx, body.f_ext[edge.b][1] += e.t * fy;
+  }
+}
+
+Leakage bmap_leakage(const bodies::FemBody& body, const mac2d::StableFlow& flow) {
+  std::vector<std::array<double, 2>> pts;
+  for (const auto& e : body.boundary())
+    pts.push_back({0.5 * (body.x[e.a][0] + body.x[e.b][0]), 0.5 * (body.x[e.a][1] + body.x[e.b][1])});
+  const auto u = flow.sample(pts, /*predicted=*/false);
+  Leakage l;
+  for (size_t k = 0; k < pts.size(); ++k) {
+    const auto& e = body.boundary()[k];
+    const Vec2 &a = body.x[e.a], &b = body.x[e.b];
+    // Outward normal times length: the body is on the edge's left, so (dy, -dx).
+    const double nx = b[1] - a[1], ny = -(b[0] - a[0]);
+    const double vbx = 0.5 * (body.v[e.a][0] + body.v[e.b][0]), vby = 0.5 * (body.v[e.a][1] + body.v[e.b][1]);
+    const double flux = (u[k][0] - vbx) * nx + (u[k][1] - vby) * ny;
+    l.absolute += std::abs(flux), l.net += flux;
+  }
+  return l;
+}
+
+}  // namespace immerse::coupling

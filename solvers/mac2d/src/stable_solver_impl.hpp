@@ -1,0 +1,113 @@
+#pragma once
+// StableSolver<Exec>: the Stable Fluids step on one execution space. Kernels are lambdas over
+// Kokkos Views (locals copied out of the object so they are device-clean). Layout as HostFields:
+// (nx+2) x (ny+2) arrays, x fastest; u(i, j) at (i h, (j - 1/2) h), v(i, j) at ((i - 1/2) h, j h),
+// p(i, j) at the centre of cell (i, j), 1 <= i <= nx, 1 <= j <= ny.
+#include <fmt/format.h>
+
+#include <Kokkos_Core.hpp>
+#include <chrono>
+#include <cmath>
+#include <map>
+
+#include "immerse/core/error.hpp"
+#include "immerse/core/expression.hpp"
+#include "immerse/core/timer.hpp"
+#include "immerse/mac2d/stable_flow.hpp"
+
+namespace immerse::mac2d {
+
+struct StableGrid {
+  int nx, ny, w;
+  double h;
+  KOKKOS_INLINE_FUNCTION int at(int i, int j) const { return j * w + i; }
+};
+
+// Bilinear sample of a staggered component whose node (i, j) sits at ((i + ox) h, (j + oy) h), indices
+// clamped to [0, nx+1] x [0, ny+1] (the ghost layer holds the boundary values).
+template <class V>
+KOKKOS_INLINE_FUNCTION double stable_interp(const V& f, const StableGrid& g, double x, double y, double ox, double oy) {
+  double fi = x / g.h - ox, fj = y / g.h - oy;
+  fi = fi < 0 ? 0 : (fi > g.nx + 0.999999 ? g.nx + 0.999999 : fi);
+  fj = fj < 0 ? 0 : (fj > g.ny + 0.999999 ? g.ny + 0.999999 : fj);
+  const int i = static_cast<int>(fi), j = static_cast<int>(fj);
+  const double a = fi - i, b = fj - j;
+  return (1 - a) * (1 - b) * f(g.at(i, j)) + a * (1 - b) * f(g.at(i + 1, j)) + (1 - a) * b * f(g.at(i, j + 1)) +
+         a * b * f(g.at(i + 1, j + 1));
+}
+
+template <class Exec>
+class StableSolver final : public StableFlow {
+ public:
+  using device = Kokkos::Device<Exec, typename Exec::memory_space>;
+  using view = Kokkos::View<double*, device>;
+  using bytes = Kokkos::View<unsigned char*, device>;
+  using range2 = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>>;
+
+  explicit StableSolver(const StableParams& p);
+
+  void set_constraints(const std::vector<FaceConstraint>& faces) override;
+  void predict() override;
+  void project() override;
+  std::vector<std::array<double, 2>> sample(const std::vector<std::array<double, 2>>& pts, bool predicted) const override;
+  HostFields fields() const override;
+  FieldStatus status() const override;
+  double max_divergence() const override;
+  double time() const override { return time_; }
+  long steps_done() const override { return steps_; }
+  const StableParams& params() const override { return p_; }
+  const SolveStats& pressure_stats() const override { return pstats_; }
+  const SolveStats& viscosity_stats() const override { return vstats_; }
+  std::vector<std::pair<std::string, double>> phase_seconds() const override {
+    return {phases_.totals_s().begin(), phases_.totals_s().end()};
+  }
+
+ private:
+  void sample_walls(double t);
+  // Normal faces of outflow sides are extrapolated before the projection only (after it they hold
+  // the projected, divergence-free values).
+  void apply_walls(bool extrapolate_outflow = true);
+  // Multigrid on the pressure equation: level 0 is the grid itself; coarse face weights are the sum
+  // of the two fine faces they cover, coarse right-hand sides the sum of four fine residuals
+  // (finite-volume agglomeration), piecewise-constant prolongation scaled by mg_overcorrect_.
+  struct MgLevel {
+    StableGrid g;
+    view wu, wv, p, b, r;
+  };
+  void mg_setup();
+  void mg_smooth(const MgLevel& l, int sweeps) const;
+  void mg_vcycle();
+  std::vector<MgLevel> mg_;
+  void apply_fixed();
+  void diffuse(int c);
+  void solve_pressure();
+  double pressure_residual() const;  // max |div u| the current p would leave, 1/s
+  template <class F>
+  void timed(const char* phase, F&& f) {
+    auto s = phases_.scope(phase);
+    f();
+    Kokkos::fence();
+  }
+
+  StableParams p_;
+  StableGrid g_;
+  view vel_[2], pred_[2], tmp_, p_field_, b_;
+  // Per component: pressure weight, body code (0 none, 1 partial face, 2 fixed face), body velocity,
+  // viscosity stencil extras (excluded-neighbour bits, added diagonal and rhs in units of nu dt / h^2).
+  view wgt_[2], bval_[2], ddiag_[2], drhs_[2];
+  bytes code_[2], dmask_[2];
+  view wgt0_[2], ddiag0_[2], drhs0_[2];  // the walls-only values, restored where a body leaves
+  bytes dmask0_[2];
+  Kokkos::View<int*, device> touched_[2];  // faces the current constraints changed
+  // Per side (left, right, bottom, top) and cell along it: type, normal face value (into +x/+y).
+  Kokkos::View<int* [4], device> btype_;
+  Kokkos::View<double* [4], device> bnormal_;
+  std::vector<Expression> side_inflow_, jet_speed_;
+  bool walls_depend_on_t_ = false;
+  double time_ = 0;
+  long steps_ = 0;
+  SolveStats pstats_, vstats_;
+  PhaseTimer phases_;
+};
+
+}  // namespace immerse::mac2d
