@@ -1,0 +1,16 @@
+// The jellyfish paper's solver families as the case runner sees them: "lbm3d" (hand-written lattice
+// cases from a JSON file alone) and "lbm3d.jellyfish" (the paper's scenes).
+#include "immerse/cases/simulation.hpp"
+#include "immerse/lbm3d/lbm_params.hpp"
+#include "lattice_simulation.hpp"
+
+namespace immerse::cases {
+
+SolverEntry lbm3d_solver_entry() {
+  return {"lbm3d", lbm3d::lbm_schema, {"generic"},
+          [](const json& r, const std::string& source, const RunOptions& opt) -> std::unique_ptr<Simulation> {
+            return std::make_unique<LatticeSimulation>(r, source, opt);
+          }};
+}
+
+}  // namespace immerse::cases
