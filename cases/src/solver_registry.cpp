@@ -5,9 +5,10 @@ namespace immerse::cases {
 
 SolverEntry penalty_solver_entry();  // cases/patent
 SolverEntry lbm3d_solver_entry();    // cases/jellyfish
+SolverEntry jellyfish_solver_entry();  // cases/jellyfish
 
 const std::vector<SolverEntry>& solver_registry() {
-  static const std::vector<SolverEntry> entries = {penalty_solver_entry(), lbm3d_solver_entry()};
+  static const std::vector<SolverEntry> entries = {penalty_solver_entry(), lbm3d_solver_entry(), jellyfish_solver_entry()};
   return entries;
 }
 

@@ -8,17 +8,17 @@ namespace immerse::lbm3d {
 
 struct D3Q15 {
   static constexpr int Q = 15;
-  KOKKOS_INLINE_FUNCTION static int cx(int q) {
-    constexpr int v[15] = {0, 1, -1, 0, 0, 0, 0, 1, -1, 1, -1, 1, -1, 1, -1};
-    return v[q];
-  }
+  // Closed forms instead of lookup tables: a local table indexed by a run-time q is rebuilt on the
+  // stack at every call by GCC (it cost a factor ~20 in the fused kernel), and static tables are not
+  // allowed in CUDA device functions. Faces: q = 1..6 -> axis (q-1)/2, sign + for odd q. Corners:
+  // q = 7..14 in opposite pairs, pair p = (q-7)/2 -> (1,1,1), (1,1,-1), (1,-1,1), (1,-1,-1), sign + for odd q.
+  KOKKOS_INLINE_FUNCTION static int sign(int q) { return q % 2 == 1 ? 1 : -1; }
+  KOKKOS_INLINE_FUNCTION static int cx(int q) { return q == 0 ? 0 : q <= 6 ? (q <= 2 ? sign(q) : 0) : sign(q); }
   KOKKOS_INLINE_FUNCTION static int cy(int q) {
-    constexpr int v[15] = {0, 0, 0, 1, -1, 0, 0, 1, -1, 1, -1, -1, 1, -1, 1};
-    return v[q];
+    return q == 0 ? 0 : q <= 6 ? (q == 3 || q == 4 ? sign(q) : 0) : ((q - 7) / 2 < 2 ? sign(q) : -sign(q));
   }
   KOKKOS_INLINE_FUNCTION static int cz(int q) {
-    constexpr int v[15] = {0, 0, 0, 0, 0, 1, -1, 1, -1, -1, 1, 1, -1, -1, 1};
-    return v[q];
+    return q == 0 ? 0 : q <= 6 ? (q >= 5 ? sign(q) : 0) : (((q - 7) / 2) % 2 == 0 ? sign(q) : -sign(q));
   }
   // Pairs (1,2), (3,4), ... are opposite by construction.
   KOKKOS_INLINE_FUNCTION static int opposite(int q) { return q == 0 ? 0 : (q % 2 == 1 ? q + 1 : q - 1); }

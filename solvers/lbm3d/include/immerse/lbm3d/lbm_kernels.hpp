@@ -122,12 +122,68 @@ struct CollideStream {
     const long r = c / lat.nx;
     cell(i, static_cast<int>(r % lat.ny), static_cast<int>(r / lat.ny), c);
   }
-  // Host spaces: one x line per work item (no index division per cell; the inner loop vectorises).
+  // Host spaces: one x line per work item. Runs of plain water cells (no border, no body neighbour)
+  // go through `chunk`, whose loops run over contiguous cells and vectorise; the rest cell by cell.
   struct Line {};
+  static constexpr int kChunk = 32;
   KOKKOS_INLINE_FUNCTION void operator()(Line, const int line) const {
     const int j = line % lat.ny, k = line / lat.ny;
     const long base = static_cast<long>(line) * lat.nx;
-    for (int i = 0; i < lat.nx; ++i) cell(i, j, k, base + i);
+    const bool interior_line = j > 0 && k > 0 && j < lat.ny - 1 && k < lat.nz - 1;
+    cell(0, j, k, base);
+    int i = 1;
+    while (i < lat.nx - 1) {
+      const int m = (lat.nx - 1 - i) < kChunk ? (lat.nx - 1 - i) : kChunk;
+      bool water = interior_line;
+      for (int a = 0; water && a < m; ++a) water = lat.group(base + i + a) == kWater;
+      if (water) {
+        chunk(base + i, m);
+      } else {
+        for (int a = 0; a < m; ++a) cell(i + a, j, k, base + i + a);
+      }
+      i += m;
+    }
+    if (lat.nx > 1) cell(lat.nx - 1, j, k, base + lat.nx - 1);
+  }
+  // m (<= kChunk) consecutive interior water cells from c0: pull, moments, BGK, store.
+  KOKKOS_INLINE_FUNCTION void chunk(const long c0, const int m) const {
+    const long n = lat.n;
+    const Real* s = src.data();
+    Real* d = dst.data();
+    Real f[15][kChunk], rho[kChunk], ux[kChunk], uy[kChunk], uz[kChunk], uu[kChunk];
+    for (int q = 0; q < 15; ++q) {
+      const Real* from = s + q * n + c0 - lat.offset[q];
+      for (int a = 0; a < m; ++a) f[q][a] = from[a];
+    }
+    for (int a = 0; a < m; ++a) rho[a] = ux[a] = uy[a] = uz[a] = 0;
+    for (int q = 0; q < 15; ++q) {
+      const Real ex = D3Q15::cx(q), ey = D3Q15::cy(q), ez = D3Q15::cz(q);
+      for (int a = 0; a < m; ++a) {
+        rho[a] += f[q][a];
+        ux[a] += ex * f[q][a], uy[a] += ey * f[q][a], uz[a] += ez * f[q][a];
+      }
+    }
+    for (int a = 0; a < m; ++a) {
+      const Real inv = Real(1) / rho[a];
+      ux[a] = (ux[a] + Real(0.5) * force[0]) * inv, uy[a] = (uy[a] + Real(0.5) * force[1]) * inv;
+      uz[a] = (uz[a] + Real(0.5) * force[2]) * inv;
+      uu[a] = Real(1.5) * (ux[a] * ux[a] + uy[a] * uy[a] + uz[a] * uz[a]);
+    }
+    for (int q = 0; q < 15; ++q) {
+      const Real ex = D3Q15::cx(q), ey = D3Q15::cy(q), ez = D3Q15::cz(q), w = Real(D3Q15::w(q));
+      const Real eF = ex * force[0] + ey * force[1] + ez * force[2];
+      Real* to = d + q * n + c0;
+      for (int a = 0; a < m; ++a) {
+        const Real eu = ex * ux[a] + ey * uy[a] + ez * uz[a];
+        const Real feq = w * rho[a] * (Real(1) + Real(3) * eu + Real(4.5) * eu * eu - uu[a]);
+        Real out = f[q][a] - omega * (f[q][a] - feq);
+        if (forced) {
+          const Real uF = ux[a] * force[0] + uy[a] * force[1] + uz[a] * force[2];
+          out += force_pref * w * (Real(3) * (eF - uF) + Real(9) * eu * eF);
+        }
+        to[a] = out;
+      }
+    }
   }
 };
 
