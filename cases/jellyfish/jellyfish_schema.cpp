@@ -25,16 +25,16 @@ Schema jellyfish_schema() {
               "heights along the axis of the profile control vertices (margin plane at 0)")
       .vector("origin_cm", json::array({40, 40, 22}), 3, -1e5, 1e5, "cm", "start position of the margin-plane centre")
       .vector("axis", json::array({0, 0, 1}), 3, -1, 1, "", "bell axis (swimming direction), normalised")
-      .number("k_radial", 3.3, 0, 1e6, "1/s^2", "stiffness of the 10 radial ring-spring systems (unit masses)")
+      .number("k_radial", 6.0, 0, 1e6, "1/s^2", "stiffness of the 10 radial ring-spring systems (unit masses)")
       .number("k_shape", 1.0, 0, 1e6, "1/s^2", "stiffness of the meridional and thickness springs")
-      .number("damping", 1.8, 0, 1e6, "1/s", "particle velocity damping")
-      .number("contraction", 0.064, 0, 0.9, "", "fraction of the relaxed radius taken off the radial rest lengths while contracting")
+      .number("damping", 4.5, 0, 1e6, "1/s", "particle velocity damping")
+      .number("contraction", 0.09, 0, 0.9, "", "fraction of the relaxed radius taken off the radial rest lengths while contracting")
       .number("period_s", 7.5, 1e-3, 1e6, "s", "pulse period (contraction + relaxation)")
       .number("contraction_s", 2.0, 0, 1e6, "s", "contraction time at the start of each pulse");
   Schema propulsion;
   propulsion.boolean("enabled", true, "translate the bell by the pushed-volume model (section 3.3)")
-      .number("coefficient", 1.0, 0, 1e6, "", "the paper's constant coefficient scaling v_j")
-      .choice("body_volume", "cells", {"cells", "exact"},
+      .number("coefficient", 0.11, 0, 1e6, "", "the paper's constant coefficient scaling v_j")
+      .choice("body_volume", "exact", {"cells", "exact"},
               "V_j: 'cells' = l^3 #(A + C2) as in the paper; 'exact' = the closed NURBS bell's volume it approximates");
   Schema tracers;
   tracers.integer("count", 0, 0, 1e7, "passive particles (Fig. 8), on a regular grid in the box")

@@ -22,10 +22,10 @@ struct JellyBellParams {
   // Relaxed profile control vertices (r, h), from the outer apex (r = 0) over the margin to the inner
   // apex (r = 0); h along the axis from the margin plane.
   std::vector<std::array<double, 2>> profile;
-  double k_radial = 3.3;       // 1/s^2: radial springs of the 10 ring systems (unit masses)
+  double k_radial = 6.0;       // 1/s^2: radial springs of the 10 ring systems (unit masses)
   double k_shape = 1.0;        // 1/s^2: meridional and thickness springs
-  double damping = 1.8;        // 1/s: velocity damping of the particles (water's drag on the bell)
-  double contraction = 0.064;  // fraction of the relaxed radius removed from the radial rest lengths
+  double damping = 4.5;        // 1/s: velocity damping of the particles (water's drag on the bell)
+  double contraction = 0.09;  // fraction of the relaxed radius removed from the radial rest lengths
   double period_s = 7.5;       // one pulse: contraction then relaxation
   double contraction_s = 2.0;  // duration of the contraction at the start of each pulse
   double max_substep_s = 0.01;
