@@ -142,7 +142,7 @@ TYPED_TEST(Lattice, MovingSurfaceDragsTheWater) {
       const long c = i + 16L * (0 + 16L * k), c3a = i + 16L * (1 + 16L * k), c3b = i + 16L * (15 + 16L * k);
       g.group[c] = lbm3d::kSurface, g.ub[c] = 0.05f;
       g.group[c3a] = g.group[c3b] = lbm3d::kNearBody;
-      g.region.push_back(static_cast<int>(c));
+      for (long r : {c, c3a, c3b}) g.region.push_back(static_cast<int>(r));  // every changed cell
     }
   flow->set_groups(g);
   for (int s = 0; s < 200; ++s) flow->step();

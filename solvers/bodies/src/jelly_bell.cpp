@@ -115,9 +115,13 @@ std::vector<std::array<double, 2>> JellyBell::profile_curve(int n) const {
 bool JellyBell::inside(const Eigen::Vector3d& xw, const std::vector<std::array<double, 2>>& profile) const {
   const Eigen::Vector3d d = xw - origin_;
   const double h = d.dot(axis_), r = (d - h * axis_).norm();
-  // Even-odd rule on the closed (r, h) polygon; the axis segment closes it.
-  bool in = false;
+  // Even-odd rule on the closed (r, h) polygon; the axis segment closes it. The polygon's bounding
+  // box rejects most cells of the body's box first.
   const size_t n = profile.size();
+  double rmax = 0, hmin = 1e300, hmax = -1e300;
+  for (const auto& p : profile) rmax = std::max(rmax, p[0]), hmin = std::min(hmin, p[1]), hmax = std::max(hmax, p[1]);
+  if (r > rmax || h < hmin || h > hmax) return false;
+  bool in = false;
   for (size_t a = 0, b = n - 1; a < n; b = a++) {
     const double ra = profile[a][0], ha = profile[a][1], rb = profile[b][0], hb = profile[b][1];
     if ((ha > h) != (hb > h) && r < (rb - ra) * (h - ha) / (hb - ha) + ra) in = !in;

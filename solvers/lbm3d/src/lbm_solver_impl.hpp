@@ -37,6 +37,10 @@ class LbmSolver final : public LbmFlow {
       lat_.offset[q] = D3Q15::cx(q) + static_cast<long>(p.nx) * (D3Q15::cy(q) + static_cast<long>(p.ny) * D3Q15::cz(q));
     }
     lat_.group = group_, lat_.ub = ub_;
+    h_group_ = Kokkos::create_mirror_view(group_);
+    h_ub_ = Kokkos::create_mirror_view(ub_);
+    Kokkos::deep_copy(h_group_, group_);
+    Kokkos::deep_copy(h_ub_, ub_);
     for (int a = 0; a < 3; ++a) force_[a] = static_cast<Real>(p.force[a]);
 
     // Initial populations: equilibrium of the initial formulas at every cell centre.
@@ -80,12 +84,14 @@ class LbmSolver final : public LbmFlow {
 
   void set_groups(const CellGroups& g) override {
     const auto t0 = std::chrono::steady_clock::now();
-    // Unmanaged host views over the caller's vectors: on host spaces deep_copy is a plain memcpy.
-    Kokkos::View<const unsigned char*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> hg(g.group.data(), N_);
-    Kokkos::deep_copy(group_, hg);
-    auto hub = Kokkos::create_mirror_view(ub_);
-    for (long c = 0; c < 3 * N_; ++c) hub(c) = static_cast<Real>(g.ub[c]);
-    Kokkos::deep_copy(ub_, hub);
+    // Only the cells of the region can have changed: write those into the host mirrors (on host
+    // spaces the mirrors are the device views themselves and the deep copies below are no-ops).
+    for (const int c : g.region) {
+      h_group_(c) = g.group[c];
+      for (int a = 0; a < 3; ++a) h_ub_(a * N_ + c) = static_cast<Real>(g.ub[a * N_ + c]);
+    }
+    Kokkos::deep_copy(group_, h_group_);
+    Kokkos::deep_copy(ub_, h_ub_);
     if (region_.extent(0) < g.region.size()) region_ = View<int*>("region", g.region.size() + g.region.size() / 2);
     Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> hr(g.region.data(), g.region.size());
     Kokkos::deep_copy(Kokkos::subview(region_, std::make_pair<size_t, size_t>(0, g.region.size())), hr);
@@ -201,6 +207,8 @@ class LbmSolver final : public LbmFlow {
   View<unsigned char*> group_, previous_;
   View<Real*> ub_, macro_;
   View<int*> region_;
+  typename View<unsigned char*>::HostMirror h_group_;
+  typename View<Real*>::HostMirror h_ub_;
   Lattice<Real, Device> lat_;
   Real force_[3] = {0, 0, 0};
   long steps_ = 0;

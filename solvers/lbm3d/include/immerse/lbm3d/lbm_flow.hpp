@@ -24,7 +24,7 @@ struct Macro {
 // The cell groups of a moving body (section 3.2), written by the coupling on the host and applied by
 // `set_groups`: group of every cell, velocity of body cells (lattice units, SoA: x block, y block, z
 // block), and the cells whose group or velocity may have changed since the last call (only those are
-// re-initialised on the device).
+// re-initialised on the device; cells outside it must keep the group and velocity of the last call).
 struct CellGroups {
   std::vector<unsigned char> group;
   std::vector<float> ub;
