@@ -84,13 +84,13 @@ void JellyBell::control_grid(std::vector<Eigen::Vector3d>& cp, std::vector<Eigen
 std::vector<JellySurfaceSample> JellyBell::sample_surface(double spacing) const {
   std::vector<Eigen::Vector3d> cp, cv;
   control_grid(cp, cv);
-  // Parameter steps from the control polygon's lengths (a bound on the curve lengths), halved again
-  // because the parameter speed is not uniform along the curve.
+  // Parameter steps from the control polygon's lengths (a bound on the curve lengths), 1.5 times
+  // finer because the parameter speed is not uniform along the curve.
   double meridian = 0, rmax = 0;
   for (int i = 0; i + 1 < kRows; ++i) meridian += (x_[(i + 1) * kColumns] - x_[i * kColumns]).norm();
   for (const auto& x : x_) rmax = std::max(rmax, std::hypot(x.x(), x.y()));
-  const int nu = std::max(8, static_cast<int>(std::ceil(2 * meridian / spacing)));
-  const int nv = std::max(16, static_cast<int>(std::ceil(2 * 2 * M_PI * rmax / spacing)));
+  const int nu = std::max(8, static_cast<int>(std::ceil(1.5 * meridian / spacing)));
+  const int nv = std::max(16, static_cast<int>(std::ceil(1.5 * 2 * M_PI * rmax / spacing)));
   std::vector<Eigen::Vector3d> pts, vel;
   surface_.evaluate_grid(cp, cv, nu, nv, pts, vel);
   std::vector<JellySurfaceSample> out(pts.size());

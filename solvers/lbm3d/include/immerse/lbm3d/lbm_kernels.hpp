@@ -25,12 +25,27 @@ struct Lattice {
   Kokkos::View<const unsigned char*, Device> group;
   Kokkos::View<const Real*, Device> ub;  // body-cell velocity, 3 blocks of n
 
+  // Moving-wall bounce-back (the C3 rule): the own population heading into the body cell sc returns
+  // reversed, plus the momentum the body's local surface velocity gives it (Ladd 1994):
+  // f_q = f*_{-q} + 6 w_q rho0 e_q . u_b.
+  KOKKOS_INLINE_FUNCTION Real moving_wall(const Kokkos::View<const Real*, Device>& f, int q, long c, long sc) const {
+    const Real eu = D3Q15::cx(q) * ub(sc) + D3Q15::cy(q) * ub(n + sc) + D3Q15::cz(q) * ub(2 * n + sc);
+    return f(D3Q15::opposite(q) * n + c) + Real(6 * D3Q15::w(q)) * rho0 * eu;
+  }
+
   // Pulls the 15 populations arriving at cell (i, j, k) from the post-collision state `f`.
   KOKKOS_INLINE_FUNCTION void gather(const Kokkos::View<const Real*, Device>& f, int i, int j, int k, long c,
                                      Real out[15]) const {
     const bool interior = i > 0 && j > 0 && k > 0 && i < nx - 1 && j < ny - 1 && k < nz - 1;
     if (interior && group(c) == kWater) {  // fast path: no border, no body neighbour
       for (int q = 0; q < 15; ++q) out[q] = f(q * n + c - offset[q]);
+      return;
+    }
+    if (interior) {  // next to the body, no border: pull or moving-wall bounce-back (below)
+      for (int q = 0; q < 15; ++q) {
+        const long sc = c - offset[q];
+        out[q] = is_body(group(sc)) ? moving_wall(f, q, c, sc) : f(q * n + sc);
+      }
       return;
     }
     for (int q = 0; q < 15; ++q) {
@@ -44,7 +59,7 @@ struct Lattice {
         if (face < 0) continue;
         const int b = border[face];
         if (b == kBounceBack || (b == kVelocity && rule != kBounceBack) || (b == kOutflow && rule == kPeriodic)) rule = b;
-        s[a] = (s[a] + size[a]) % size[a];
+        s[a] += s[a] < 0 ? size[a] : -size[a];  // periodic wrap (only used when the rule stays periodic)
       }
       const int o = D3Q15::opposite(q);
       if (rule == kBounceBack) {
@@ -55,15 +70,7 @@ struct Lattice {
         out[q] = inlet_feq[q];
       } else {
         const long sc = s[0] + static_cast<long>(nx) * (s[1] + static_cast<long>(ny) * s[2]);
-        if (is_body(group(sc))) {
-          // Moving-wall bounce-back (the C3 rule): the own population heading into the body returns
-          // reversed, plus the momentum the body's local surface velocity gives it (Ladd 1994):
-          // f_q = f*_{-q} + 6 w_q rho0 e_q . u_b.
-          const Real eu = D3Q15::cx(q) * ub(sc) + D3Q15::cy(q) * ub(n + sc) + D3Q15::cz(q) * ub(2 * n + sc);
-          out[q] = f(o * n + c) + Real(6 * D3Q15::w(q)) * rho0 * eu;
-        } else {
-          out[q] = f(q * n + sc);
-        }
+        out[q] = is_body(group(sc)) ? moving_wall(f, q, c, sc) : f(q * n + sc);
       }
     }
   }
