@@ -10,6 +10,9 @@ const std::vector<SolverEntry>& solver_registry() {
   static const std::vector<SolverEntry> entries = {penalty_solver_entry(), langevin_solver_entry()};
 SolverEntry elastic_solver_entry();  // cases/elastic
   static const std::vector<SolverEntry> entries = {penalty_solver_entry(), elastic_solver_entry()};
+SolverEntry lbm3d_solver_entry();    // cases/jellyfish
+SolverEntry jellyfish_solver_entry();  // cases/jellyfish
+  static const std::vector<SolverEntry> entries = {penalty_solver_entry(), lbm3d_solver_entry(), jellyfish_solver_entry()};
   return entries;
 }
 

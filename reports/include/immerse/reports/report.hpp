@@ -41,6 +41,7 @@ bool run_gnuplot(const std::string& dir, const std::string& script_name, const s
 std::string patent_section(const ReportContext& ctx);
 std::string langevin_section(const ReportContext& ctx);
 std::string elastic_section(const ReportContext& ctx);
+std::string jellyfish_section(const ReportContext& ctx);
 
 int write_report(const ReportOptions& opt);
 

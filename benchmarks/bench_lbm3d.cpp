@@ -1,0 +1,86 @@
+// bench_lbm3d: Google Benchmark timings of the D3Q15 lattice and the jellyfish scene, for every backend
+// compiled into this build, beside the STREAM kernels of the shared main.
+//
+//   collide_stream/<backend>/<fp32|fp64>/<N>  one fused pull collide+stream on a periodic N^3 lattice
+//   jellyfish_frame/<backend>/<cells per edge> one frame of the jellyfish case (body, groups, lattice)
+//
+// Bytes per cell of collide_stream (the minimum a step moves, STREAM convention, no write-allocate):
+// read 15 populations, write 15, read the 1-byte cell group: 2 x 15 x sizeof(Real) + 1. The counter
+// lattice_updates_per_s is cells per second (MLUPS x 1e6). jellyfish_frame reports frames_per_s beside
+// paper_frames_per_s, the paper's 1.1 (2 cm cells, 40^3) and 0.43 (1 cm, 80^3) frames/s on an Intel
+// Celeron 2.8 GHz. Run with OMP_PROC_BIND=spread OMP_PLACES=threads; --benchmark_filter=collide picks
+// the lattice kernels only. 256^3 needs 2 GB (FP32) / 4 GB (FP64) of memory.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <string>
+
+#include "immerse/cases/case_library.hpp"
+#include "immerse/cases/simulation.hpp"
+#include "immerse/core/backend.hpp"
+#include "immerse/lbm3d/lbm_flow.hpp"
+#include "support/bench_main.hpp"
+
+namespace {
+
+using immerse::Backend;
+namespace lbm3d = immerse::lbm3d;
+namespace cases = immerse::cases;
+
+constexpr int kSizes[] = {64, 128, 256};
+
+void collide_stream(benchmark::State& state, Backend backend, bool fp64, int n) {
+  lbm3d::LbmParams p;
+  p.nx = p.ny = p.nz = n, p.tau = 0.8, p.fp64 = fp64, p.source = "bench_lbm3d";
+  p.init_ux = "0.02 * sin(2 * pi * y / " + std::to_string(n) + ")";
+  auto flow = lbm3d::make_lbm_flow(backend, p);
+  flow->step();
+  for (auto _ : state) flow->step();  // step() fences
+  if (!flow->health().ok) state.SkipWithError("unhealthy lattice after the timed steps");
+  const double cells = double(n) * n * n;
+  state.counters["lattice_updates_per_s"] = benchmark::Counter(cells * state.iterations(), benchmark::Counter::kIsRate);
+  state.SetBytesProcessed(static_cast<std::int64_t>((2 * 15 * (fp64 ? 8 : 4) + 1) * cells) * state.iterations());
+}
+
+void jellyfish_frame(benchmark::State& state, Backend backend, const std::string& name, double paper) {
+  const auto doc = cases::load_case(name);
+  const auto params = cases::resolve_case(doc, {});
+  cases::RunOptions opt;
+  opt.backend = backend;
+  opt.quiet = true;
+  const auto& entries = cases::solver_registry();
+  const auto entry = std::find_if(entries.begin(), entries.end(), [&](const auto& e) { return e.name == params["solver"]; });
+  auto sim = entry->make(params, doc.source, opt);
+  sim->step();
+  for (auto _ : state) sim->step();
+  state.counters["frames_per_s"] = benchmark::Counter(state.iterations(), benchmark::Counter::kIsRate);
+  state.counters["paper_frames_per_s"] = paper;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  immerse::bench::Options options;
+  options.register_benchmarks = [] {
+    for (Backend b : immerse::enabled_backends()) {
+      for (bool fp64 : {false, true})
+        for (int n : kSizes)
+          benchmark::RegisterBenchmark(
+              ("collide_stream/" + immerse::to_string(b) + (fp64 ? "/fp64/" : "/fp32/") + std::to_string(n)).c_str(),
+              collide_stream, b, fp64, n)
+              ->UseRealTime()
+              ->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark(("jellyfish_frame/" + immerse::to_string(b) + "/40").c_str(), jellyfish_frame, b,
+                                   std::string("jellyfish"), 1.1)
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark(("jellyfish_frame/" + immerse::to_string(b) + "/80").c_str(), jellyfish_frame, b,
+                                   std::string("jellyfish_fine"), 0.43)
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+    }
+  };
+  options.summary_kernels = {"collide_stream/openmp/fp32/128", "collide_stream/openmp/fp32/256",
+                             "collide_stream/openmp/fp64/128"};
+  return immerse::bench::run(argc, argv, options);
+}

@@ -1,0 +1,73 @@
+#pragma once
+// The paper's jellyfish scenes (solver "lbm3d.jellyfish"): the D3Q15 lattice (lbm3d) with the bell
+// (bodies/jelly_bell), its cell groups recomputed every step (coupling/jelly_groups), the pushed-volume
+// propulsion (coupling/jelly_propulsion), and optional tracers and algae (bodies/jelly_passive).
+// One frame = one step of the fluid and the body (the paper's unit of work: its frames/s are frames of
+// the animation, each one lattice update and one body update).
+#include <memory>
+
+#include "immerse/bodies/jelly_bell.hpp"
+#include "immerse/bodies/jelly_passive.hpp"
+#include "immerse/cases/simulation.hpp"
+#include "immerse/coupling/jelly_groups.hpp"
+#include "immerse/coupling/jelly_propulsion.hpp"
+#include "immerse/lbm3d/lbm_flow.hpp"
+
+namespace immerse::cases {
+
+Schema jellyfish_schema();
+
+class JellyfishSimulation : public Simulation {
+ public:
+  JellyfishSimulation(const json& resolved, const std::string& source, const RunOptions& opt);
+
+  long total_steps() const override { return steps_; }
+  void step() override;
+  void check_health() override;
+  double time() const override { return bell_->time(); }
+  int frame_count() const override { return frames_; }
+  std::vector<std::string> write_frame(const std::string& dir, int index) override;
+  std::vector<std::string> series_columns() const override;
+  std::vector<double> series_row() override;
+  long series_every() const override { return series_every_; }
+  json metrics() override;
+  std::vector<Check> checks(const json& metrics) const override;
+  json phases_ms() const override;
+  std::string precision() const override { return flow_->precision(); }
+  json compare_tolerances() const override;
+
+  const bodies::JellyBell& bell() const { return *bell_; }
+  const coupling::JellyGroupStats& group_stats() const { return stats_; }
+  const coupling::JellyGroups& groups() const { return *groups_; }
+  lbm3d::LbmFlow& flow() { return *flow_; }
+
+ protected:
+  struct Sample {
+    double t, v, diameter;
+    bool contracting;
+  };
+  std::unique_ptr<lbm3d::LbmFlow> flow_;
+  std::unique_ptr<bodies::JellyBell> bell_;
+  std::unique_ptr<coupling::JellyGroups> groups_;
+  std::unique_ptr<bodies::JellyTracers> tracers_;
+  std::unique_ptr<bodies::JellyAlgae> algae_;
+  coupling::JellyGroupStats stats_;
+  coupling::JellyPropulsion prop_;
+  lbm3d::LbmParams lattice_;
+  std::string source_;
+  double cell_cm_, dt_s_, coefficient_;
+  bool propulsion_on_, exact_volume_;
+  long steps_, series_every_;
+  int frames_;
+  double mass0_ = 0, travelled_cm_ = 0;
+  double max_surface_speed_ = 0, max_border_speed_ = 0;  // cm/s over the run (border: at series rows)
+  double border_speed() const;  // fastest water in the outermost cell layer now, cm/s
+  double step_seconds_ = 0, body_seconds_ = 0, passive_seconds_ = 0;
+  long stepped_ = 0;
+  std::vector<Eigen::Vector3d> tracer_start_;
+  std::vector<Sample> history_;  // every step: for the metrics of the velocity curve
+};
+
+std::unique_ptr<Simulation> make_jellyfish(const json& r, const std::string& source, const RunOptions& opt);
+
+}  // namespace immerse::cases

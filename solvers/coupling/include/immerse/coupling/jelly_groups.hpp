@@ -1,0 +1,44 @@
+#pragma once
+// Body -> lattice transfer of Alexandrova et al. (GRAPP 2006, sections 3 and 3.2): the cell groups
+// A, B, C1, C2, C3 recomputed every step from the bell surface.
+//  - C1: cells the surface passes through. The surface is sampled (NURBS evaluated at spacings of at most
+//    half a cell, the paper's interpolation between control points) and each sample falls into the cell
+//    floor(x / cell) (the paper's example: (-5.3, 2.6, 0.1) -> (-6, 2, 0)); a C1 cell carries the mean
+//    velocity of its samples.
+//  - inside cells (centre inside the closed bell): C2 when a D3Q15 neighbour is C1 (velocity: mean of
+//    those C1 neighbours), A otherwise (velocity: the bell's swimming velocity).
+//  - water cells: C3 when a D3Q15 neighbour is a body cell (C1, C2 or A), B otherwise.
+// Velocities are handed to the lattice in lattice units (v dt / cell).
+#include <array>
+#include <vector>
+
+#include "immerse/bodies/jelly_bell.hpp"
+#include "immerse/lbm3d/lbm_flow.hpp"
+
+namespace immerse::coupling {
+
+struct JellyGroupStats {
+  std::array<long, 5> count = {0, 0, 0, 0, 0};  // by lbm3d::Group: B, C3, C1, C2, A (whole lattice)
+  double inward_speed_sum = 0;  // sum over C1 cells of the inward radial surface speed v_i, cm/s
+  double max_surface_speed = 0;  // cm/s
+};
+
+class JellyGroups {
+ public:
+  JellyGroups(int nx, int ny, int nz, double cell_cm, double dt_s);
+  // Recomputes the groups for the bell's current surface; `groups()` is then ready for set_groups.
+  JellyGroupStats update(const bodies::JellyBell& bell);
+  const lbm3d::CellGroups& groups() const { return g_; }
+  long at(int i, int j, int k) const { return i + static_cast<long>(nx_) * (j + static_cast<long>(ny_) * k); }
+
+ private:
+  using Box = std::array<int, 6>;  // i0, i1, j0, j1, k0, k1 (inclusive)
+  int nx_, ny_, nz_;
+  double cell_, dt_;
+  lbm3d::CellGroups g_;
+  std::vector<int> samples_in_cell_;
+  Box previous_{0, -1, 0, -1, 0, -1};
+  JellyGroupStats stats_;
+};
+
+}  // namespace immerse::coupling

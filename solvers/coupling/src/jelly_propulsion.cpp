@@ -1,0 +1,20 @@
+#include "immerse/coupling/jelly_propulsion.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace immerse::coupling {
+
+JellyPropulsion jelly_propulsion(double inward_speed_sum, long inner_cells, double l, double Ra, double dt,
+                                 double coefficient) {
+  JellyPropulsion p;
+  p.dV = 0.5 * inward_speed_sum * l * l * dt;
+  p.h = p.dV / (M_PI * Ra * Ra);
+  p.v_w = p.h / dt;
+  p.V_w = 0.5 * (4.0 / 3.0) * M_PI * Ra * Ra * Ra;
+  p.V_j = l * l * l * static_cast<double>(std::max(1L, inner_cells));
+  p.v_j = std::max(0.0, coefficient * p.v_w * p.V_w / p.V_j);
+  return p;
+}
+
+}  // namespace immerse::coupling

@@ -1,0 +1,66 @@
+#pragma once
+// Backend-independent face of the D3Q15 solver: scenes, the case runner, tests and benchmarks drive it
+// through this interface; `make_lbm_flow` picks the execution space (run time) and the precision.
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "immerse/core/backend.hpp"
+#include "immerse/lbm3d/d3q15.hpp"
+#include "immerse/lbm3d/lbm_params.hpp"
+
+namespace immerse::lbm3d {
+
+// Host copies of the macroscopic fields after the last step (moments of the streamed populations, with
+// the half-force correction). Cell (i, j, k) at index i + nx (j + ny k); centre at (i+1/2, j+1/2, k+1/2).
+struct Macro {
+  int nx = 0, ny = 0, nz = 0;
+  std::vector<double> rho, ux, uy, uz;
+  std::vector<unsigned char> group;
+  size_t at(int i, int j, int k) const { return static_cast<size_t>(i) + static_cast<size_t>(nx) * (j + static_cast<size_t>(ny) * k); }
+};
+
+// The cell groups of a moving body (section 3.2), written by the coupling on the host and applied by
+// `set_groups`: group of every cell, velocity of body cells (lattice units, SoA: x block, y block, z
+// block), and the cells whose group or velocity may have changed since the last call (only those are
+// re-initialised on the device; cells outside it must keep the group and velocity of the last call).
+struct CellGroups {
+  std::vector<unsigned char> group;
+  std::vector<float> ub;
+  std::vector<int> region;
+};
+
+// First unhealthy water cell, if any: populations not finite, or a negative equilibrium population
+// (the paper's instability indicator).
+struct Health {
+  bool ok = true;
+  std::string what;
+  int i = -1, j = -1, k = -1;
+  double rho = 0, speed = 0;
+  double max_speed = 0;  // max |u| over water cells
+};
+
+class LbmFlow {
+ public:
+  virtual ~LbmFlow() = default;
+  virtual void step() = 0;  // one fused collide + stream of every water cell
+  virtual void set_groups(const CellGroups& groups) = 0;
+  virtual Macro macro() const = 0;
+  // Velocity only (for tracers): ux, uy, uz blocks of nx ny nz each.
+  virtual std::vector<float> velocity() const = 0;
+  virtual Health health() const = 0;
+  // Sum of rho over water cells plus rho0 per body cell (the water the body displaces).
+  virtual double mass() const = 0;
+  virtual long steps_done() const = 0;
+  virtual const LbmParams& params() const = 0;
+  virtual Backend backend() const = 0;
+  virtual std::string precision() const = 0;
+  // Wall seconds per phase so far (fenced): "collide_stream", "groups".
+  virtual std::vector<std::pair<std::string, double>> phase_seconds() const = 0;
+};
+
+// Checks the parameters (check_stability) and builds the solver with all cells water.
+std::unique_ptr<LbmFlow> make_lbm_flow(Backend backend, const LbmParams& params);
+
+}  // namespace immerse::lbm3d

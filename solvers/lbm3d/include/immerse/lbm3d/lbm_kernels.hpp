@@ -1,0 +1,262 @@
+#pragma once
+// Kokkos kernels of the D3Q15 solver, written once over Views for every execution space.
+// Storage: structure of arrays, population q of cell n at f[q N + n], n = i + nx (j + ny k).
+// The stored state is post-collision; one fused kernel pulls (streams) the 15 populations of a cell
+// from its neighbours, collides them and writes the other buffer (pull pattern: every write is
+// contiguous per direction and no cell is read-modified-written in place).
+#include <Kokkos_Core.hpp>
+
+#include "immerse/lbm3d/d3q15.hpp"
+
+namespace immerse::lbm3d {
+
+// Border codes in the kernels (Border order: periodic, outflow, bounce_back, velocity).
+enum : int { kPeriodic = 0, kOutflow = 1, kBounceBack = 2, kVelocity = 3 };
+
+template <class Real, class Device>
+struct Lattice {
+  int nx = 0, ny = 0, nz = 0;
+  long n = 0;
+  int border[6] = {0, 0, 0, 0, 0, 0};
+  Real rest_feq[15] = {};   // f_eq(rho0, 0): fictitious outflow cells
+  Real inlet_feq[15] = {};  // f_eq(rho0, u_inlet): fictitious inlet cells
+  Real rho0 = 1;
+  long offset[15] = {};  // n - offset[q] is the upwind neighbour of an interior cell
+  Kokkos::View<const unsigned char*, Device> group;
+  Kokkos::View<const Real*, Device> ub;  // body-cell velocity, 3 blocks of n
+
+  // Moving-wall bounce-back (the C3 rule): the own population heading into the body cell sc returns
+  // reversed, plus the momentum the body's local surface velocity gives it (Ladd 1994):
+  // f_q = f*_{-q} + 6 w_q rho0 e_q . u_b.
+  KOKKOS_INLINE_FUNCTION Real moving_wall(const Kokkos::View<const Real*, Device>& f, int q, long c, long sc) const {
+    const Real eu = D3Q15::cx(q) * ub(sc) + D3Q15::cy(q) * ub(n + sc) + D3Q15::cz(q) * ub(2 * n + sc);
+    return f(D3Q15::opposite(q) * n + c) + Real(6 * D3Q15::w(q)) * rho0 * eu;
+  }
+
+  // Pulls the 15 populations arriving at cell (i, j, k) from the post-collision state `f`.
+  KOKKOS_INLINE_FUNCTION void gather(const Kokkos::View<const Real*, Device>& f, int i, int j, int k, long c,
+                                     Real out[15]) const {
+    const bool interior = i > 0 && j > 0 && k > 0 && i < nx - 1 && j < ny - 1 && k < nz - 1;
+    if (interior && group(c) == kWater) {  // fast path: no border, no body neighbour
+      for (int q = 0; q < 15; ++q) out[q] = f(q * n + c - offset[q]);
+      return;
+    }
+    if (interior) {  // next to the body, no border: pull or moving-wall bounce-back (below)
+      for (int q = 0; q < 15; ++q) {
+        const long sc = c - offset[q];
+        out[q] = is_body(group(sc)) ? moving_wall(f, q, c, sc) : f(q * n + sc);
+      }
+      return;
+    }
+    for (int q = 0; q < 15; ++q) {
+      int s[3] = {i - D3Q15::cx(q), j - D3Q15::cy(q), k - D3Q15::cz(q)};
+      const int size[3] = {nx, ny, nz};
+      int rule = kPeriodic;  // strongest rule of the faces crossed: bounce_back > velocity > outflow > periodic
+      for (int a = 0; a < 3; ++a) {
+        int face = -1;
+        if (s[a] < 0) face = 2 * a;
+        if (s[a] >= size[a]) face = 2 * a + 1;
+        if (face < 0) continue;
+        const int b = border[face];
+        if (b == kBounceBack || (b == kVelocity && rule != kBounceBack) || (b == kOutflow && rule == kPeriodic)) rule = b;
+        s[a] += s[a] < 0 ? size[a] : -size[a];  // periodic wrap (only used when the rule stays periodic)
+      }
+      const int o = D3Q15::opposite(q);
+      if (rule == kBounceBack) {
+        out[q] = f(o * n + c);
+      } else if (rule == kOutflow) {
+        out[q] = rest_feq[q];
+      } else if (rule == kVelocity) {
+        out[q] = inlet_feq[q];
+      } else {
+        const long sc = s[0] + static_cast<long>(nx) * (s[1] + static_cast<long>(ny) * s[2]);
+        out[q] = is_body(group(sc)) ? moving_wall(f, q, c, sc) : f(q * n + sc);
+      }
+    }
+  }
+};
+
+// Moments with the half-force correction of Guo et al. (2002): u = (sum f e + F/2) / rho.
+template <class Real>
+KOKKOS_INLINE_FUNCTION void moments(const Real f[15], const Real force[3], Real& rho, Real& ux, Real& uy, Real& uz) {
+  rho = 0, ux = 0, uy = 0, uz = 0;
+  for (int q = 0; q < 15; ++q) {
+    rho += f[q];
+    ux += D3Q15::cx(q) * f[q], uy += D3Q15::cy(q) * f[q], uz += D3Q15::cz(q) * f[q];
+  }
+  const Real inv = Real(1) / rho;
+  ux = (ux + Real(0.5) * force[0]) * inv, uy = (uy + Real(0.5) * force[1]) * inv, uz = (uz + Real(0.5) * force[2]) * inv;
+}
+
+template <class Real, class Exec>
+struct CollideStream {
+  using Device = typename Exec::device_type;
+  Lattice<Real, Device> lat;
+  Kokkos::View<const Real*, Device> src;
+  Kokkos::View<Real*, Device> dst;
+  Real omega = 1;     // 1 / tau
+  Real force[3] = {0, 0, 0};
+  Real force_pref = 0;  // (1 - 1/(2 tau)), Guo's forcing prefactor
+  bool forced = false;
+
+  KOKKOS_INLINE_FUNCTION void cell(int i, int j, int k, long c) const {
+    const long n = lat.n;
+    if (is_body(lat.group(c))) {  // body cells keep what the body set (both buffers hold it)
+      for (int q = 0; q < 15; ++q) dst(q * n + c) = src(q * n + c);
+      return;
+    }
+    Real f[15];
+    lat.gather(src, i, j, k, c, f);
+    Real rho, ux, uy, uz;
+    moments(f, force, rho, ux, uy, uz);
+    const Real uu = Real(1.5) * (ux * ux + uy * uy + uz * uz);
+    for (int q = 0; q < 15; ++q) {
+      const Real ex = D3Q15::cx(q), ey = D3Q15::cy(q), ez = D3Q15::cz(q);
+      const Real eu = ex * ux + ey * uy + ez * uz;
+      const Real feq = Real(D3Q15::w(q)) * rho * (Real(1) + Real(3) * eu + Real(4.5) * eu * eu - uu);
+      Real out = f[q] - omega * (f[q] - feq);
+      if (forced) {
+        const Real eF = ex * force[0] + ey * force[1] + ez * force[2];
+        const Real uF = ux * force[0] + uy * force[1] + uz * force[2];
+        out += force_pref * Real(D3Q15::w(q)) * (Real(3) * (eF - uF) + Real(9) * eu * eF);
+      }
+      dst(q * n + c) = out;
+    }
+  }
+  // Device spaces: one cell per work item (coalesced along x).
+  KOKKOS_INLINE_FUNCTION void operator()(const long c) const {
+    const int i = static_cast<int>(c % lat.nx);
+    const long r = c / lat.nx;
+    cell(i, static_cast<int>(r % lat.ny), static_cast<int>(r / lat.ny), c);
+  }
+  // Host spaces: one x line per work item. Runs of plain water cells (no border, no body neighbour)
+  // go through `chunk`, whose loops run over contiguous cells and vectorise; the rest cell by cell.
+  struct Line {};
+  static constexpr int kChunk = 32;
+  KOKKOS_INLINE_FUNCTION void operator()(Line, const int line) const {
+    const int j = line % lat.ny, k = line / lat.ny;
+    const long base = static_cast<long>(line) * lat.nx;
+    const bool interior_line = j > 0 && k > 0 && j < lat.ny - 1 && k < lat.nz - 1;
+    cell(0, j, k, base);
+    int i = 1;
+    while (i < lat.nx - 1) {
+      const int m = (lat.nx - 1 - i) < kChunk ? (lat.nx - 1 - i) : kChunk;
+      bool water = interior_line;
+      for (int a = 0; water && a < m; ++a) water = lat.group(base + i + a) == kWater;
+      if (water) {
+        chunk(base + i, m);
+      } else {
+        for (int a = 0; a < m; ++a) cell(i + a, j, k, base + i + a);
+      }
+      i += m;
+    }
+    if (lat.nx > 1) cell(lat.nx - 1, j, k, base + lat.nx - 1);
+  }
+  // m (<= kChunk) consecutive interior water cells from c0: pull, moments, BGK, store.
+  KOKKOS_INLINE_FUNCTION void chunk(const long c0, const int m) const {
+    const long n = lat.n;
+    const Real* s = src.data();
+    Real* d = dst.data();
+    Real f[15][kChunk], rho[kChunk], ux[kChunk], uy[kChunk], uz[kChunk], uu[kChunk];
+    for (int q = 0; q < 15; ++q) {
+      const Real* from = s + q * n + c0 - lat.offset[q];
+      for (int a = 0; a < m; ++a) f[q][a] = from[a];
+    }
+    for (int a = 0; a < m; ++a) rho[a] = ux[a] = uy[a] = uz[a] = 0;
+    for (int q = 0; q < 15; ++q) {
+      const Real ex = D3Q15::cx(q), ey = D3Q15::cy(q), ez = D3Q15::cz(q);
+      for (int a = 0; a < m; ++a) {
+        rho[a] += f[q][a];
+        ux[a] += ex * f[q][a], uy[a] += ey * f[q][a], uz[a] += ez * f[q][a];
+      }
+    }
+    for (int a = 0; a < m; ++a) {
+      const Real inv = Real(1) / rho[a];
+      ux[a] = (ux[a] + Real(0.5) * force[0]) * inv, uy[a] = (uy[a] + Real(0.5) * force[1]) * inv;
+      uz[a] = (uz[a] + Real(0.5) * force[2]) * inv;
+      uu[a] = Real(1.5) * (ux[a] * ux[a] + uy[a] * uy[a] + uz[a] * uz[a]);
+    }
+    for (int q = 0; q < 15; ++q) {
+      const Real ex = D3Q15::cx(q), ey = D3Q15::cy(q), ez = D3Q15::cz(q), w = Real(D3Q15::w(q));
+      const Real eF = ex * force[0] + ey * force[1] + ez * force[2];
+      Real* to = d + q * n + c0;
+      for (int a = 0; a < m; ++a) {
+        const Real eu = ex * ux[a] + ey * uy[a] + ez * uz[a];
+        const Real feq = w * rho[a] * (Real(1) + Real(3) * eu + Real(4.5) * eu * eu - uu[a]);
+        Real out = f[q][a] - omega * (f[q][a] - feq);
+        if (forced) {
+          const Real uF = ux[a] * force[0] + uy[a] * force[1] + uz[a] * force[2];
+          out += force_pref * w * (Real(3) * (eF - uF) + Real(9) * eu * eF);
+        }
+        to[a] = out;
+      }
+    }
+  }
+};
+
+// Macroscopic fields of the state the next step will collide (streamed populations).
+template <class Real, class Exec>
+struct Moments {
+  using Device = typename Exec::device_type;
+  Lattice<Real, Device> lat;
+  Kokkos::View<const Real*, Device> f;
+  Kokkos::View<Real*, Device> macro;  // 4 blocks: rho, ux, uy, uz
+  Real force[3] = {0, 0, 0};
+  KOKKOS_INLINE_FUNCTION void operator()(const long c) const {
+    const long n = lat.n;
+    const int i = static_cast<int>(c % lat.nx);
+    const long r = c / lat.nx;
+    const int j = static_cast<int>(r % lat.ny), k = static_cast<int>(r / lat.ny);
+    Real rho = 0, ux = 0, uy = 0, uz = 0;
+    if (is_body(lat.group(c))) {
+      ux = lat.ub(c), uy = lat.ub(n + c), uz = lat.ub(2 * n + c);
+      for (int q = 0; q < 15; ++q) rho += f(q * n + c);
+    } else {
+      Real g[15];
+      lat.gather(f, i, j, k, c, g);
+      moments(g, force, rho, ux, uy, uz);
+    }
+    macro(c) = rho, macro(n + c) = ux, macro(2 * n + c) = uy, macro(3 * n + c) = uz;
+  }
+};
+
+// Applies new cell groups to the cells of `region`: C1 gets f_eq(rho0, u_surface), C2 the average of
+// its C1 neighbours' populations, A zero; a body cell that became water starts from what it held
+// (C1/C2: equilibrium at rho0) or, coming from A (zeros), from rest equilibrium at rho0.
+template <class Real, class Exec>
+struct ApplyGroups {
+  using Device = typename Exec::device_type;
+  Lattice<Real, Device> lat;
+  Kokkos::View<const int*, Device> region;
+  Kokkos::View<unsigned char*, Device> previous;
+  Kokkos::View<Real*, Device> f;
+  KOKKOS_INLINE_FUNCTION void operator()(const int r) const {
+    const long n = lat.n, c = region(r);
+    const unsigned char g = lat.group(c), before = previous(c);
+    previous(c) = g;
+    if (g == kSurface) {
+      for (int q = 0; q < 15; ++q) f(q * n + c) = D3Q15::feq(q, lat.rho0, lat.ub(c), lat.ub(n + c), lat.ub(2 * n + c));
+    } else if (g == kInner) {
+      for (int q = 0; q < 15; ++q) f(q * n + c) = 0;
+    } else if (g == kInnerRim) {
+      const int i = static_cast<int>(c % lat.nx);
+      const long rr = c / lat.nx;
+      const int j = static_cast<int>(rr % lat.ny), k = static_cast<int>(rr / lat.ny);
+      Real acc[15] = {};
+      int count = 0;
+      for (int p = 1; p < 15; ++p) {
+        const int si = i + D3Q15::cx(p), sj = j + D3Q15::cy(p), sk = k + D3Q15::cz(p);
+        if (si < 0 || sj < 0 || sk < 0 || si >= lat.nx || sj >= lat.ny || sk >= lat.nz) continue;
+        const long s = si + static_cast<long>(lat.nx) * (sj + static_cast<long>(lat.ny) * sk);
+        if (lat.group(s) != kSurface) continue;
+        ++count;
+        for (int q = 0; q < 15; ++q) acc[q] += D3Q15::feq(q, lat.rho0, lat.ub(s), lat.ub(n + s), lat.ub(2 * n + s));
+      }
+      for (int q = 0; q < 15; ++q) f(q * n + c) = count > 0 ? acc[q] / Real(count) : Real(D3Q15::w(q)) * lat.rho0;
+    } else if (before == kInner) {
+      for (int q = 0; q < 15; ++q) f(q * n + c) = Real(D3Q15::w(q)) * lat.rho0;
+    }
+  }
+};
+
+}  // namespace immerse::lbm3d

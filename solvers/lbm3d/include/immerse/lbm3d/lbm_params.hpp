@@ -1,0 +1,44 @@
+#pragma once
+// Parameters of the D3Q15 lattice Boltzmann solver (lattice units: cell = 1, step = 1), as read from a
+// case file (solver "lbm3d", scene "generic") or built by a scene (the jellyfish).
+#include <array>
+#include <string>
+
+#include "immerse/core/schema.hpp"
+
+namespace immerse::lbm3d {
+
+// Per-face lattice border. outflow: populations leaving are discarded, the inward ones come from a
+// fictitious cell at rest equilibrium (the paper's section 3.1); velocity: the same with the
+// equilibrium at the inlet velocity; bounce_back: half-way no-slip wall; periodic: wrap around.
+enum class Border { periodic, outflow, bounce_back, velocity };
+// Faces in the order x_min, x_max, y_min, y_max, z_min, z_max.
+constexpr const char* kFaceNames[6] = {"x_min", "x_max", "y_min", "y_max", "z_min", "z_max"};
+
+struct LbmParams {
+  int nx = 32, ny = 32, nz = 32;
+  double tau = 0.8;  // BGK relaxation time; nu = (tau - 1/2) / 3
+  bool fp64 = false;
+  std::array<Border, 6> border = {Border::periodic, Border::periodic, Border::periodic,
+                                  Border::periodic, Border::periodic, Border::periodic};
+  std::array<double, 3> inlet_velocity = {0, 0, 0};  // for velocity faces
+  std::array<double, 3> force = {0, 0, 0};           // body force per unit volume (Guo forcing)
+  double rho0 = 1;                                    // reference density (outflow, body cells)
+  // Initial fields as formulas of the cell centre (x, y, z) = (i + 1/2, j + 1/2, k + 1/2).
+  std::string init_rho = "1", init_ux = "0", init_uy = "0", init_uz = "0";
+  std::string source = "case";
+  double viscosity() const { return (tau - 0.5) / 3.0; }
+  long cells() const { return static_cast<long>(nx) * ny * nz; }
+};
+
+// Lattice-block keys ("lattice", "physics", "borders", "initial") of a generic case file.
+Schema lbm_schema();
+LbmParams lbm_params_from_json(const json& resolved, const std::string& source);
+// Rejects parameters outside the stable range with the key and the allowed range (InputError):
+// tau in (0.5, 20], periodic faces paired, lattice Mach number of initial/inlet speeds <= 0.3.
+void check_stability(const LbmParams& p);
+// Largest lattice speed the initial formulas and the inlet give (for the Mach check).
+double max_initial_speed(const LbmParams& p);
+std::string to_string(Border b);
+
+}  // namespace immerse::lbm3d

@@ -1,0 +1,28 @@
+// Instantiates the D3Q15 solver for every execution space compiled into this build, FP32 and FP64.
+#include "lbm_solver_impl.hpp"
+
+namespace immerse::lbm3d {
+
+#if defined(KOKKOS_ENABLE_SERIAL)
+template class LbmSolver<Kokkos::Serial, float>;
+template class LbmSolver<Kokkos::Serial, double>;
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+template class LbmSolver<Kokkos::OpenMP, float>;
+template class LbmSolver<Kokkos::OpenMP, double>;
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+template class LbmSolver<Kokkos::Cuda, float>;
+template class LbmSolver<Kokkos::Cuda, double>;
+#endif
+
+std::unique_ptr<LbmFlow> make_lbm_flow(Backend backend, const LbmParams& params) {
+  check_stability(params);
+  return with_backend(backend, [&](auto tag) -> std::unique_ptr<LbmFlow> {
+    using Exec = typename decltype(tag)::execution_space;
+    if (params.fp64) return std::make_unique<LbmSolver<Exec, double>>(params);
+    return std::make_unique<LbmSolver<Exec, float>>(params);
+  });
+}
+
+}  // namespace immerse::lbm3d

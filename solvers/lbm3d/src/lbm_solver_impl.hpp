@@ -1,0 +1,218 @@
+#pragma once
+// LbmSolver<Exec, Real>: the D3Q15 solver on one execution space and precision. Included once by
+// lbm_flow.cpp, which instantiates it for every enabled space, FP32 and FP64.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "immerse/core/expression.hpp"
+#include "immerse/core/timer.hpp"
+#include "immerse/lbm3d/lbm_flow.hpp"
+#include "immerse/lbm3d/lbm_kernels.hpp"
+
+namespace immerse::lbm3d {
+
+template <class Exec, class Real>
+class LbmSolver final : public LbmFlow {
+  using Device = typename Exec::device_type;
+  template <class T>
+  using View = Kokkos::View<T, Device>;
+
+ public:
+  explicit LbmSolver(const LbmParams& p) : p_(p), N_(p.cells()) {
+    f_[0] = View<Real*>("f0", 15 * N_);
+    f_[1] = View<Real*>("f1", 15 * N_);
+    group_ = View<unsigned char*>("group", N_);
+    previous_ = View<unsigned char*>("group_previous", N_);
+    ub_ = View<Real*>("ub", 3 * N_);
+    macro_ = View<Real*>("macro", 4 * N_);
+    lat_.nx = p.nx, lat_.ny = p.ny, lat_.nz = p.nz, lat_.n = N_;
+    for (int face = 0; face < 6; ++face) lat_.border[face] = static_cast<int>(p.border[face]);
+    lat_.rho0 = static_cast<Real>(p.rho0);
+    for (int q = 0; q < 15; ++q) {
+      lat_.rest_feq[q] = static_cast<Real>(D3Q15::w(q) * p.rho0);
+      lat_.inlet_feq[q] = D3Q15::feq<Real>(q, p.rho0, p.inlet_velocity[0], p.inlet_velocity[1], p.inlet_velocity[2]);
+      lat_.offset[q] = D3Q15::cx(q) + static_cast<long>(p.nx) * (D3Q15::cy(q) + static_cast<long>(p.ny) * D3Q15::cz(q));
+    }
+    lat_.group = group_, lat_.ub = ub_;
+    h_group_ = Kokkos::create_mirror_view(group_);
+    h_ub_ = Kokkos::create_mirror_view(ub_);
+    Kokkos::deep_copy(h_group_, group_);
+    Kokkos::deep_copy(h_ub_, ub_);
+    for (int a = 0; a < 3; ++a) force_[a] = static_cast<Real>(p.force[a]);
+
+    // Initial populations: equilibrium of the initial formulas at every cell centre.
+    const Expression rho(p.init_rho, p.source + ": key 'initial.rho'"), ux(p.init_ux, p.source + ": key 'initial.ux'"),
+        uy(p.init_uy, p.source + ": key 'initial.uy'"), uz(p.init_uz, p.source + ": key 'initial.uz'");
+    auto h = Kokkos::create_mirror_view(f_[0]);
+    for (int k = 0; k < p.nz; ++k)
+      for (int j = 0; j < p.ny; ++j)
+        for (int i = 0; i < p.nx; ++i) {
+          const double x = i + 0.5, y = j + 0.5, z = k + 0.5;
+          const long c = i + static_cast<long>(p.nx) * (j + static_cast<long>(p.ny) * k);
+          // u is the physical velocity: the stored momentum is rho u - F/2 (Guo's half-force shift).
+          const double r = rho(x, y, z);
+          const double u[3] = {ux(x, y, z) - 0.5 * p.force[0] / r, uy(x, y, z) - 0.5 * p.force[1] / r,
+                               uz(x, y, z) - 0.5 * p.force[2] / r};
+          for (int q = 0; q < 15; ++q) h(q * N_ + c) = D3Q15::feq<Real>(q, r, u[0], u[1], u[2]);
+        }
+    Kokkos::deep_copy(f_[0], h);
+    Kokkos::deep_copy(f_[1], f_[0]);
+  }
+
+  void step() override {
+    const auto t0 = std::chrono::steady_clock::now();
+    CollideStream<Real, Exec> k;
+    k.lat = lat_, k.src = f_[cur_], k.dst = f_[1 - cur_];
+    k.omega = static_cast<Real>(1.0 / p_.tau);
+    for (int a = 0; a < 3; ++a) k.force[a] = force_[a];
+    k.force_pref = static_cast<Real>(1.0 - 0.5 / p_.tau);
+    k.forced = force_[0] != 0 || force_[1] != 0 || force_[2] != 0;
+    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible) {
+      using Line = typename CollideStream<Real, Exec>::Line;
+      Kokkos::parallel_for("lbm3d::collide_stream", Kokkos::RangePolicy<Exec, Line>(0, p_.ny * p_.nz), k);
+    } else {
+      Kokkos::parallel_for("lbm3d::collide_stream", Kokkos::RangePolicy<Exec>(0, N_), k);
+    }
+    Exec().fence();
+    cur_ = 1 - cur_;
+    ++steps_;
+    timer_.add("collide_stream", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+
+  void set_groups(const CellGroups& g) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    // Only the cells of the region can have changed: write those into the host mirrors (on host
+    // spaces the mirrors are the device views themselves and the deep copies below are no-ops).
+    for (const int c : g.region) {
+      h_group_(c) = g.group[c];
+      for (int a = 0; a < 3; ++a) h_ub_(a * N_ + c) = static_cast<Real>(g.ub[a * N_ + c]);
+    }
+    Kokkos::deep_copy(group_, h_group_);
+    Kokkos::deep_copy(ub_, h_ub_);
+    if (region_.extent(0) < g.region.size()) region_ = View<int*>("region", g.region.size() + g.region.size() / 2);
+    Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> hr(g.region.data(), g.region.size());
+    Kokkos::deep_copy(Kokkos::subview(region_, std::make_pair<size_t, size_t>(0, g.region.size())), hr);
+    ApplyGroups<Real, Exec> k;
+    k.lat = lat_, k.region = region_, k.previous = previous_, k.f = f_[cur_];
+    Kokkos::parallel_for("lbm3d::apply_groups", Kokkos::RangePolicy<Exec>(0, static_cast<int>(g.region.size())), k);
+    Exec().fence();
+    timer_.add("groups", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+
+  Macro macro() const override {
+    compute_moments();
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), macro_);
+    auto hg = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), group_);
+    Macro m;
+    m.nx = p_.nx, m.ny = p_.ny, m.nz = p_.nz;
+    m.rho.resize(N_), m.ux.resize(N_), m.uy.resize(N_), m.uz.resize(N_), m.group.resize(N_);
+    for (long c = 0; c < N_; ++c) {
+      m.rho[c] = h(c), m.ux[c] = h(N_ + c), m.uy[c] = h(2 * N_ + c), m.uz[c] = h(3 * N_ + c);
+      m.group[c] = hg(c);
+    }
+    return m;
+  }
+
+  std::vector<float> velocity() const override {
+    compute_moments();
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(macro_, std::make_pair(N_, 4 * N_)));
+    std::vector<float> v(3 * N_);
+    for (long c = 0; c < 3 * N_; ++c) v[c] = static_cast<float>(h(c));
+    return v;
+  }
+
+  Health health() const override {
+    compute_moments();
+    const auto macro = macro_;
+    const auto group = group_;
+    const long n = N_;
+    // First water cell whose moments are not finite or whose equilibrium has a negative population.
+    long bad = std::numeric_limits<long>::max();
+    double vmax = 0;
+    Kokkos::parallel_reduce(
+        "lbm3d::health", Kokkos::RangePolicy<Exec>(0, n),
+        KOKKOS_LAMBDA(const long c, long& first) {
+          if (is_body(group(c))) return;
+          const Real r = macro(c), ux = macro(n + c), uy = macro(2 * n + c), uz = macro(3 * n + c);
+          bool ok = r == r && ux == ux && uy == uy && uz == uz && r > 0 && r < Real(1e30);
+          for (int q = 0; ok && q < 15; ++q) ok = D3Q15::feq(q, r, ux, uy, uz) >= 0;
+          if (!ok && c < first) first = c;
+        },
+        Kokkos::Min<long>(bad));
+    Kokkos::parallel_reduce(
+        "lbm3d::max_speed", Kokkos::RangePolicy<Exec>(0, n),
+        KOKKOS_LAMBDA(const long c, double& vm) {
+          if (is_body(group(c))) return;
+          const double s = static_cast<double>(macro(n + c) * macro(n + c) + macro(2 * n + c) * macro(2 * n + c) +
+                                               macro(3 * n + c) * macro(3 * n + c));
+          if (s > vm) vm = s;  // NaN compares false: skipped here, reported above
+        },
+        Kokkos::Max<double>(vmax));
+    Health h;
+    h.max_speed = std::sqrt(vmax);
+    if (bad == std::numeric_limits<long>::max()) return h;
+    auto hm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), macro_);
+    h.ok = false;
+    h.i = static_cast<int>(bad % p_.nx), h.j = static_cast<int>((bad / p_.nx) % p_.ny), h.k = static_cast<int>(bad / p_.nx / p_.ny);
+    h.rho = hm(bad);
+    h.speed = std::sqrt(hm(n + bad) * hm(n + bad) + hm(2 * n + bad) * hm(2 * n + bad) + hm(3 * n + bad) * hm(3 * n + bad));
+    const bool finite = std::isfinite(h.rho) && std::isfinite(h.speed);
+    h.what = finite ? "negative equilibrium population" : "populations not finite";
+    return h;
+  }
+
+  double mass() const override {
+    const auto f = f_[cur_];
+    const auto group = group_;
+    const long n = N_;
+    const double rho0 = p_.rho0;
+    double m = 0;
+    Kokkos::parallel_reduce(
+        "lbm3d::mass", Kokkos::RangePolicy<Exec>(0, n),
+        KOKKOS_LAMBDA(const long c, double& acc) {
+          if (is_body(group(c))) {
+            acc += rho0;
+            return;
+          }
+          for (int q = 0; q < 15; ++q) acc += static_cast<double>(f(q * n + c));
+        },
+        m);
+    return m;
+  }
+
+  long steps_done() const override { return steps_; }
+  const LbmParams& params() const override { return p_; }
+  Backend backend() const override { return backend_of<Exec>(); }
+  std::string precision() const override { return sizeof(Real) == 4 ? "fp32" : "fp64"; }
+  std::vector<std::pair<std::string, double>> phase_seconds() const override {
+    return {timer_.totals_s().begin(), timer_.totals_s().end()};
+  }
+
+ private:
+  void compute_moments() const {
+    Moments<Real, Exec> k;
+    k.lat = lat_, k.f = f_[cur_], k.macro = macro_;
+    for (int a = 0; a < 3; ++a) k.force[a] = force_[a];
+    Kokkos::parallel_for("lbm3d::moments", Kokkos::RangePolicy<Exec>(0, N_), k);
+    Exec().fence();
+  }
+
+  LbmParams p_;
+  long N_;
+  View<Real*> f_[2];
+  int cur_ = 0;
+  View<unsigned char*> group_, previous_;
+  View<Real*> ub_, macro_;
+  View<int*> region_;
+  typename View<unsigned char*>::HostMirror h_group_;
+  typename View<Real*>::HostMirror h_ub_;
+  Lattice<Real, Device> lat_;
+  Real force_[3] = {0, 0, 0};
+  long steps_ = 0;
+  PhaseTimer timer_;
+};
+
+}  // namespace immerse::lbm3d

@@ -1,0 +1,237 @@
+// The jellyfish body and its transfer to the lattice: NURBS evaluation against exact geometry, the
+// bell's mass-spring systems, the cell-group bookkeeping of section 3.2 every step, the pushed-volume
+// propulsion formula of section 3.3, tracers and algae.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+
+#include "immerse/bodies/jelly_bell.hpp"
+#include "immerse/bodies/jelly_passive.hpp"
+#include "immerse/coupling/jelly_groups.hpp"
+#include "immerse/coupling/jelly_propulsion.hpp"
+#include "immerse/lbm3d/lbm_flow.hpp"
+#include "support/backends.hpp"
+
+using namespace immerse;
+using bodies::JellyBell;
+
+namespace {
+
+bodies::JellyBellParams default_bell() {
+  bodies::JellyBellParams p;
+  const double r[12] = {0, 7, 13, 17, 19.5, 20.6, 19.6, 18, 15.5, 11.5, 6, 0};
+  const double h[12] = {12, 11.7, 10, 6.5, 3, 0.3, -0.3, 2, 4.8, 7.3, 8.6, 9};
+  for (int i = 0; i < 12; ++i) p.profile.push_back({r[i], h[i]});
+  p.origin = {40, 40, 22};
+  p.k_radial = 6, p.damping = 4.5, p.contraction = 0.09;
+  return p;
+}
+
+}  // namespace
+
+// B-spline basis functions: partition of unity and non-negativity (Piegl & Tiller, property P2.4).
+TEST(JellyNurbs, BasisIsAPartitionOfUnity) {
+  const auto knots = bodies::jelly_clamped_knots(12, 3);
+  for (double t = 0; t <= 1.0; t += 0.01) {
+    double N[8];
+    const int span = bodies::jelly_find_span(12, 3, knots, t);
+    bodies::jelly_basis(span, t, 3, knots, N);
+    double sum = 0;
+    for (int a = 0; a <= 3; ++a) {
+      EXPECT_GE(N[a], 0);
+      sum += N[a];
+    }
+    EXPECT_NEAR(sum, 1.0, 1e-14);
+  }
+}
+
+// The rational quadratic circle is exact: every point of a revolved surface lies at the profile's radius
+// whatever the angle, and the clamped profile starts at its first control vertex (the apex).
+TEST(JellyNurbs, RevolvedSurfaceIsExactlyRound) {
+  JellyBell bell(default_bell());
+  std::vector<Eigen::Vector3d> cp, cv;
+  bell.control_grid(cp, cv);
+  for (double u : {0.0, 0.2, 0.45, 0.5, 0.8}) {
+    Eigen::Vector3d ref, v;
+    bell.surface().evaluate(cp, cv, u, 0.0, ref, v);
+    const double r0 = std::hypot(ref.x() - 40, ref.y() - 40);
+    for (double a = 0; a < 1; a += 0.037) {
+      Eigen::Vector3d x;
+      bell.surface().evaluate(cp, cv, u, a, x, v);
+      EXPECT_NEAR(std::hypot(x.x() - 40, x.y() - 40), r0, 1e-9) << "u " << u << " v " << a;
+      EXPECT_NEAR(x.z(), ref.z(), 1e-9);
+    }
+  }
+  Eigen::Vector3d apex, v;
+  bell.surface().evaluate(cp, cv, 0.0, 0.3, apex, v);
+  EXPECT_NEAR((apex - Eigen::Vector3d(40, 40, 34)).norm(), 0.0, 1e-12);
+}
+
+// The relaxed bell is an equilibrium of its springs (nothing moves without a contraction), and the
+// default profile has the paper's relaxed diameter of about 40 cm.
+TEST(JellyBellModel, RelaxedBellIsAtRest) {
+  auto p = default_bell();
+  p.contraction = 0;
+  JellyBell bell(p);
+  const double d0 = bell.diameter();
+  // The paper: "the bell diameter of relaxed jellyfish is about 40 cm"; Fig. 6b tops out at 40.5 cm.
+  EXPECT_NEAR(d0, 40.0, 1.0);
+  for (int s = 0; s < 100; ++s) bell.advance(0.04);
+  EXPECT_NEAR(bell.diameter(), d0, 1e-12);
+}
+
+// Contraction shrinks the bell while the springs are stretched; relaxation brings it back.
+TEST(JellyBellModel, ContractionAndRelaxationFollowTheSchedule) {
+  JellyBell bell(default_bell());
+  const double d0 = bell.diameter();
+  while (bell.time() < 1.9) bell.advance(0.04);
+  EXPECT_TRUE(bell.contracting());
+  EXPECT_LT(bell.diameter(), d0 - 2.0);
+  while (bell.time() < 7.4) bell.advance(0.04);
+  EXPECT_FALSE(bell.contracting());
+  EXPECT_NEAR(bell.diameter(), d0, 1.0);
+}
+
+// The exact (Pappus) volume against an independent count of lattice points inside the closed bell.
+TEST(JellyBellModel, VolumeMatchesAPointCount) {
+  JellyBell bell(default_bell());
+  const auto profile = bell.profile_curve(192);
+  const double h = 0.25;
+  long inside = 0;
+  for (double z = 22 - 2; z < 22 + 14; z += h)
+    for (double y = 18; y < 62; y += h)
+      for (double x = 18; x < 62; x += h) inside += bell.inside({x + h / 2, y + h / 2, z + h / 2}, profile);
+  // Point counting at h = 0.25 cm on a ~3000 cm^3 shell of ~2 cm thickness: error ~ area x h / 2 / V ~ 2%.
+  EXPECT_NEAR(inside * h * h * h / bell.volume(), 1.0, 0.03);
+}
+
+// Section 3.2 bookkeeping on a moving, contracting bell, every step: one group per cell by definition
+// of each group, C1 cells carry the mean surface velocity of the samples in them.
+TEST(JellyGroupsBookkeeping, EveryCellInTheRightGroupEveryStep) {
+  const int n = 40;
+  const double cell = 2, dt = 0.04;
+  JellyBell bell(default_bell());
+  coupling::JellyGroups groups(n, n, n, cell, dt);
+  for (int s = 0; s < 40; ++s) {
+    bell.advance(dt);
+    bell.translate(3.0, dt);  // a fast swim, so cells change groups
+    const auto st = groups.update(bell);
+    const auto& g = groups.groups();
+    const long N = static_cast<long>(n) * n * n;
+    long total = 0;
+    for (long c : st.count) total += c;
+    ASSERT_EQ(total, N);
+    // Independent binning of the surface samples.
+    std::map<long, std::pair<int, Eigen::Vector3d>> hits;
+    for (const auto& smp : bell.sample_surface(0.5 * cell)) {
+      const long c = groups.at(static_cast<int>(std::floor(smp.x.x() / cell)), static_cast<int>(std::floor(smp.x.y() / cell)),
+                               static_cast<int>(std::floor(smp.x.z() / cell)));
+      auto& h = hits[c];
+      if (h.first == 0) h.second.setZero();
+      ++h.first, h.second += smp.v * dt / cell;
+    }
+    const auto profile = bell.profile_curve(96);
+    std::array<long, 5> counted = {0, 0, 0, 0, 0};
+    for (int k = 0; k < n; ++k)
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+          const long c = groups.at(i, j, k);
+          const unsigned char gc = g.group[c];
+          ++counted[gc];
+          const bool hit = hits.count(c) > 0;
+          ASSERT_EQ(gc == lbm3d::kSurface, hit) << "C1 <=> the surface passes through the cell";
+          if (hit) {
+            const Eigen::Vector3d u = hits[c].second / hits[c].first;
+            for (int a = 0; a < 3; ++a) ASSERT_NEAR(g.ub[a * N + c], u[a], 1e-6) << "C1 carries the local surface velocity";
+            continue;
+          }
+          bool c1 = false, body = false;
+          for (int q = 1; q < 15; ++q) {
+            const int si = i + lbm3d::D3Q15::cx(q), sj = j + lbm3d::D3Q15::cy(q), sk = k + lbm3d::D3Q15::cz(q);
+            if (si < 0 || sj < 0 || sk < 0 || si >= n || sj >= n || sk >= n) continue;
+            const unsigned char gs = g.group[groups.at(si, sj, sk)];
+            c1 = c1 || gs == lbm3d::kSurface;
+            body = body || lbm3d::is_body(gs);
+          }
+          const bool in = bell.inside({(i + 0.5) * cell, (j + 0.5) * cell, (k + 0.5) * cell}, profile);
+          if (in) ASSERT_EQ(gc, c1 ? lbm3d::kInnerRim : lbm3d::kInner);
+          else ASSERT_EQ(gc, body ? lbm3d::kNearBody : lbm3d::kWater);
+        }
+    for (int a = 0; a < 5; ++a) ASSERT_EQ(counted[a], st.count[a]);
+    ASSERT_GT(st.count[lbm3d::kSurface], 500);
+  }
+}
+
+// Section 3.3 in closed form: v_j = coef * sum(v_i) R_a / (3 l #(A+C2)).
+TEST(JellyPropulsionModel, PushedVolumeFormula) {
+  const auto p = coupling::jelly_propulsion(100.0, 1000, 2.0, 20.0, 0.04, 1.0);
+  EXPECT_NEAR(p.dV, 0.5 * 100 * 4 * 0.04, 1e-12);
+  EXPECT_NEAR(p.h, p.dV / (M_PI * 400), 1e-12);
+  EXPECT_NEAR(p.V_w, 2.0 / 3.0 * M_PI * 8000, 1e-9);
+  EXPECT_NEAR(p.v_j, 100.0 * 20 / (3 * 2 * 1000), 1e-12);
+  EXPECT_EQ(coupling::jelly_propulsion(-50.0, 1000, 2.0, 20.0, 0.04, 1.0).v_j, 0.0);  // no backward swimming
+  EXPECT_NEAR(coupling::jelly_propulsion(100.0, 1000, 2.0, 20.0, 0.04, 0.5).v_j, 0.5 * p.v_j, 1e-12);
+}
+
+// Trilinear interpolation is exact for linear fields; midpoint RK2 is exact for constant velocity and
+// for a linear shear u = (a z, 0, 0) with w = 0.
+TEST(JellyPassive, TracersFollowLinearFieldsExactly) {
+  const int n = 8;
+  const double cell = 2, dt = 0.04;
+  std::vector<float> u(3 * n * n * n, 0.f);
+  for (int k = 0; k < n; ++k)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) {
+        const long c = i + n * (j + n * k);
+        u[c] = static_cast<float>(0.01 * (k + 0.5));  // lattice units
+        u[n * n * n + c] = 0.02f;
+      }
+  bodies::JellyVelocityField field{n, n, n, cell, cell / dt, &u};
+  const Eigen::Vector3d x0(5.3, 6.1, 7.7);
+  const Eigen::Vector3d ux = field.at(x0);
+  EXPECT_NEAR(ux.x(), 0.01 * (x0.z() / cell) * cell / dt, 1e-5);  // u_x = 0.01 z/cell in lattice units
+  bodies::JellyTracers tr({x0});
+  tr.advance(field, dt);
+  EXPECT_NEAR(tr.positions()[0].y(), x0.y() + 0.02 * cell, 1e-6);
+  EXPECT_NEAR(tr.positions()[0].x(), x0.x() + ux.x() * dt, 1e-6);
+}
+
+// Still water: algae stand up straight (buoyancy), tips above the anchors; a current bends them.
+TEST(JellyPassive, AlgaeStandInStillWaterAndBendInACurrent) {
+  const int n = 8;
+  std::vector<float> u(3 * n * n * n, 0.f);
+  bodies::JellyVelocityField field{n, n, n, 2, 50, &u};
+  bodies::JellyAlgaeParams p;
+  bodies::JellyAlgae still(p, {{8, 8, 1}}), moved(p, {{8, 8, 1}});
+  for (int s = 0; s < 100; ++s) still.advance(field, 0.04);
+  EXPECT_LT(still.max_tip_deflection(), 1e-9);
+  EXPECT_GT(still.particle(0, p.links).z(), 1 + p.links * p.link_cm * 0.9);
+  for (long c = 0; c < n * n * n; ++c) u[c] = 0.05f;  // 2.5 cm/s along x
+  for (int s = 0; s < 100; ++s) moved.advance(field, 0.04);
+  EXPECT_GT(moved.max_tip_deflection(), 1.0);
+  EXPECT_GT(moved.particle(0, p.links).x(), 8);
+}
+
+template <class Exec>
+class JellyLattice : public test::BackendTest<Exec> {};
+TYPED_TEST_SUITE(JellyLattice, test::EnabledSpaces, test::SpaceName);
+
+// A bell that does not move leaves the water at rest everywhere (C1 velocity 0: plain bounce-back).
+TYPED_TEST(JellyLattice, StillBellLeavesTheWaterAtRest) {
+  auto bp = default_bell();
+  bp.contraction = 0;
+  JellyBell bell(bp);
+  lbm3d::LbmParams p;
+  p.nx = p.ny = p.nz = 40, p.tau = 0.6;
+  for (auto& b : p.border) b = lbm3d::Border::outflow;
+  auto flow = lbm3d::make_lbm_flow(this->backend, p);
+  coupling::JellyGroups groups(40, 40, 40, 2.0, 0.04);
+  for (int s = 0; s < 30; ++s) {
+    bell.advance(0.04);
+    groups.update(bell);
+    flow->set_groups(groups.groups());
+    flow->step();
+  }
+  EXPECT_LT(flow->health().max_speed, 1e-7);  // FP32 round-off of rest populations
+}
