@@ -90,7 +90,10 @@ void SwSolver<Exec>::step() {
                    p_.nx, p_.ny, {static_cast<int>(p_.left), static_cast<int>(p_.right),
                                   static_cast<int>(p_.bottom), static_cast<int>(p_.top)},
                    p_.g, v, 1.0 / p_.tau, p_.dt / (6.0 * v * v)};
-  Kokkos::parallel_for("swlbm::step", Kokkos::RangePolicy<Exec>(0, p_.nx * p_.ny), k);
+  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
+    Kokkos::parallel_for("swlbm::step_rows", Kokkos::RangePolicy<Exec>(0, p_.ny), typename SwStep<device>::Rows{k});
+  else
+    Kokkos::parallel_for("swlbm::step", Kokkos::RangePolicy<Exec>(0, p_.nx * p_.ny), k);
   Exec().fence();  // device work is asynchronous: the phase ends when it has run
   cur_ = 1 - cur_;
   time_ += p_.dt;

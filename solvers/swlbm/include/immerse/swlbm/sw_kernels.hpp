@@ -56,22 +56,64 @@ struct SwStep {
     return f_old(sj * nx + si, a);
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(const int c) const {
-    const int i = c % nx, j = c / nx;
-    double f[9];
-    double hs = 0, mx = 0, my = 0;
-    for (int a = 0; a < 9; ++a) {
-      f[a] = pull(i, j, a);
-      hs += f[a];
-      mx += lattice_cx(a) * f[a];
-      my += lattice_cy(a) * f[a];
+  // One cell per work item (devices) ...
+  KOKKOS_INLINE_FUNCTION void operator()(const int c) const { cell(c % nx, c / nx, c); }
+  // ... or one row per work item (host spaces: no index division, and the row's interior is one
+  // simple loop the compiler can keep in registers and prefetch).
+  struct Rows {
+    SwStep k;
+    KOKKOS_INLINE_FUNCTION void operator()(const int j) const {
+      for (int i = 0; i < k.nx; ++i) k.cell(i, j, j * k.nx + i);
     }
+  };
+
+  KOKKOS_INLINE_FUNCTION void cell(const int i, const int j, const int c) const {
+    double f[9];
+    if (i > 0 && i < nx - 1 && j > 0 && j < ny - 1) {
+      // Interior: the source of direction a is the cell c - (cx_a + cy_a nx); no border test.
+      f[0] = f_old(c, 0);
+      f[1] = f_old(c - 1, 1);
+      f[2] = f_old(c - 1 + nx, 2);
+      f[3] = f_old(c + nx, 3);
+      f[4] = f_old(c + 1 + nx, 4);
+      f[5] = f_old(c + 1, 5);
+      f[6] = f_old(c + 1 - nx, 6);
+      f[7] = f_old(c - nx, 7);
+      f[8] = f_old(c - 1 - nx, 8);
+    } else {
+      for (int a = 0; a < 9; ++a) f[a] = pull(i, j, a);
+    }
+    const double hs = f[0] + f[1] + f[2] + f[3] + f[4] + f[5] + f[6] + f[7] + f[8];
+    const double mx = f[1] + f[2] + f[8] - f[4] - f[5] - f[6], my = f[6] + f[7] + f[8] - f[2] - f[3] - f[4];
     const double u = v * mx / hs, w = v * my / hs;
     h(c) = hs, ux(c) = u, uy(c) = w;
-    const double Fx = fx(c), Fy = fy(c);
-    for (int a = 0; a < 9; ++a)
-      f_new(c, a) = f[a] - omega * (f[a] - sw_equilibrium(a, hs, u, w, g, v)) +
-                    force_coef * v * (lattice_cx(a) * Fx + lattice_cy(a) * Fy);
+    // Eq. 2 in lattice form: with U = u / v, s_a = (v_a . u) / v^2, A = g h / (6 v^2),
+    //   f_0 = h (1 - 5 A - 2 |U|^2 / 3),  f_a = w_a h (A + s_a / 3 + s_a^2 / 2 - |U|^2 / 6),
+    // spelled out per direction (paper order) so the compiler keeps everything in registers.
+    const double U = u / v, W = w / v, q = U * U + W * W, A = g * hs / (6.0 * v * v);
+    const double ax = hs * (A - q / 6.0), dg = 0.25 * ax, hs4 = 0.25 * hs;
+    const double Fx = force_coef * v * fx(c), Fy = force_coef * v * fy(c);
+    const double s[9] = {0, U, U - W, -W, -U - W, -U, -U + W, W, U + W};
+    const double fu[9] = {0, Fx, Fx - Fy, -Fy, -Fx - Fy, -Fx, -Fx + Fy, Fy, Fx + Fy};
+    double eq[9];
+    eq[0] = hs * (1.0 - 5.0 * A - 2.0 * q / 3.0);
+    eq[1] = ax + hs * (s[1] / 3.0 + 0.5 * s[1] * s[1]);
+    eq[3] = ax + hs * (s[3] / 3.0 + 0.5 * s[3] * s[3]);
+    eq[5] = ax + hs * (s[5] / 3.0 + 0.5 * s[5] * s[5]);
+    eq[7] = ax + hs * (s[7] / 3.0 + 0.5 * s[7] * s[7]);
+    eq[2] = dg + hs4 * (s[2] / 3.0 + 0.5 * s[2] * s[2]);
+    eq[4] = dg + hs4 * (s[4] / 3.0 + 0.5 * s[4] * s[4]);
+    eq[6] = dg + hs4 * (s[6] / 3.0 + 0.5 * s[6] * s[6]);
+    eq[8] = dg + hs4 * (s[8] / 3.0 + 0.5 * s[8] * s[8]);
+    f_new(c, 0) = f[0] - omega * (f[0] - eq[0]);
+    f_new(c, 1) = f[1] - omega * (f[1] - eq[1]) + fu[1];
+    f_new(c, 2) = f[2] - omega * (f[2] - eq[2]) + fu[2];
+    f_new(c, 3) = f[3] - omega * (f[3] - eq[3]) + fu[3];
+    f_new(c, 4) = f[4] - omega * (f[4] - eq[4]) + fu[4];
+    f_new(c, 5) = f[5] - omega * (f[5] - eq[5]) + fu[5];
+    f_new(c, 6) = f[6] - omega * (f[6] - eq[6]) + fu[6];
+    f_new(c, 7) = f[7] - omega * (f[7] - eq[7]) + fu[7];
+    f_new(c, 8) = f[8] - omega * (f[8] - eq[8]) + fu[8];
   }
 };
 
