@@ -154,3 +154,27 @@ FloatAngles float_angles(const Eigen::Quaterniond& q) {
 }
 
 }  // namespace immerse::cases
+
+namespace immerse::cases {
+
+FloatLevelTrim float_level_trim(const bodies::TriMesh& mesh, double mass, const coupling::FloatForceCoefficients& k) {
+  const double flat[4] = {0, 0, 0, 0}, still[4] = {0, 0, 0, 0};
+  const coupling::FloatWater w{2, 2, 1e9, flat, still, still};  // surface at z = 0
+  const auto box = mesh.bounds();
+  auto loads = [&](double z) {
+    bodies::FloatBodyState st;
+    st.position = {1e9, 1e9, z}, st.orientation = Eigen::Quaterniond::Identity();
+    st.velocity.setZero(), st.angular_velocity.setZero();
+    return coupling::float_body_loads(mesh, st, w, k, nullptr);
+  };
+  double deep = -box.max().z(), dry = -box.min().z();
+  for (int it = 0; it < 80; ++it) {
+    const double m = 0.5 * (deep + dry);
+    (loads(m).force.z() > mass * k.g ? deep : dry) = m;
+  }
+  const double z = 0.5 * (deep + dry);
+  const coupling::FloatLoads l = loads(z);
+  return {-l.torque.y() / l.force.z(), -z};
+}
+
+}  // namespace immerse::cases

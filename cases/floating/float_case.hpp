@@ -34,3 +34,15 @@ struct FloatAngles {
 FloatAngles float_angles(const Eigen::Quaterniond& q);
 
 }  // namespace immerse::cases
+
+namespace immerse::cases {
+
+// A hull built to float level: the centre of buoyancy's x of its level-trim waterline (where the
+// centre of mass belongs) and the height of the mesh origin (keel) below the still level at that
+// draft, for a body of `mass` on still water (bisection on the draft, then the buoyancy moment).
+struct FloatLevelTrim {
+  double com_x, draft;
+};
+FloatLevelTrim float_level_trim(const bodies::TriMesh& mesh, double mass, const coupling::FloatForceCoefficients& k);
+
+}  // namespace immerse::cases

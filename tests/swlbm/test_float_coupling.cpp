@@ -107,7 +107,7 @@ TYPED_TEST(FloatMask, NormalsAndForcingOfEq789) {
   FloatMaskViews<device> v;
   v.mask = Kokkos::View<int*, device>("mask", 9);
   v.bodies = Kokkos::View<double* [8], device>("bodies", 1);
-  Kokkos::View<double*, device> h("h", 9), fx("fx", 9), fy("fy", 9);
+  Kokkos::View<double*, device> h("h", 9), ux("ux", 9), uy("uy", 9), fx("fx", 9), fy("fy", 9);
   Kokkos::deep_copy(h, 1.0);
   auto hm = Kokkos::create_mirror_view(v.mask);
   const int body_cells[] = {0, 1, 2, 4, 5};  // the bottom row and (1,1), (2,1); water: (0,1), (0,2), (1,2), (2,2)
@@ -120,7 +120,7 @@ TYPED_TEST(FloatMask, NormalsAndForcingOfEq789) {
     for (int k = 0; k < 8; ++k) hb(0, k) = 0;
     hb(0, 3) = sign * 0.2 * n[0], hb(0, 4) = sign * 0.2 * n[1];  // V = +-0.2 n, no rotation
     Kokkos::deep_copy(v.bodies, hb);
-    Kokkos::parallel_for(Kokkos::RangePolicy<TypeParam>(0, 9), FloatForcing<device>{v, h, fx, fy, 3, 3, 1.0, 10.0, 1.0});
+    Kokkos::parallel_for(Kokkos::RangePolicy<TypeParam>(0, 9), FloatForcing<device>{v, h, ux, uy, fx, fy, 3, 3, 1.0, 0.01, 10.0, 1.0});
     auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fx);
     auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fy);
     const double k = sign > 0 ? 10.0 : 1.0;
@@ -128,6 +128,16 @@ TYPED_TEST(FloatMask, NormalsAndForcingOfEq789) {
     EXPECT_NEAR(hy(4), k * sign * 0.2 * n[1], 1e-14);
     EXPECT_EQ(hx(0), 0.0);  // water cells get no force
   }
+  // The cap: water already moving with the body along n gets no further push.
+  auto hb = Kokkos::create_mirror_view(v.bodies);
+  for (int k = 0; k < 8; ++k) hb(0, k) = 0;
+  hb(0, 3) = 0.2 * n[0], hb(0, 4) = 0.2 * n[1];
+  Kokkos::deep_copy(v.bodies, hb);
+  Kokkos::deep_copy(ux, 0.2 * n[0]);
+  Kokkos::deep_copy(uy, 0.2 * n[1]);
+  Kokkos::parallel_for(Kokkos::RangePolicy<TypeParam>(0, 9), FloatForcing<device>{v, h, ux, uy, fx, fy, 3, 3, 1.0, 0.01, 10.0, 1.0});
+  auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fx);
+  EXPECT_NEAR(hx(4), 0.0, 1e-15);
 }
 
 // Rasterisation: a projected triangle covering the cell centres of the lower-left half of a
@@ -178,4 +188,26 @@ TYPED_TEST(FloatStill, BodyAtRestLeavesStillWaterStill) {
   // gives the body velocities ~1e-6 m/s); moving: the eq. 7 forcing at k+ = 10/s gives > 1e-2 m/s.
   EXPECT_LT(speeds[0], 1e-4);
   EXPECT_GT(speeds[1], 1e-2);
+}
+
+// Every generator at the paper's sizes gives a closed, outward mesh with the triangle counts the
+// paper names (80, ~520, ~2628, ~460) and the boats' main dimensions.
+TEST(FloatShapes, ClosedMeshesAtThePapersSizes) {
+  const bodies::TriMesh sphere = bodies::float_sphere(0.5), complex = bodies::float_complex_object(0.6, 0.21);
+  const bodies::TriMesh boat = bodies::float_hull(bodies::float_rowing_boat_spec());
+  const bodies::TriMesh motor = bodies::float_hull(bodies::float_motorboat_spec());
+  const bodies::TriMesh sail = bodies::float_sailboat(15);
+  for (const auto* m : {&sphere, &complex, &boat, &motor, &sail}) EXPECT_NO_THROW(bodies::check_closed(*m, "generated"));
+  EXPECT_EQ(sphere.face_count(), 80);
+  EXPECT_EQ(complex.face_count(), 520);
+  EXPECT_NEAR(boat.face_count(), 2628, 0.05 * 2628);
+  EXPECT_NEAR(motor.face_count(), 460, 0.05 * 460);
+  const Eigen::Vector3d b = boat.bounds().sizes(), mb = motor.bounds().sizes();
+  EXPECT_NEAR(b.x(), 3.23, 1e-9);
+  EXPECT_NEAR(b.y(), 1.23, 1e-9);
+  // Depth: the keel point of the sampled superellipse section lies within 1% of the nominal.
+  EXPECT_NEAR(b.z(), 0.43, 0.01 * 0.43);
+  EXPECT_NEAR(mb.x(), 12.7, 1e-9);
+  EXPECT_NEAR(mb.y(), 3.85, 1e-9);
+  EXPECT_NEAR(mb.z(), 2.4, 0.01 * 2.4);
 }

@@ -73,8 +73,8 @@ TriMesh float_hull(const HullSpec& s) {
     const int centre = m.vertex_count() - 1;
     for (int q = 0; q < np; ++q) {
       const int q1 = (q + 1) % np;
-      if (end == 0) m.faces.push_back({centre, at(end, q1), at(end, q)});
-      else m.faces.push_back({centre, at(end, q), at(end, q1)});
+      if (end == 0) m.faces.push_back({centre, at(end, q), at(end, q1)});
+      else m.faces.push_back({centre, at(end, q1), at(end, q)});
     }
   }
   orient_outwards(m);

@@ -158,8 +158,9 @@ class FloatSystemImpl final : public FloatSystem {
     Kokkos::parallel_for("float::rasterise", Kokkos::RangePolicy<Exec>(0, static_cast<int>(total)),
                          FloatRasterise<device>{views_, p.nx, p.ny, p.dx});
     Kokkos::parallel_for("float::forcing", Kokkos::RangePolicy<Exec>(0, n),
-                         FloatForcing<device>{views_, water_.depth(), water_.force_x(), water_.force_y(), p.nx, p.ny,
-                                              p.dx, cp_.k_plus, cp_.k_minus});
+                         FloatForcing<device>{views_, water_.depth(), water_.velocity_x(), water_.velocity_y(),
+                                              water_.force_x(), water_.force_y(), p.nx, p.ny, p.dx, p.dt,
+                                              cp_.k_plus, cp_.k_minus});
   }
 
   swlbm::SwSolver<Exec> water_;

@@ -8,7 +8,10 @@
 //   F = k+ (V . n) n  when V . n > 0 (the body pushes),  k- (V . n) n  otherwise (it drags),
 // V the body's horizontal velocity at the cell. The paper does not give F's units; here k+/k- are
 // rates (1/s): F = k h (V . n) n makes the cell's momentum h u relax towards the body's normal
-// velocity at rate k, so k+ = 10/s, k- = 1/s keeps the paper's k+/k- ~ 10.
+// velocity at rate k, so k+ = 10/s, k- = 1/s keeps the paper's k+/k- ~ 10. One step never drives
+// the cell's normal velocity past the body's (F . n dt <= h (V . n - u . n) when pushing, the mirror
+// when dragging): a body cannot push water faster than it moves itself, which keeps fast spinning
+// bodies (a capsizing mast) from blowing up the water. The paper's eq. 7 has no such cap.
 #include <Kokkos_Core.hpp>
 
 namespace immerse::coupling {
@@ -71,9 +74,9 @@ struct FloatRasterise {
 template <class Device>
 struct FloatForcing {
   FloatMaskViews<Device> v;
-  Kokkos::View<double*, Device> h, fx, fy;
+  Kokkos::View<double*, Device> h, ux, uy, fx, fy;
   int nx, ny;
-  double dx, k_plus, k_minus;
+  double dx, dt, k_plus, k_minus;
   KOKKOS_INLINE_FUNCTION void operator()(const int c) const {
     const int b = v.mask(c);
     if (b < 0) return;
@@ -94,8 +97,13 @@ struct FloatForcing {
     const double Vx = v.bodies(b, 3) + wy * rz - wz * ry, Vy = v.bodies(b, 4) + wz * rx - wx * rz;
     const double Vn = Vx * nxu + Vy * nyu;
     const double k = Vn > 0 ? k_plus : k_minus;  // eq. 7
-    fx(c) = k * h(c) * Vn * nxu;
-    fy(c) = k * h(c) * Vn * nyu;
+    const double un = ux(c) * nxu + uy(c) * nyu;
+    double Fn = k * h(c) * Vn;
+    const double limit = h(c) * (Vn - un) / dt;
+    if (Vn > 0) Fn = Fn < limit ? Fn : (limit > 0 ? limit : 0.0);
+    else Fn = Fn > limit ? Fn : (limit < 0 ? limit : 0.0);
+    fx(c) = Fn * nxu;
+    fy(c) = Fn * nyu;
   }
 };
 
