@@ -40,6 +40,7 @@ FloatSimulation::FloatSimulation(const json& r, const std::string& source, const
   const auto& p = case_.water;
   still_level_ = volume0_ / (p.nx * p.ny * p.dx * p.dx);
   mean_draft_.assign(system_->body_count(), 0.0);
+  mean_com_.assign(system_->body_count(), 0.0);
 }
 
 void FloatSimulation::step() {
@@ -50,7 +51,9 @@ void FloatSimulation::step() {
     const coupling::FloatWater w{f.nx, f.ny, f.dx, f.h.data(), f.u.data(), f.v.data()};
     for (int b = 0; b < system_->body_count(); ++b) {
       const auto st = system_->body_state(b);
-      mean_draft_[b] += w.depth(st.position.x(), st.position.y()) - float_lowest_point(*system_, b);
+      const double level = w.depth(st.position.x(), st.position.y());
+      mean_draft_[b] += level - float_lowest_point(*system_, b);
+      mean_com_[b] += st.position.z() - level;
     }
     ++mean_count_;
   }
@@ -182,6 +185,7 @@ json FloatSimulation::metrics() {
                       {"draft_m", draft_now},
                       {"mean_draft_m", mean_count_ ? mean_draft_[b] / mean_count_ : draft_now},
                       {"hydrostatic_draft_m", hydrostatic_draft(b, still_level_)},
+                      {"mean_com_rel_level_m", mean_count_ ? mean_com_[b] / mean_count_ : 0.0},
                       {"height_m", system_->body(b).local.bounds().sizes().z()}});
   }
   m["bodies"] = bodies;

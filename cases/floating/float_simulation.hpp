@@ -41,7 +41,7 @@ class FloatSimulation : public Simulation {
   int frames_;
   double volume0_ = 0, still_level_ = 0;
   // Time means of each body's CoM height and lowest point over the last quarter of the run.
-  std::vector<double> mean_draft_;
+  std::vector<double> mean_draft_, mean_com_;  // draft; CoM height above the level under it
   long mean_count_ = 0;
 };
 

@@ -201,7 +201,7 @@ int write_report(const ReportOptions& opt) {
   md += machine_section(opt.backend);
   md += cases_section(ctx);
   md += benchmark_section(ctx);
-  const std::vector<SectionWriter> sections = {patent_section};  // one per paper; later solvers append theirs
+  const std::vector<SectionWriter> sections = {patent_section, floating_section};  // one per paper; later solvers append theirs
   for (const auto& s : sections) md += s(ctx);
   const std::string index = (fs::path(opt.dir) / "index.md").string();
   std::ofstream(index) << md;

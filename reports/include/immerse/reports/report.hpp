@@ -39,6 +39,7 @@ using SectionWriter = std::function<std::string(const ReportContext&)>;
 bool run_gnuplot(const std::string& dir, const std::string& script_name, const std::string& script);
 
 std::string patent_section(const ReportContext& ctx);
+std::string floating_section(const ReportContext& ctx);
 
 int write_report(const ReportOptions& opt);
 
