@@ -225,7 +225,9 @@ std::unique_ptr<coupling::FloatSystem> make_fps_column(const FloatCase& fc, cons
                                    source, k.objects, l.spacing, Lx, Ly));
     bodies.push_back(std::move(s));
   }
-  return coupling::make_float_system(backend, fc.water, std::move(bodies), fc.coupling);
+  coupling::FloatCouplingParams cp = fc.coupling;
+  cp.record_pressure = false;  // no hull-pressure display in the performance scene
+  return coupling::make_float_system(backend, fc.water, std::move(bodies), cp);
 }
 
 std::unique_ptr<Simulation> make_fps_objects(const json& r, const std::string& source, const RunOptions& opt) {

@@ -83,7 +83,9 @@ FloatLoads float_body_loads(const bodies::TriMesh& local, const bodies::FloatBod
   for (size_t f = 0; f < local.faces.size(); ++f) {
     const std::array<Eigen::Vector3d, 3> p = {world[local.faces[f][0]], world[local.faces[f][1]], world[local.faces[f][2]]};
     const Eigen::Vector3d centroid = (p[0] + p[1] + p[2]) / 3.0;
-    const double level = w.depth(centroid.x(), centroid.y());  // water height under the centroid
+    // Water height and velocity under the centroid (one bilinear stencil for all three).
+    const Bilinear wb = weights(w, centroid.x(), centroid.y());
+    const double level = sample(w, w.h, wb);
     int count = 0;
     const Wetness wet = float_cut_triangle(p, level, pieces, count);
     if (wet == Wetness::dry) {
@@ -96,6 +98,9 @@ FloatLoads float_body_loads(const bodies::TriMesh& local, const bodies::FloatBod
     if (anorm <= 0) continue;
     const Eigen::Vector3d n = area_vec / anorm;
     if (pressure) (*pressure)[f] = k.rho * k.g * std::max(0.0, level - centroid.z());
+    // The water's velocity under the triangle (pieces of one triangle share it: they are smaller
+    // than a cell for the meshes used here).
+    const Eigen::Vector3d water(sample(w, w.u, wb), sample(w, w.v, wb), 0);
     for (int q = 0; q < count; ++q) {
       const auto& t = pieces[q];
       const double A = 0.5 * (t[1] - t[0]).cross(t[2] - t[0]).norm();
@@ -105,8 +110,7 @@ FloatLoads float_body_loads(const bodies::TriMesh& local, const bodies::FloatBod
       Eigen::Vector3d F = -k.rho * k.g * hi * A * n;
       L.buoyancy += F;
       // Velocity of the piece relative to the water under it.
-      const Eigen::Vector2d uw = w.velocity(c.x(), c.y());
-      const Eigen::Vector3d V = s.velocity + s.angular_velocity.cross(c - s.position) - Eigen::Vector3d(uw.x(), uw.y(), 0);
+      const Eigen::Vector3d V = s.velocity + s.angular_velocity.cross(c - s.position) - water;
       const double speed = V.norm(), nv = n.dot(V);
       if (speed > 0 && nv > 0) {
         const double Ae = (k.alpha * nv / speed + (1 - k.alpha)) * A;

@@ -115,7 +115,7 @@ class FloatSystemImpl final : public FloatSystem {
           FloatBodyRuntime& rt = bodies_[b];
           footprints_[b].clear();
           rt.loads = float_body_loads(rt.local, states[b], w, cp_.forces, &footprints_[b],
-                                      want_pressure_ ? &rt.pressure : nullptr);
+                                      cp_.record_pressure ? &rt.pressure : nullptr);
         });
     host_exec().fence();
     for (int b = 0; b < nb; ++b) {
@@ -173,7 +173,6 @@ class FloatSystemImpl final : public FloatSystem {
   typename Kokkos::View<double* [8], device>::HostMirror bodies_host_;
   typename Kokkos::View<double* [6], device>::HostMirror tris_host_;
   typename Kokkos::View<int*, device>::HostMirror tri_body_host_;
-  bool want_pressure_ = true;
   long frames_ = 0;
   PhaseTimer phases_;
 };

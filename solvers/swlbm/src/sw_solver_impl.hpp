@@ -89,8 +89,8 @@ void SwSolver<Exec>::step() {
   SwStep<device> k{f_[cur_], f_[1 - cur_], h_, ux_, uy_, fx_, fy_, border_[0], border_[1], border_[2], border_[3],
                    p_.nx, p_.ny, {static_cast<int>(p_.left), static_cast<int>(p_.right),
                                   static_cast<int>(p_.bottom), static_cast<int>(p_.top)},
-                   p_.g, v, 1.0 / p_.tau, p_.dt / (6.0 * v * v)};
-  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
+                   p_.g, v, 1.0 / p_.tau, p_.dt / (6.0 * v * v), p_.g / (6.0 * v * v)};
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
     Kokkos::parallel_for("swlbm::step_rows", Kokkos::RangePolicy<Exec>(0, p_.ny), typename SwStep<device>::Rows{k});
   else
     Kokkos::parallel_for("swlbm::step", Kokkos::RangePolicy<Exec>(0, p_.nx * p_.ny), k);

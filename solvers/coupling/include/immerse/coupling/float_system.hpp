@@ -42,6 +42,7 @@ struct FloatCouplingParams {
   FloatForceCoefficients forces;
   double k_plus = 10, k_minus = 1;  // 1/s, eq. 7 (see float_mask.hpp)
   bool body_to_water = true;
+  bool record_pressure = true;  // keep rho g h per face for the hull-pressure display
 };
 
 struct FloatBodyRuntime {

@@ -27,6 +27,7 @@ struct SwStep {
   int nx, ny;
   int kind[4];
   double g, v, omega, force_coef;
+  double g6v2;  // g / (6 v^2)
 
   KOKKOS_INLINE_FUNCTION double from_border(const border& b, int k, int a) const {
     return sw_equilibrium(a, b(k, 0), b(k, 1), b(k, 2), g, v);
@@ -58,62 +59,64 @@ struct SwStep {
 
   // One cell per work item (devices) ...
   KOKKOS_INLINE_FUNCTION void operator()(const int c) const { cell(c % nx, c / nx, c); }
-  // ... or one row per work item (host spaces: no index division, and the row's interior is one
-  // simple loop the compiler can keep in registers and prefetch).
+  // ... or one row per work item (host spaces): the row's interior is one branch-free loop the
+  // compiler vectorises across cells; the two end cells and the first/last rows take the border path.
   struct Rows {
     SwStep k;
     KOKKOS_INLINE_FUNCTION void operator()(const int j) const {
-      for (int i = 0; i < k.nx; ++i) k.cell(i, j, j * k.nx + i);
+      const int nx = k.nx, row = j * nx;
+      if (j == 0 || j == k.ny - 1 || nx < 3) {
+        for (int i = 0; i < nx; ++i) k.cell(i, j, row + i);
+        return;
+      }
+      k.cell(0, j, row);
+#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
+#pragma omp simd
+#endif
+      for (int i = 1; i < nx - 1; ++i) k.interior(row + i);
+      k.cell(nx - 1, j, row + nx - 1);
     }
   };
 
+  // Any cell: populations pulled through the border rules where a neighbour is missing.
   KOKKOS_INLINE_FUNCTION void cell(const int i, const int j, const int c) const {
+    if (i > 0 && i < nx - 1 && j > 0 && j < ny - 1) return interior(c);
     double f[9];
-    if (i > 0 && i < nx - 1 && j > 0 && j < ny - 1) {
-      // Interior: the source of direction a is the cell c - (cx_a + cy_a nx); no border test.
-      f[0] = f_old(c, 0);
-      f[1] = f_old(c - 1, 1);
-      f[2] = f_old(c - 1 + nx, 2);
-      f[3] = f_old(c + nx, 3);
-      f[4] = f_old(c + 1 + nx, 4);
-      f[5] = f_old(c + 1, 5);
-      f[6] = f_old(c + 1 - nx, 6);
-      f[7] = f_old(c - nx, 7);
-      f[8] = f_old(c - 1 - nx, 8);
-    } else {
-      for (int a = 0; a < 9; ++a) f[a] = pull(i, j, a);
-    }
-    const double hs = f[0] + f[1] + f[2] + f[3] + f[4] + f[5] + f[6] + f[7] + f[8];
-    const double mx = f[1] + f[2] + f[8] - f[4] - f[5] - f[6], my = f[6] + f[7] + f[8] - f[2] - f[3] - f[4];
-    const double u = v * mx / hs, w = v * my / hs;
-    h(c) = hs, ux(c) = u, uy(c) = w;
-    // Eq. 2 in lattice form: with U = u / v, s_a = (v_a . u) / v^2, A = g h / (6 v^2),
-    //   f_0 = h (1 - 5 A - 2 |U|^2 / 3),  f_a = w_a h (A + s_a / 3 + s_a^2 / 2 - |U|^2 / 6),
-    // spelled out per direction (paper order) so the compiler keeps everything in registers.
-    const double U = u / v, W = w / v, q = U * U + W * W, A = g * hs / (6.0 * v * v);
+    for (int a = 0; a < 9; ++a) f[a] = pull(i, j, a);
+    collide(c, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]);
+  }
+
+  // An interior cell: the source of direction a is the cell c - (cx_a + cy_a nx).
+  KOKKOS_FORCEINLINE_FUNCTION void interior(const int c) const {
+    collide(c, f_old(c, 0), f_old(c - 1, 1), f_old(c - 1 + nx, 2), f_old(c + nx, 3), f_old(c + 1 + nx, 4),
+            f_old(c + 1, 5), f_old(c + 1 - nx, 6), f_old(c - nx, 7), f_old(c - 1 - nx, 8));
+  }
+
+  // Moments, eq. 2 equilibria and the BGK + force update of one cell's arrived populations.
+  KOKKOS_FORCEINLINE_FUNCTION void collide(const int c, const double f0, const double f1, const double f2,
+                                           const double f3, const double f4, const double f5, const double f6,
+                                           const double f7, const double f8) const {
+    const double hs = f0 + f1 + f2 + f3 + f4 + f5 + f6 + f7 + f8;
+    const double inv = 1.0 / hs;
+    // U = u / v: lattice units; h u = v sum c_a f_a.
+    const double U = (f1 + f2 + f8 - f4 - f5 - f6) * inv, W = (f6 + f7 + f8 - f2 - f3 - f4) * inv;
+    h(c) = hs, ux(c) = v * U, uy(c) = v * W;
+    // Eq. 2 in lattice form: s_a = (v_a . u) / v^2 = c_a . U, A = g h / (6 v^2),
+    //   f_0 = h (1 - 5 A - 2 |U|^2 / 3),  f_a = w_a h (A + s_a / 3 + s_a^2 / 2 - |U|^2 / 6).
+    const double q = U * U + W * W, A = g6v2 * hs;
     const double ax = hs * (A - q / 6.0), dg = 0.25 * ax, hs4 = 0.25 * hs;
     const double Fx = force_coef * v * fx(c), Fy = force_coef * v * fy(c);
-    const double s[9] = {0, U, U - W, -W, -U - W, -U, -U + W, W, U + W};
-    const double fu[9] = {0, Fx, Fx - Fy, -Fy, -Fx - Fy, -Fx, -Fx + Fy, Fy, Fx + Fy};
-    double eq[9];
-    eq[0] = hs * (1.0 - 5.0 * A - 2.0 * q / 3.0);
-    eq[1] = ax + hs * (s[1] / 3.0 + 0.5 * s[1] * s[1]);
-    eq[3] = ax + hs * (s[3] / 3.0 + 0.5 * s[3] * s[3]);
-    eq[5] = ax + hs * (s[5] / 3.0 + 0.5 * s[5] * s[5]);
-    eq[7] = ax + hs * (s[7] / 3.0 + 0.5 * s[7] * s[7]);
-    eq[2] = dg + hs4 * (s[2] / 3.0 + 0.5 * s[2] * s[2]);
-    eq[4] = dg + hs4 * (s[4] / 3.0 + 0.5 * s[4] * s[4]);
-    eq[6] = dg + hs4 * (s[6] / 3.0 + 0.5 * s[6] * s[6]);
-    eq[8] = dg + hs4 * (s[8] / 3.0 + 0.5 * s[8] * s[8]);
-    f_new(c, 0) = f[0] - omega * (f[0] - eq[0]);
-    f_new(c, 1) = f[1] - omega * (f[1] - eq[1]) + fu[1];
-    f_new(c, 2) = f[2] - omega * (f[2] - eq[2]) + fu[2];
-    f_new(c, 3) = f[3] - omega * (f[3] - eq[3]) + fu[3];
-    f_new(c, 4) = f[4] - omega * (f[4] - eq[4]) + fu[4];
-    f_new(c, 5) = f[5] - omega * (f[5] - eq[5]) + fu[5];
-    f_new(c, 6) = f[6] - omega * (f[6] - eq[6]) + fu[6];
-    f_new(c, 7) = f[7] - omega * (f[7] - eq[7]) + fu[7];
-    f_new(c, 8) = f[8] - omega * (f[8] - eq[8]) + fu[8];
+    auto axis = [&](double s) { return ax + hs * (s * (1.0 / 3.0) + 0.5 * s * s); };
+    auto diag = [&](double s) { return dg + hs4 * (s * (1.0 / 3.0) + 0.5 * s * s); };
+    f_new(c, 0) = f0 - omega * (f0 - hs * (1.0 - 5.0 * A - 2.0 * q / 3.0));
+    f_new(c, 1) = f1 - omega * (f1 - axis(U)) + Fx;
+    f_new(c, 2) = f2 - omega * (f2 - diag(U - W)) + Fx - Fy;
+    f_new(c, 3) = f3 - omega * (f3 - axis(-W)) - Fy;
+    f_new(c, 4) = f4 - omega * (f4 - diag(-U - W)) - Fx - Fy;
+    f_new(c, 5) = f5 - omega * (f5 - axis(-U)) - Fx;
+    f_new(c, 6) = f6 - omega * (f6 - diag(-U + W)) - Fx + Fy;
+    f_new(c, 7) = f7 - omega * (f7 - axis(W)) + Fy;
+    f_new(c, 8) = f8 - omega * (f8 - diag(U + W)) + Fx + Fy;
   }
 };
 
