@@ -13,6 +13,8 @@ SolverEntry elastic_solver_entry();  // cases/elastic
 SolverEntry lbm3d_solver_entry();    // cases/jellyfish
 SolverEntry jellyfish_solver_entry();  // cases/jellyfish
   static const std::vector<SolverEntry> entries = {penalty_solver_entry(), lbm3d_solver_entry(), jellyfish_solver_entry()};
+SolverEntry swlbm_solver_entry();    // cases/floating
+  static const std::vector<SolverEntry> entries = {penalty_solver_entry(), swlbm_solver_entry()};
   return entries;
 }
 

@@ -221,7 +221,7 @@ int write_report(const ReportOptions& opt) {
   md += cases_section(ctx);
   md += benchmark_section(ctx);
   md += backends_link(opt.dir);
-  const std::vector<SectionWriter> sections = {patent_section, langevin_section, elastic_section, jellyfish_section};  // one per paper; later solvers append theirs
+  const std::vector<SectionWriter> sections = {patent_section, langevin_section, elastic_section, jellyfish_section, floating_section};  // one per paper; later solvers append theirs
   for (const auto& s : sections) md += s(ctx);
   const std::string index = (fs::path(opt.dir) / "index.md").string();
   std::ofstream(index) << md;

@@ -42,6 +42,7 @@ std::string patent_section(const ReportContext& ctx);
 std::string langevin_section(const ReportContext& ctx);
 std::string elastic_section(const ReportContext& ctx);
 std::string jellyfish_section(const ReportContext& ctx);
+std::string floating_section(const ReportContext& ctx);
 
 int write_report(const ReportOptions& opt);
 

@@ -1,0 +1,79 @@
+// bench_swlbm: Google Benchmark timings of the floating-bodies paper (P5) for every backend.
+//
+//   sw_step/<backend>/<N>            one shallow-water LBM step on an N x N basin (175, 512, 2048)
+//   fps_objects/<backend>/<column>   one frame of a Table 1 column (forces + Bullet + wetted section
+//                                    + water step), the canned fps_objects case's grid and layout
+//   stream_copy/<backend>, stream_triad/<backend>  from support/bench_main
+//
+// Bytes per cell of sw_step (STREAM convention, no write-allocate): read and write the 9
+// populations (144 B), read the force field (16 B), write h, u, v (24 B): 184 B.
+// Run with OMP_PROC_BIND=spread OMP_PLACES=threads.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <string>
+
+#include "../cases/floating/fps_objects.hpp"
+#include "immerse/cases/case_library.hpp"
+#include "immerse/core/backend.hpp"
+#include "immerse/swlbm/sw_flow.hpp"
+#include "support/bench_main.hpp"
+
+namespace {
+
+using immerse::Backend;
+namespace swlbm = immerse::swlbm;
+namespace cases = immerse::cases;
+
+constexpr int kSizes[] = {175, 512, 2048};
+
+swlbm::SwParams basin(int n) {
+  swlbm::SwParams p;
+  p.nx = p.ny = n;
+  p.dx = 0.2, p.dt = 0.02, p.tau = 0.6;  // v = 10 m/s on 1 m deep water
+  p.initial_h = "1 + 0.1 * exp(-((x - 10)^2 + (y - 10)^2))";
+  p.source = "bench_swlbm";
+  return p;
+}
+
+void sw_step(benchmark::State& state, Backend backend, int n) {
+  auto flow = swlbm::make_sw_flow(backend, basin(n));
+  for (int s = 0; s < 3; ++s) flow->step();
+  for (auto _ : state) flow->step();  // step() fences
+  if (!flow->status().healthy) state.SkipWithError("unhealthy water after the timed steps");
+  const double cells = double(n) * n * state.iterations();
+  state.counters["lattice_updates_per_s"] = benchmark::Counter(cells, benchmark::Counter::kIsRate);
+  state.SetBytesProcessed(std::int64_t(184) * n * n * state.iterations());
+}
+
+void fps_column(benchmark::State& state, Backend backend, int column) {
+  const cases::CaseDoc doc = cases::load_case("fps_objects");
+  const auto resolved = cases::resolve_case(doc, {});
+  const cases::FloatCase fc = cases::float_case_from_json(resolved, doc.source);
+  auto system = cases::make_fps_column(fc, cases::fps_layout_from_json(resolved), column, backend, doc.source);
+  for (int s = 0; s < 20; ++s) system->step();
+  for (auto _ : state) system->step();
+  state.counters["frames_per_s"] = benchmark::Counter(double(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["paper_frames_per_s"] = cases::kFpsColumns[column].paper_fps;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  immerse::bench::Options options;
+  options.register_benchmarks = [] {
+    for (Backend b : immerse::enabled_backends()) {
+      const std::string bn = immerse::to_string(b);
+      for (int n : kSizes)
+        benchmark::RegisterBenchmark(("sw_step/" + bn + "/" + std::to_string(n)).c_str(), sw_step, b, n)
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
+      for (int c = 0; c < 4; ++c)
+        benchmark::RegisterBenchmark(("fps_objects/" + bn + "/" + cases::kFpsColumns[c].key).c_str(), fps_column, b, c)
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
+    }
+  };
+  options.summary_kernels = {"sw_step/openmp/2048", "sw_step/openmp/512", "sw_step/openmp/175"};
+  return immerse::bench::run(argc, argv, options);
+}

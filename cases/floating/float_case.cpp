@@ -1,0 +1,180 @@
+#include "float_case.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "immerse/bodies/float_shapes.hpp"
+#include "immerse/core/error.hpp"
+#include "immerse/swlbm/sw_params.hpp"
+
+namespace immerse::cases {
+namespace {
+constexpr double kPi = 3.14159265358979323846;
+
+Eigen::Vector3d vec3(const json& j) { return {j[0].get<double>(), j[1].get<double>(), j[2].get<double>()}; }
+}  // namespace
+
+Schema float_schema() {
+  Schema body;
+  body.string("name", "", "label")
+      .choice("shape", "sphere", {"sphere", "box", "complex", "hull", "rowing_boat", "motorboat", "sailboat", "obj"},
+              "sphere: icosphere of 80 triangles; box; complex: the 520-triangle object of Table 1; hull: lofted hull of "
+              "size [length, beam, depth]; rowing_boat/motorboat/sailboat: the paper's boats; obj: a mesh file")
+      .string("obj", "", "Wavefront OBJ file (shape obj), closed and outward-oriented, metres after `scale`")
+      .number("scale", 1, 1e-9, 1e9, "", "scale applied to the OBJ mesh")
+      .number("radius", 0.5, 1e-6, 1e4, "m", "sphere radius; complex: ring radius (tube 0.35 of it)")
+      .vector("size", json::array({1, 1, 1}), 3, 1e-6, 1e4, "m", "box [x, y, z]; hull [length, beam, depth]")
+      .number("mast_height", 15, 0, 1e3, "m", "sailboat: mast above the deck")
+      .number("mass", 0, 0, 1e9, "kg", "mass (0: density x the mesh's volume)")
+      .number("density", 500, 1e-6, 1e6, "kg/m^3", "density when mass is 0")
+      .vector("centre_of_mass", json::array(), 0, -1e4, 1e4, "m", "[x, y, z] in the mesh frame (empty: the solid's centroid)")
+      .vector("position", json::array({0, 0, 0}), 3, -1e7, 1e7, "m", "world position of the mesh frame's origin")
+      .vector("orientation_deg", json::array({0, 0, 0}), 3, -360, 360, "deg", "roll, pitch, yaw (about x, y, z)")
+      .vector("velocity", json::array({0, 0, 0}), 3, -1e4, 1e4, "m/s", "initial velocity");
+  Schema coupling;
+  coupling.number("drag", 1.0, 0, 100, "", "drag coefficient C_d (eq. 4)")
+      .number("lift", 0.5, 0, 100, "", "lift coefficient C_l (eq. 5)")
+      .number("alpha", 0.5, 0, 1, "", "effective-area weight alpha (Yuksel et al.; PAPERS.md's form of eq. 6)")
+      .number("k_plus", 10, 0, 1e4, "1/s", "body -> water forcing rate when the body pushes (eq. 7)")
+      .number("k_minus", 1, 0, 1e4, "1/s", "body -> water forcing rate when the body drags (eq. 7)")
+      .boolean("body_to_water", true, "bodies move the water (false: one-way coupling)");
+  Schema load;
+  load.integer("body", 0, 0, 1e6, "index in bodies")
+      .vector("force", json::array({0, 0, 0}), 3, -1e9, 1e9, "N", "force")
+      .vector("point", json::array({0, 0, 0}), 3, -1e4, 1e4, "m", "point of application, mesh frame")
+      .choice("frame", "world", {"world", "body"}, "world: a weight; body: turns with the body (thrust)");
+  Schema fps;
+  fps.integer("frames_per_column", 300, 1, 1e7, "frames timed per column of Table 1")
+      .integer("warmup_frames", 20, 0, 1e6, "frames run before timing each column")
+      .number("spacing", 2.2, 0.1, 100, "m", "distance between neighbouring objects")
+      .number("drop_height", 0.15, -10, 10, "m", "objects start up to this far above their floating height")
+      .number("sphere_radius", 0.5, 1e-3, 100, "m", "radius of the 80-triangle spheres")
+      .number("complex_radius", 0.6, 1e-3, 100, "m", "ring radius of the 520-triangle complex objects")
+      .number("density", 500, 1, 1e5, "kg/m^3", "density of every object (500: floats half immersed)");
+  Schema boat;
+  boat.number("load_kg", 90, 0, 1e5, "kg", "the load (weight) placed on the boat")
+      .number("boat_mass_kg", 120, 1, 1e6, "kg", "the boat's own mass")
+      .number("settle_s", 12, 0.1, 1e4, "s", "time run per load position before reading the angles")
+      .number("offset_fraction", 0.8, 0, 1, "", "load offset towards bow/stern/side as a fraction of half length/beam");
+  Schema sail;
+  sail.vector("com_heights", json::array({0.5, 1.65}), 0, 0, 100, "m", "centre of mass heights above the base, one run each")
+      .number("mass_t", 29, 0.01, 1e5, "t", "displacement")
+      .number("duration_s", 40, 0.1, 1e4, "s", "time run per centre of mass");
+  Schema motor;
+  motor.number("thrust_N", 60000, 0, 1e8, "N", "propeller thrust (body frame, at the stern)")
+      .number("turn_at_s", 12, 0, 1e5, "s", "time the rudder is put over")
+      .number("rudder_N", 15000, -1e8, 1e8, "N", "rudder side force at the stern after turn_at_s (positive: turns to port)");
+  Schema s = swlbm::sw_schema();
+  s.list("bodies", body, "floating bodies (empty: water only)")
+      .object("coupling", coupling, "water <-> body coupling coefficients")
+      .list("loads", load, "forces held on bodies (weights, thrust)")
+      .object("fps", fps, "fps_objects scene: the performance table")
+      .object("boat_load", boat, "boat_load scene: the weight-distribution test")
+      .object("sailboat", sail, "sailboat scene: centre of mass in a wave train")
+      .object("motorboat", motor, "motorboat scene: thrust and turn");
+  return s;
+}
+
+coupling::FloatBodySpec float_body_from_json(const json& b, const std::string& source, const std::string& where,
+                                             double* density_out) {
+  coupling::FloatBodySpec s;
+  s.name = b["name"];
+  const std::string shape = b["shape"];
+  const double r = b["radius"];
+  const Eigen::Vector3d size = vec3(b["size"]);
+  if (shape == "sphere") s.mesh = bodies::float_sphere(r), s.sphere_radius = r;
+  else if (shape == "box") s.mesh = bodies::make_box(size, 2);
+  else if (shape == "complex") s.mesh = bodies::float_complex_object(r, 0.35 * r);
+  else if (shape == "rowing_boat") s.mesh = bodies::float_hull(bodies::float_rowing_boat_spec());
+  else if (shape == "motorboat") s.mesh = bodies::float_hull(bodies::float_motorboat_spec());
+  else if (shape == "sailboat") s.mesh = bodies::float_sailboat(b["mast_height"]);
+  else if (shape == "hull") {
+    bodies::HullSpec h;
+    h.length = size.x(), h.beam = size.y(), h.depth = size.z();
+    s.mesh = bodies::float_hull(h);
+  } else {
+    const std::string path = b["obj"];
+    if (path.empty()) throw InputError(fmt::format("{}: key '{}.obj': shape 'obj' needs a file", source, where));
+    s.mesh = bodies::read_obj(path);
+    const double k = b["scale"];
+    s.mesh.scale(Eigen::Vector3d::Constant(k));
+  }
+  bodies::check_closed(s.mesh, fmt::format("{}: body '{}'", source, where));
+  const double volume = bodies::mass_properties(s.mesh).volume;
+  s.mass = b["mass"].get<double>() > 0 ? b["mass"].get<double>() : b["density"].get<double>() * volume;
+  if (density_out) *density_out = s.mass / volume;
+  if (!b["centre_of_mass"].empty()) {
+    if (b["centre_of_mass"].size() != 3)
+      throw InputError(fmt::format("{}: key '{}.centre_of_mass': expected [x, y, z] or []", source, where));
+    s.centre_of_mass = vec3(b["centre_of_mass"]);
+  }
+  s.position = vec3(b["position"]);
+  const Eigen::Vector3d a = vec3(b["orientation_deg"]) * kPi / 180;
+  s.orientation = Eigen::AngleAxisd(a.z(), Eigen::Vector3d::UnitZ()) * Eigen::AngleAxisd(a.y(), Eigen::Vector3d::UnitY()) *
+                  Eigen::AngleAxisd(a.x(), Eigen::Vector3d::UnitX());
+  s.velocity = vec3(b["velocity"]);
+  return s;
+}
+
+FloatCase float_case_from_json(const json& r, const std::string& source) {
+  FloatCase c;
+  c.water = swlbm::sw_params_from_json(r, source);
+  c.rho = r["physics"]["rho"];
+  const auto& k = r["coupling"];
+  c.coupling.forces.rho = c.rho, c.coupling.forces.g = c.water.g;
+  c.coupling.forces.drag = k["drag"], c.coupling.forces.lift = k["lift"], c.coupling.forces.alpha = k["alpha"];
+  c.coupling.k_plus = k["k_plus"], c.coupling.k_minus = k["k_minus"], c.coupling.body_to_water = k["body_to_water"];
+  for (size_t i = 0; i < r["bodies"].size(); ++i) {
+    double density = 0;
+    c.bodies.push_back(float_body_from_json(r["bodies"][i], source, fmt::format("bodies.{}", i), &density));
+    c.densities.push_back(density);
+  }
+  for (size_t i = 0; i < r["loads"].size(); ++i) {
+    const auto& l = r["loads"][i];
+    coupling::FloatExternalLoad e;
+    e.body = l["body"];
+    if (e.body >= static_cast<int>(c.bodies.size()))
+      throw InputError(fmt::format("{}: key 'loads.{}.body': {} is not a body index (0..{})", source, i, e.body,
+                                   static_cast<int>(c.bodies.size()) - 1));
+    e.force = vec3(l["force"]), e.point = vec3(l["point"]), e.body_frame = l["frame"] == "body";
+    c.loads.push_back(e);
+  }
+  return c;
+}
+
+FloatAngles float_angles(const Eigen::Quaterniond& q) {
+  const Eigen::Matrix3d R = q.toRotationMatrix();
+  // R = Rz(yaw) Ry(pitch) Rx(roll).
+  const double pitch = std::asin(std::clamp(-R(2, 0), -1.0, 1.0));
+  const double roll = std::atan2(R(2, 1), R(2, 2));
+  const double yaw = std::atan2(R(1, 0), R(0, 0));
+  // Bow-down positive: the bow (+x) dips when the body rotates about +y by a positive angle.
+  return {roll * 180 / kPi, pitch * 180 / kPi, yaw * 180 / kPi};
+}
+
+}  // namespace immerse::cases
+
+namespace immerse::cases {
+
+FloatLevelTrim float_level_trim(const bodies::TriMesh& mesh, double mass, const coupling::FloatForceCoefficients& k) {
+  const double flat[4] = {0, 0, 0, 0}, still[4] = {0, 0, 0, 0};
+  const coupling::FloatWater w{2, 2, 1e9, flat, still, still};  // surface at z = 0
+  const auto box = mesh.bounds();
+  auto loads = [&](double z) {
+    bodies::FloatBodyState st;
+    st.position = {1e9, 1e9, z}, st.orientation = Eigen::Quaterniond::Identity();
+    st.velocity.setZero(), st.angular_velocity.setZero();
+    return coupling::float_body_loads(mesh, st, w, k, nullptr);
+  };
+  double deep = -box.max().z(), dry = -box.min().z();
+  for (int it = 0; it < 80; ++it) {
+    const double m = 0.5 * (deep + dry);
+    (loads(m).force.z() > mass * k.g ? deep : dry) = m;
+  }
+  const double z = 0.5 * (deep + dry);
+  const coupling::FloatLoads l = loads(z);
+  return {-l.torque.y() / l.force.z(), -z};
+}
+
+}  // namespace immerse::cases

@@ -1,0 +1,231 @@
+#include "float_simulation.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+
+#include "immerse/core/csv.hpp"
+#include "immerse/core/error.hpp"
+#include "immerse/core/vtk.hpp"
+
+namespace immerse::cases {
+
+double float_lowest_point(const coupling::FloatSystem& s, int b) {
+  const auto st = s.body_state(b);
+  const Eigen::Matrix3d R = st.rotation();
+  double lo = std::numeric_limits<double>::infinity();
+  for (const auto& v : s.body(b).local.vertices) lo = std::min(lo, (R * v + st.position).z());
+  return lo;
+}
+
+double float_level_under(const coupling::FloatSystem& s, int b) {
+  const swlbm::HostFields f = s.water().fields();
+  const coupling::FloatWater w{f.nx, f.ny, f.dx, f.h.data(), f.u.data(), f.v.data()};
+  const auto st = s.body_state(b);
+  return w.depth(st.position.x(), st.position.y());
+}
+
+FloatSimulation::FloatSimulation(const json& r, const std::string& source, const RunOptions& opt)
+    : case_(float_case_from_json(r, source)),
+      resolved_(r),
+      source_(source),
+      steps_(r["time"]["steps"].get<long>()),
+      frames_(r["output"]["frames"].get<int>()) {
+  system_ = coupling::make_float_system(opt.backend, case_.water, case_.bodies, case_.coupling);
+  system_->external_loads() = case_.loads;
+  volume0_ = system_->water().volume();
+  const auto& p = case_.water;
+  still_level_ = volume0_ / (p.nx * p.ny * p.dx * p.dx);
+  mean_draft_.assign(system_->body_count(), 0.0);
+  mean_com_.assign(system_->body_count(), 0.0);
+}
+
+void FloatSimulation::step() {
+  system_->step();
+  // Time mean of each body's draft over the last quarter of the run (the settled state).
+  if (system_->body_count() > 0 && system_->frames_done() > steps_ * 3 / 4) {
+    const swlbm::HostFields f = system_->water().fields();
+    const coupling::FloatWater w{f.nx, f.ny, f.dx, f.h.data(), f.u.data(), f.v.data()};
+    for (int b = 0; b < system_->body_count(); ++b) {
+      const auto st = system_->body_state(b);
+      const double level = w.depth(st.position.x(), st.position.y());
+      mean_draft_[b] += level - float_lowest_point(*system_, b);
+      mean_com_[b] += st.position.z() - level;
+    }
+    ++mean_count_;
+  }
+}
+
+void FloatSimulation::check_health() {
+  const swlbm::FieldStatus s = system_->water().status();
+  const long n = system_->water().steps_done();
+  if (!s.healthy)
+    throw NumericalError(fmt::format(
+        "{}: water field '{}' is {} at cell ({}, {}) at step {} (t = {:g} s). Hint: lower time.dt (the lattice speed "
+        "dx/dt must stay well above |u| + sqrt(g h)), raise physics.tau, or lower the body forcing coupling.k_plus",
+        source_, s.field, s.field == "h" ? "not a positive depth" : "not finite", s.i, s.j, n, time()));
+  if (s.max_lattice_courant >= 1)
+    throw NumericalError(fmt::format(
+        "{}: instability detector: (|u| + sqrt(g h)) / v reached {:.3g} >= 1 at step {} (t = {:g} s): the flow became "
+        "supercritical for the lattice. Hint: lower time.dt or set stability.velocity_scale to the real peak speed",
+        source_, s.max_lattice_courant, n, time()));
+  for (int b = 0; b < system_->body_count(); ++b) {
+    const auto st = system_->body_state(b);
+    if (!st.position.allFinite() || !st.velocity.allFinite())
+      throw NumericalError(fmt::format("{}: body {} ('{}') has a non-finite position or velocity at step {}. Hint: lower "
+                                       "time.dt or the drag/lift coefficients",
+                                       source_, b, case_.bodies[b].name, n));
+  }
+}
+
+std::vector<std::string> FloatSimulation::write_frame(const std::string& dir, int index) {
+  const swlbm::HostFields f = system_->water().fields();
+  const std::vector<int> mask = system_->mask();
+  vtk::ImageField h{"h", 1, f.h}, u{"u", 1, f.u}, v{"v", 1, f.v}, eta{"elevation", 1, {}}, m{"section", 1, {}};
+  for (double x : f.h) eta.values.push_back(x - still_level_);
+  for (int x : mask) m.values.push_back(x);
+  std::vector<std::string> files;
+  const std::string name = fmt::format("water_{:05d}.vti", index);
+  vtk::write_image((std::filesystem::path(dir) / name).string(), {f.nx, f.ny, 1}, {0, 0, 0}, {f.dx, f.dx, 1},
+                   {h, u, v, eta, m});
+  files.push_back(name);
+  for (int b = 0; b < system_->body_count(); ++b) {
+    const std::string bn = fmt::format("body{}_{:05d}.vtp", b, index);
+    write_float_body_vtp((std::filesystem::path(dir) / bn).string(), *system_, b);
+    files.push_back(bn);
+  }
+  return files;
+}
+
+void FloatSimulation::write_final(const std::string& dir) {
+  const swlbm::HostFields f = system_->water().fields();
+  CsvWriter out((std::filesystem::path(dir) / "final_water.csv").string(), {"x", "y", "h", "u", "v"},
+                fmt::format("cell-centre water state at t = {:g} s", f.time));
+  for (int j = 0; j < f.ny; ++j)
+    for (int i = 0; i < f.nx; ++i) {
+      const size_t c = f.at(i, j);
+      out.row({(i + 0.5) * f.dx, (j + 0.5) * f.dx, f.h[c], f.u[c], f.v[c]});
+    }
+}
+
+std::vector<std::string> FloatSimulation::series_columns() const {
+  std::vector<std::string> c = {"t", "volume_rel_change", "max_speed"};
+  for (int b = 0; b < std::min(4, system_->body_count()); ++b)
+    for (const char* q : {"z", "roll_deg", "pitch_deg"}) c.push_back(fmt::format("body{}_{}", b, q));
+  return c;
+}
+
+std::vector<double> FloatSimulation::series_row() {
+  const swlbm::FieldStatus s = system_->water().status();
+  std::vector<double> row = {time(), system_->water().volume() / volume0_ - 1, s.max_speed};
+  for (int b = 0; b < std::min(4, system_->body_count()); ++b) {
+    const auto st = system_->body_state(b);
+    const FloatAngles a = float_angles(st.orientation);
+    row.insert(row.end(), {st.position.z(), a.roll_deg, a.pitch_deg});
+  }
+  return row;
+}
+
+double FloatSimulation::hydrostatic_draft(int b, double level) const {
+  const auto& rt = system_->body(b);
+  const auto st = system_->body_state(b);
+  const Eigen::Matrix3d R = st.rotation();
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (const auto& v : rt.local.vertices) lo = std::min(lo, (R * v).z()), hi = std::max(hi, (R * v).z());
+  const double flat[4] = {level, level, level, level}, still[4] = {0, 0, 0, 0};
+  const coupling::FloatWater w{2, 2, 1e9, flat, still, still};
+  coupling::FloatForceCoefficients k = case_.coupling.forces;
+  const double weight = rt.mass.mass * k.g;
+  auto lift = [&](double z) {
+    bodies::FloatBodyState s;
+    s.position = {1e9, 1e9, z};
+    s.orientation = st.orientation;
+    s.velocity.setZero(), s.angular_velocity.setZero();
+    return coupling::float_body_loads(rt.local, s, w, k, nullptr).force.z();
+  };
+  double z_deep = level - hi, z_dry = level - lo;  // fully submerged .. just touching
+  if (lift(z_deep) < weight) return std::numeric_limits<double>::infinity();  // sinks
+  for (int it = 0; it < 100; ++it) {
+    const double m = 0.5 * (z_deep + z_dry);
+    (lift(m) > weight ? z_deep : z_dry) = m;
+  }
+  return level - (0.5 * (z_deep + z_dry) + lo);
+}
+
+bool FloatSimulation::closed_water() const {
+  const auto& p = case_.water;
+  for (swlbm::Border b : {p.left, p.right, p.bottom, p.top})
+    if (b != swlbm::Border::wall && b != swlbm::Border::periodic) return false;
+  return true;
+}
+
+json FloatSimulation::metrics() {
+  const swlbm::FieldStatus s = system_->water().status();
+  json m = {{"time", time()},
+            {"volume_rel_change", system_->water().volume() / volume0_ - 1},
+            {"min_depth", s.min_h},
+            {"max_speed", s.max_speed},
+            {"max_lattice_courant", s.max_lattice_courant}};
+  json bodies = json::array();
+  for (int b = 0; b < system_->body_count(); ++b) {
+    const auto st = system_->body_state(b);
+    const FloatAngles a = float_angles(st.orientation);
+    const double draft_now = float_level_under(*system_, b) - float_lowest_point(*system_, b);
+    bodies.push_back({{"name", case_.bodies[b].name},
+                      {"mass_kg", system_->body(b).mass.mass},
+                      {"density", case_.densities[b]},
+                      {"position", {st.position.x(), st.position.y(), st.position.z()}},
+                      {"speed", st.velocity.norm()},
+                      {"roll_deg", a.roll_deg},
+                      {"pitch_deg", a.pitch_deg},
+                      {"yaw_deg", a.yaw_deg},
+                      {"draft_m", draft_now},
+                      {"mean_draft_m", mean_count_ ? mean_draft_[b] / mean_count_ : draft_now},
+                      {"hydrostatic_draft_m", hydrostatic_draft(b, still_level_)},
+                      {"mean_com_rel_level_m", mean_count_ ? mean_com_[b] / mean_count_ : 0.0},
+                      {"height_m", system_->body(b).local.bounds().sizes().z()}});
+  }
+  m["bodies"] = bodies;
+  return m;
+}
+
+std::vector<Check> FloatSimulation::checks(const json& m) const {
+  std::vector<Check> out;
+  if (closed_water())
+    // Walls and periodic borders: streaming, bounce-back, collision and the force term conserve
+    // sum h; round-off of the cell sums over the run only.
+    out.push_back({"water volume relative change", m["volume_rel_change"], 0.0, 1e-10,
+                   "conservation of sum h (closed borders, no sources); tol = round-off"});
+  for (const auto& b : m["bodies"]) {
+    const double H = b["height_m"];
+    // The settled draft (time mean over the last quarter) against hydrostatic equilibrium of the
+    // same mesh on still water: tolerance 3% of the body's height covers the residual bobbing, the
+    // waves it made and the quadratic drag's asymmetry.
+    out.push_back({fmt::format("body '{}' mean draft (m)", b["name"].get<std::string>()), b["mean_draft_m"],
+                   b["hydrostatic_draft_m"], 0.03 * H,
+                   "Archimedes: buoyancy of the wetted surface on still water carries the weight; tol 3% of height"});
+  }
+  return out;
+}
+
+json FloatSimulation::phases_ms() const {
+  json out = json::object();
+  const double n = std::max(1L, system_->frames_done());
+  for (const auto& [name, s] : system_->phase_seconds()) out[name] = 1e3 * s / n;
+  return out;
+}
+
+json FloatSimulation::compare_tolerances() const {
+  const char* why = "rigid bodies run in Bullet's single precision; round-off differences of the water's parallel "
+                    "reductions reach the bodies through the forces and grow with the motion";
+  json t = json::object();
+  for (const char* k : {"volume_rel_change", "min_depth", "max_speed", "max_lattice_courant"})
+    t[k] = {{"rel", 1e-6}, {"abs", 1e-9}, {"why", why}};
+  t["bodies"] = {{"rel", 1e-3}, {"abs", 1e-4}, {"why", why}};
+  return t;
+}
+
+}  // namespace immerse::cases

@@ -1,0 +1,59 @@
+#pragma once
+// The case runner's view of the floating-bodies paper (solver "swlbm"): water alone or water with
+// floating bodies. Generic metrics (volume, depth range, each body's draft, heel and trim against
+// its hydrostatic equilibrium), health checks, series and VTK frames. Scenes derive from it.
+#include <memory>
+
+#include "float_case.hpp"
+#include "immerse/cases/simulation.hpp"
+
+namespace immerse::cases {
+
+class FloatSimulation : public Simulation {
+ public:
+  FloatSimulation(const json& resolved, const std::string& source, const RunOptions& opt);
+
+  long total_steps() const override { return steps_; }
+  void step() override;
+  void check_health() override;
+  double time() const override { return system_->water().time(); }
+  int frame_count() const override { return frames_; }
+  std::vector<std::string> write_frame(const std::string& dir, int index) override;
+  void write_final(const std::string& dir) override;
+  std::vector<std::string> series_columns() const override;
+  std::vector<double> series_row() override;
+  json metrics() override;
+  std::vector<Check> checks(const json& metrics) const override;
+  json phases_ms() const override;
+  json compare_tolerances() const override;
+
+ protected:
+  // The draft (still level minus the lowest point) at which buoyancy on flat water of depth
+  // `level` carries the body's weight at its current orientation: bisection on the height.
+  double hydrostatic_draft(int b, double level) const;
+  bool closed_water() const;  // no inflow/outflow/wave border: the volume must be conserved
+
+  FloatCase case_;
+  std::unique_ptr<coupling::FloatSystem> system_;
+  json resolved_;
+  std::string source_;
+  long steps_;
+  int frames_;
+  double volume0_ = 0, still_level_ = 0;
+  // Time means of each body's CoM height and lowest point over the last quarter of the run.
+  std::vector<double> mean_draft_, mean_com_;  // draft; CoM height above the level under it
+  long mean_count_ = 0;
+};
+
+std::unique_ptr<Simulation> make_fps_objects(const json& r, const std::string& source, const RunOptions& opt);
+std::unique_ptr<Simulation> make_boat_load(const json& r, const std::string& source, const RunOptions& opt);
+std::unique_ptr<Simulation> make_sailboat(const json& r, const std::string& source, const RunOptions& opt);
+std::unique_ptr<Simulation> make_motorboat(const json& r, const std::string& source, const RunOptions& opt);
+
+// Writes a body's surface (world coordinates) with its per-face pressure as VTK PolyData.
+void write_float_body_vtp(const std::string& path, const coupling::FloatSystem& s, int body);
+// Lowest point of body b (world z) and the water depth under its centre of mass.
+double float_lowest_point(const coupling::FloatSystem& s, int body);
+double float_level_under(const coupling::FloatSystem& s, int body);
+
+}  // namespace immerse::cases

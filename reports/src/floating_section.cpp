@@ -1,0 +1,111 @@
+// Report section for P5, shallow-water LBM + floating rigid bodies (seed 004): Table 1 paper vs
+// ours with per-phase bars, the boat-load angles, the sailboat roll curves for both centres of
+// mass, the motorboat's wake angle.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "immerse/reports/report.hpp"
+
+namespace fs = std::filesystem;
+
+namespace immerse::reports {
+namespace {
+
+std::string fps_section(const ReportContext& ctx, const CaseRun& run) {
+  const json& m = run.result["metrics"];
+  std::string md = fmt::format(
+      "### Table 1: frames/s against the number of objects (`fps_objects`, {} grid, backend {})\n\n"
+      "Paper: Intel i5 3.3 GHz + GTX 560, with rendering. Ours: this machine, no rendering; target 10x the paper.\n\n"
+      "| column | triangles | paper ms (forces / physics / wetted / render / total) | ours ms (forces / physics / "
+      "wetted / water) | paper frames/s | ours frames/s | target |\n|---|---|---|---|---|---|---|\n",
+      m["grid"].get<std::string>(), m["backend"].get<std::string>());
+  std::ofstream dat(fs::path(ctx.dir) / "fps_phases.dat");
+  dat << "# column forces physics wetted water (ms per frame, ours)\n";
+  for (const auto& c : m["columns"]) {
+    const json& p = c["paper_ms"];
+    const json& o = c["phase_ms"];
+    auto ms = [&](const char* k) { return o.contains(k) ? o[k].get<double>() : 0.0; };
+    md += fmt::format("| {} | {} | {:g} / {:g} / {:g} / {:g} / {:g} | {:.2f} / {:.2f} / {:.2f} / {:.2f} | {:g} | {:.1f} | {:g} {} |\n",
+                      c["column"].get<std::string>(), c["triangles_total"].get<int>(), p["forces"].get<double>(),
+                      p["physics update"].get<double>(), p["wetted section"].get<double>(), p["rendering"].get<double>(),
+                      p["total"].get<double>(), ms("forces"), ms("physics update"), ms("wetted section"), ms("water step"),
+                      c["paper_frames_per_s"].get<double>(), c["frames_per_s"].get<double>(),
+                      c["target_frames_per_s"].get<double>(), c["meets_target"].get<bool>() ? "met" : "not met");
+    dat << c["column"].get<std::string>() << " " << ms("forces") << " " << ms("physics update") << " "
+        << ms("wetted section") << " " << ms("water step") << "\n";
+  }
+  dat.close();
+  const bool plotted = run_gnuplot(
+      ctx.dir, "fps_phases.gp",
+      "set terminal pngcairo size 800,500\nset output 'fps_phases.png'\nset style data histograms\n"
+      "set style histogram rowstacked\nset style fill solid 0.8 border -1\nset boxwidth 0.6\nset ylabel 'ms per frame'\n"
+      "set title 'fps\\_objects: time per frame by phase (ours)'\nset key top left\nset grid ytics\n"
+      "plot 'fps_phases.dat' using 2:xtic(1) title 'forces', '' using 3 title 'physics update (Bullet)', "
+      "'' using 4 title 'wetted section', '' using 5 title 'water step'\n");
+  if (plotted) md += "\n![per-phase time per frame](fps_phases.png)\n";
+  return md + "\n";
+}
+
+std::string boat_section(const CaseRun& run) {
+  const json& m = run.result["metrics"];
+  std::string md = "### Weight distribution (`boat_load`, sec. 3.1)\n\n90 kg on the deck of the 3.23 x 0.43 x 1.23 m "
+                   "boat; heel > 0: starboard down, trim > 0: bow down (settled time means).\n\n"
+                   "| load at | heel (deg) | trim (deg) |\n|---|---|---|\n";
+  for (const auto& p : m["positions"])
+    md += fmt::format("| {} | {:+.2f} | {:+.2f} |\n", p["position"].get<std::string>(), p["heel_deg"].get<double>(),
+                      p["trim_deg"].get<double>());
+  md += fmt::format("\nBox-barge estimates for the side and end positions: heel {:.1f} deg, trim {:.1f} deg. The hull "
+                    "pressure of the last position is in `{}/hull_pressure.vtp`.\n\n",
+                    m["estimate_side_heel_deg"].get<double>(), m["estimate_end_trim_deg"].get<double>(), run.dir);
+  return md;
+}
+
+std::string sail_section(const ReportContext& ctx, const CaseRun& run) {
+  const json& m = run.result["metrics"];
+  std::string md = "### Centre of mass in a 4 m wave train (`sailboat`, sec. 3.2)\n\n| CoM above base (m) | max roll "
+                   "(deg) | final roll (deg) | capsized | paper |\n|---|---|---|---|---|\n";
+  std::string plot = "set terminal pngcairo size 800,500\nset output 'sailboat_roll.png'\nset xlabel 't (s)'\n"
+                     "set ylabel 'roll (deg)'\nset grid\nset title 'Sailboat roll in the wave train'\nplot ";
+  int k = 0;
+  for (const auto& r : m["runs"]) {
+    const double h = r["com_height_m"];
+    md += fmt::format("| {:.2f} | {:.1f} | {:.1f} | {} | {} |\n", h, r["max_roll_deg"].get<double>(),
+                      r["final_roll_deg"].get<double>(), r["capsized"].get<bool>() ? "yes" : "no",
+                      h < 1 ? "recovers" : "capsizes");
+    const std::string name = fmt::format("sailboat_roll_{}.dat", k);
+    std::ofstream dat(fs::path(ctx.dir) / name);
+    for (const auto& p : r["roll_curve"]) dat << p[0].get<double>() << " " << p[1].get<double>() << "\n";
+    plot += fmt::format("{}'{}' using 1:2 with lines lw 2 title 'CoM {:.2f} m'", k ? ", " : "", name, h);
+    ++k;
+  }
+  if (run_gnuplot(ctx.dir, "sailboat_roll.gp", plot + "\n")) md += "\n![sailboat roll curves](sailboat_roll.png)\n";
+  return md + "\n";
+}
+
+std::string motor_section(const CaseRun& run) {
+  const json& m = run.result["metrics"];
+  return fmt::format("### Motorboat wake (`motorboat`, sec. 3.3)\n\nSpeed {:.2f} m/s (depth Froude number {:.2f}); "
+                     "wake half-angle {:.1f} deg against the shallow-water Mach angle asin(sqrt(g h)/U) = {:.1f} deg; "
+                     "the rudder turned the boat by {:.0f} deg. VTK frames of the curved wake: `{}/frames.pvd`.\n\n",
+                     m["speed_m_s"].get<double>(), m["depth_froude"].get<double>(), m["wake_half_angle_deg"].get<double>(),
+                     m["mach_half_angle_deg"].get<double>(), m["turn_heading_change_deg"].get<double>(), run.dir);
+}
+
+}  // namespace
+
+std::string floating_section(const ReportContext& ctx) {
+  std::string md = "## P5. Shallow-water LBM with floating rigid bodies (seed 004)\n\n";
+  auto ok = [&](const char* name) {
+    auto it = ctx.runs.find(name);
+    return it != ctx.runs.end() && it->second.error.empty() ? &it->second : nullptr;
+  };
+  if (const CaseRun* r = ok("fps_objects")) md += fps_section(ctx, *r);
+  if (const CaseRun* r = ok("boat_load")) md += boat_section(*r);
+  if (const CaseRun* r = ok("sailboat")) md += sail_section(ctx, *r);
+  if (const CaseRun* r = ok("motorboat")) md += motor_section(*r);
+  return md;
+}
+
+}  // namespace immerse::reports

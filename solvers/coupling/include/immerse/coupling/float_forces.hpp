@@ -1,0 +1,62 @@
+#pragma once
+// Water -> body for the floating-bodies paper (P5 sec. 2.2), per surface triangle on the host:
+// classification (submerged / dry / partly submerged), the cut of a partly submerged triangle at
+// the water height under its centroid (a triangle, or a quad split in two), and per wetted piece
+//   buoyancy  F_b = -rho g h_i A_i n_i                           (eq. 3, h_i depth of its centroid)
+//   drag      F_d = -1/2 rho C_d A_e |V| V                        (eq. 4)
+//   lift      F_l = -1/2 rho C_l A_e |V| V x (n x V) / |n x V|    (eq. 5)
+// with V the piece's velocity relative to the water (sampled under the triangle's centroid) and, since the printed eq. 6 is garbled, the
+// effective area of Yuksel et al. 2007 as PAPERS.md corrects it:
+//   A_e = (alpha (n . V / |V|) + (1 - alpha)) A  for pieces facing the flow (n . V > 0), else 0.
+#include <Eigen/Dense>
+
+#include <array>
+#include <vector>
+
+#include "immerse/bodies/float_rigid.hpp"
+#include "immerse/bodies/trimesh.hpp"
+
+namespace immerse::coupling {
+
+// The water surface as the body sees it: depth and velocity sampled bilinearly between cell
+// centres (clamped at the borders); the bottom is flat at z = 0, so the surface is at z = h.
+struct FloatWater {
+  int nx = 0, ny = 0;
+  double dx = 1;
+  const double* h = nullptr;
+  const double* u = nullptr;
+  const double* v = nullptr;
+  double depth(double x, double y) const;
+  Eigen::Vector2d velocity(double x, double y) const;
+};
+
+struct FloatForceCoefficients {
+  double rho = 1000, g = 9.81;
+  double drag = 1.0, lift = 0.5, alpha = 0.5;  // C_d, C_l, alpha of eq. 4-6
+};
+
+enum class Wetness { dry, submerged, partial };
+
+// The part of triangle p below the plane z = level, as `count` (0, 1 or 2) triangles in `out`
+// with p's orientation; returns the classification.
+Wetness float_cut_triangle(const std::array<Eigen::Vector3d, 3>& p, double level,
+                           std::array<std::array<Eigen::Vector3d, 3>, 2>& out, int& count);
+
+struct FloatLoads {
+  Eigen::Vector3d force = Eigen::Vector3d::Zero(), torque = Eigen::Vector3d::Zero();  // about the CoM
+  Eigen::Vector3d buoyancy = Eigen::Vector3d::Zero();
+  double wetted_area = 0;
+  int submerged = 0, partial = 0, dry = 0;
+};
+
+// A wetted piece projected on the water plane (x0, y0, x1, y1, x2, y2) for the body -> water mask.
+using FloatFootprintTriangle = std::array<double, 6>;
+
+// Loads of the water on one body. `local` is the mesh in the body frame (CoM at the origin);
+// downward-facing wetted pieces are appended to `footprint` when given. `pressure` (optional, one
+// per face) receives rho g h at the face centroid, 0 when dry (the hull-pressure display).
+FloatLoads float_body_loads(const bodies::TriMesh& local, const bodies::FloatBodyState& s, const FloatWater& w,
+                            const FloatForceCoefficients& k, std::vector<FloatFootprintTriangle>* footprint,
+                            std::vector<double>* pressure = nullptr);
+
+}  // namespace immerse::coupling

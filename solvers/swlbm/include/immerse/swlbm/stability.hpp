@@ -1,0 +1,32 @@
+#pragma once
+// Up-front limits of the shallow-water LBM, checked before a run starts.
+//  - Rest equilibrium positive: f0 = h (1 - 5 g h / (6 v^2) - 2 u^2 / (3 v^2)) > 0 (P5 eq. 2). With
+//    5 g h / (6 v^2) >= 1 the rest population is negative even for still water.
+//  - Subcritical for the lattice: the fastest signal, |u| + sqrt(g h), must travel less than one
+//    cell per step, (|u| + sqrt(g h)) / v < 1; beyond it the flow is supercritical for the lattice
+//    (information outruns the streaming) and the scheme blows up.
+#include <string>
+
+#include "immerse/swlbm/sw_params.hpp"
+
+namespace immerse::swlbm {
+
+struct FlowScales {
+  double h_max = 0, u_max = 0;
+};
+
+struct LatticeLimits {
+  double rest_ratio;       // 5 g h_max / (6 v^2) + 2 u_max^2 / (3 v^2), must be < 1
+  double lattice_courant;  // (u_max + sqrt(g h_max)) / v, must be < 1
+  double dt_max_rest;      // dt at which rest_ratio reaches 1
+  double dt_max_courant;   // dt at which lattice_courant reaches 1
+};
+
+// Largest depth and speed the case prescribes: initial and inflow formulas sampled on the grid
+// (inflow at t = 0), wave-maker crests, and stability.velocity_scale when set.
+FlowScales flow_scales(const SwParams& p);
+LatticeLimits lattice_limits(const SwParams& p, const FlowScales& s);
+// InputError naming the keys (time.dt, grid.dx) and the allowed range when a limit is violated.
+void check_stability(const SwParams& p);
+
+}  // namespace immerse::swlbm

@@ -1,0 +1,46 @@
+#pragma once
+// Backend-independent face of the shallow-water LBM: scenes, the case runner and tests drive it
+// through this interface; `make_sw_flow` checks the lattice limits and picks the execution space.
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "immerse/core/backend.hpp"
+#include "immerse/swlbm/sw_params.hpp"
+
+namespace immerse::swlbm {
+
+// Host copies of the macroscopic fields, nx x ny cells, x fastest; cell (i, j) centred at
+// ((i + 1/2) dx, (j + 1/2) dx). Depth h (m), velocity (u, v) (m/s), at the start of the latest step.
+struct HostFields {
+  int nx = 0, ny = 0;
+  double dx = 1, time = 0;
+  std::vector<double> h, u, v;
+  size_t at(int i, int j) const { return static_cast<size_t>(j) * nx + i; }
+};
+
+struct FieldStatus {
+  bool healthy = true;
+  std::string field;  // "h" (not finite or <= 0), "u" or "v" (not finite)
+  int i = -1, j = -1;
+  double min_h = 0, max_speed = 0, max_lattice_courant = 0;  // (|u| + sqrt(g h)) / v
+};
+
+class SwFlow {
+ public:
+  virtual ~SwFlow() = default;
+  virtual void step() = 0;  // stream (with borders) + collide with the current body force field
+  virtual HostFields fields() const = 0;
+  virtual FieldStatus status() const = 0;
+  virtual double volume() const = 0;  // sum h dx^2 (m^3), device reduction
+  virtual double time() const = 0;
+  virtual long steps_done() const = 0;
+  virtual const SwParams& params() const = 0;
+  virtual Backend backend() const = 0;
+  virtual std::vector<std::pair<std::string, double>> phase_seconds() const = 0;
+};
+
+std::unique_ptr<SwFlow> make_sw_flow(Backend backend, const SwParams& params);
+
+}  // namespace immerse::swlbm

@@ -1,0 +1,38 @@
+#pragma once
+// Parameters of the shallow-water LBM (P5, eq. 1-2), as read from a case file. Physical units
+// (metres, seconds): the lattice speed is v = dx / dt, gravity g, depth h = h0 sum f with h0 = 1 m
+// (populations are depths in metres).
+#include <string>
+
+#include "immerse/core/schema.hpp"
+
+namespace immerse::swlbm {
+
+// Reflective wall (half-way bounce-back: no flux, exact mass conservation), periodic (the opposite
+// side must be periodic too), inflow (equilibrium at the prescribed h, u, v), outflow (zero
+// gradient), wave maker (inflow at h = depth + A |sin(2 pi (s + c t) / L)|^n, s the border coordinate).
+enum class Border { wall, periodic, inflow, outflow, wave };
+
+struct WaveMaker {
+  double A = 0, L = 1, c = 0, n = 1, depth = 1;
+};
+
+struct SwParams {
+  int nx = 64, ny = 64;
+  double dx = 1, dt = 0.1, g = 9.81, tau = 0.6;
+  long steps = 100;
+  Border left = Border::wall, right = Border::wall, bottom = Border::wall, top = Border::wall;
+  std::string initial_h = "1", initial_u = "0", initial_v = "0";  // formulas of x, y (m, m/s)
+  std::string inflow_h = "1", inflow_u = "0", inflow_v = "0";     // formulas of x, y, t on inflow borders
+  WaveMaker wave;
+  double velocity_scale = 0;  // expected peak |u| for the up-front checks (0: from the formulas)
+  std::string source = "case";
+
+  double lattice_speed() const { return dx / dt; }
+};
+
+// The keys of the water part of a swlbm case file.
+Schema sw_schema();
+SwParams sw_params_from_json(const json& resolved, const std::string& source);
+
+}  // namespace immerse::swlbm

@@ -1,0 +1,57 @@
+#pragma once
+// The shallow-water LBM on one execution space. Owns two population arrays (pull streaming swaps
+// them each step), the macroscopic fields and the body force field. The coupling reaches the
+// device views directly (depth/velocity to read, force to write) through this class.
+#include <Kokkos_Core.hpp>
+
+#include "immerse/core/expression.hpp"
+#include "immerse/core/timer.hpp"
+#include "immerse/swlbm/sw_flow.hpp"
+#include "immerse/swlbm/sw_kernels.hpp"
+
+namespace immerse::swlbm {
+
+template <class Exec>
+class SwSolver final : public SwFlow {
+ public:
+  using device = Kokkos::Device<Exec, typename Exec::memory_space>;
+  using field = Kokkos::View<double*, device>;
+  using pops = Kokkos::View<double**, Kokkos::LayoutLeft, device>;
+
+  explicit SwSolver(const SwParams& p);
+
+  void step() override;
+  HostFields fields() const override;
+  FieldStatus status() const override;
+  double volume() const override;
+  double time() const override { return time_; }
+  long steps_done() const override { return steps_; }
+  const SwParams& params() const override { return p_; }
+  Backend backend() const override { return backend_of<Exec>(); }
+  std::vector<std::pair<std::string, double>> phase_seconds() const override;
+
+  // Device fields for the coupling: depth and velocity of the latest step, the force F (m^2/s^2)
+  // applied in the next step (zero unless written).
+  field depth() const { return h_; }
+  field velocity_x() const { return ux_; }
+  field velocity_y() const { return uy_; }
+  field force_x() const { return fx_; }
+  field force_y() const { return fy_; }
+
+ private:
+  void fill_borders(double t);
+
+  SwParams p_;
+  pops f_[2];
+  int cur_ = 0;
+  field h_, ux_, uy_, fx_, fy_;
+  typename SwStep<device>::border border_[4];
+  typename SwStep<device>::border::HostMirror border_host_[4];
+  Expression inflow_h_, inflow_u_, inflow_v_;
+  bool borders_move_ = false;
+  double time_ = 0;
+  long steps_ = 0;
+  PhaseTimer phases_;
+};
+
+}  // namespace immerse::swlbm

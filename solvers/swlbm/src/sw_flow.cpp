@@ -1,0 +1,25 @@
+// Instantiates the shallow-water LBM for every execution space compiled into this build.
+#include "immerse/swlbm/stability.hpp"
+#include "sw_solver_impl.hpp"
+
+namespace immerse::swlbm {
+
+#if defined(KOKKOS_ENABLE_SERIAL)
+template class SwSolver<Kokkos::Serial>;
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+template class SwSolver<Kokkos::OpenMP>;
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+template class SwSolver<Kokkos::Cuda>;
+#endif
+
+std::unique_ptr<SwFlow> make_sw_flow(Backend backend, const SwParams& params) {
+  check_stability(params);
+  return with_backend(backend, [&](auto tag) -> std::unique_ptr<SwFlow> {
+    using Exec = typename decltype(tag)::execution_space;
+    return std::make_unique<SwSolver<Exec>>(params);
+  });
+}
+
+}  // namespace immerse::swlbm

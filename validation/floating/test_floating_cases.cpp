@@ -1,0 +1,114 @@
+// Validation of the floating-bodies paper's cases (P5): bodies settle at the draft their density
+// implies (analytic references: box, centrally symmetric ball, a hand-written case with an OBJ
+// box), the boat scenes' checks pass (signs and sizes of heel/trim, recovery vs capsize, the
+// wake's Mach angle), and serial and openmp agree on a boat scene.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "immerse/bodies/trimesh.hpp"
+#include "immerse/cases/runner.hpp"
+#include "support/backends.hpp"
+
+using namespace immerse;
+namespace fs = std::filesystem;
+
+namespace {
+
+cases::RunOutcome run(const std::string& name, Backend b, std::vector<std::string> sets = {}) {
+  cases::RunRequest req;
+  req.case_name = name;
+  req.sets = std::move(sets);
+  req.options.backend = b;
+  req.options.quiet = true;
+  req.out_dir = (fs::temp_directory_path() / "immerse-validation" /
+                 (fs::path(name).stem().string() + "-" + to_string(b))).string();
+  return cases::run_case(req);
+}
+
+void expect_all_pass(const cases::RunOutcome& out, size_t min_checks) {
+  ASSERT_GE(out.checks.size(), min_checks);
+  for (const auto& c : out.checks)
+    EXPECT_TRUE(c.pass()) << c.quantity << ": ours " << c.ours << ", reference " << c.reference << ", tolerance "
+                          << c.tolerance << " (" << c.source << ")";
+}
+
+}  // namespace
+
+template <class Exec>
+class FloatingCases : public test::BackendTest<Exec> {};
+TYPED_TEST_SUITE(FloatingCases, test::EnabledSpaces, test::SpaceName);
+
+// A 2 x 2 x 0.5 m box of density 400 floats at a draft of 0.4 x 0.5 = 0.2 m (Archimedes, analytic
+// for a box). Tolerance 3% of the height (15 mm): the settled time mean still carries the
+// residual heave and the waves the box made in the closed basin.
+TYPED_TEST(FloatingCases, BoxSettlesAtItsArchimedesDraft) {
+  const auto out = run("floating_box", this->backend, {"time.steps=1000"});
+  expect_all_pass(out, 2);
+  EXPECT_NEAR(static_cast<double>(out.result["metrics"]["bodies"][0]["mean_draft_m"]), 0.2, 0.03 * 0.5);
+}
+
+// The 80-triangle ball at density 500: centre at the still level (central symmetry, exact for the
+// polyhedron), tolerance 3% of the diameter.
+TEST(FloatingArchimedes, BallCentreAtTheLevel) {
+  const auto out = run("floating_sphere", default_backend());
+  expect_all_pass(out, 2);
+  EXPECT_NEAR(out.result["metrics"]["bodies"][0]["mean_com_rel_level_m"].get<double>(), 0.0, 0.03 * 1.0);
+}
+
+// A hand-written case file (its own grid, a depth formula, an OBJ body of a given density) needs
+// no recompiling: a 1.5 x 1 x 0.6 m box of density 600 floats at 0.36 m.
+TEST(FloatingArchimedes, HandWrittenCaseWithAnObjBody) {
+  const fs::path dir = fs::temp_directory_path() / "immerse-validation" / "handwritten";
+  fs::create_directories(dir);
+  bodies::write_obj(bodies::make_box(Eigen::Vector3d(1.5, 1.0, 0.6), 2), (dir / "crate.obj").string());
+  std::ofstream(dir / "crate.json") << R"({
+    "solver": "swlbm",
+    "grid": {"nx": 60, "ny": 50, "dx": 0.25},
+    "time": {"dt": 0.025, "steps": 900},
+    "physics": {"tau": 0.6},
+    "initial": {"h": "1.0 + 0 * x"},
+    "bodies": [{"name": "crate", "shape": "obj", "obj": ")" +
+                                          (dir / "crate.obj").string() + R"(", "density": 600,
+                "position": [7.5, 6.25, 0.85]}]
+  })";
+  const auto out = run((dir / "crate.json").string(), default_backend());
+  expect_all_pass(out, 2);
+  EXPECT_NEAR(out.result["metrics"]["bodies"][0]["mean_draft_m"].get<double>(), 0.6 * 0.6, 0.03 * 0.6);
+}
+
+// Weight distribution (sec. 3.1): heel/trim signs and box-barge sizes for the five positions.
+TEST(FloatingScenes, BoatLoadHeelsAndTrimsTowardsTheLoad) { expect_all_pass(run("boat_load", default_backend()), 6); }
+
+// Centre of mass (sec. 3.2): 0.5 m recovers, 1.65 m capsizes.
+TEST(FloatingScenes, SailboatRecoversOrCapsizesWithItsCentreOfMass) {
+  const auto out = run("sailboat", default_backend());
+  expect_all_pass(out, 2);
+  EXPECT_FALSE(out.result["metrics"]["capsized_com_0.50"].get<bool>());
+  EXPECT_TRUE(out.result["metrics"]["capsized_com_1.65"].get<bool>());
+}
+
+// Motorboat (sec. 3.3): the wake's half-angle is the shallow-water Mach angle; the turn turns.
+TEST(FloatingScenes, MotorboatWakeAndTurn) { expect_all_pass(run("motorboat", default_backend()), 2); }
+
+// Table 1's scenes keep their physics (objects afloat, volume conserved) in the quick run.
+TEST(FloatingScenes, FpsObjectsColumnsStayAfloat) {
+  const auto out = run("fps_objects", default_backend(), {"fps.frames_per_column=20", "fps.warmup_frames=5"});
+  expect_all_pass(out, 12);
+  EXPECT_EQ(out.result["metrics"]["columns"].size(), 4u);
+}
+
+// Serial and openmp agree on the boat scene: the settled heel and trim of every position within
+// 0.05 deg (Bullet's single precision; the water's reductions differ only in round-off).
+TEST(FloatingBackends, BoatLoadSerialAndOpenmpAgree) {
+  if (enabled_backends().size() < 2) GTEST_SKIP() << "one backend only";
+  std::vector<json> m;
+  for (Backend b : enabled_backends()) m.push_back(run("boat_load", b, {"boat_load.settle_s=2"}).result["metrics"]);
+  for (const char* p : {"centre", "bow", "stern", "port", "starboard"})
+    for (const char* q : {"_heel_deg", "_trim_deg"}) {
+      const std::string k = std::string(p) + q;
+      EXPECT_NEAR(m[1][k].get<double>(), m[0][k].get<double>(), 0.05) << k;
+    }
+}
