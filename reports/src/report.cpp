@@ -221,7 +221,8 @@ int write_report(const ReportOptions& opt) {
   md += cases_section(ctx);
   md += benchmark_section(ctx);
   md += backends_link(opt.dir);
-  const std::vector<SectionWriter> sections = {patent_section, langevin_section, elastic_section, jellyfish_section, floating_section};  // one per paper; later solvers append theirs
+  // One section per paper, in the order of shared/PAPERS.md.
+  const std::vector<SectionWriter> sections = {jellyfish_section, langevin_section, patent_section, elastic_section, floating_section};
   for (const auto& s : sections) md += s(ctx);
   const std::string index = (fs::path(opt.dir) / "index.md").string();
   std::ofstream(index) << md;
