@@ -199,7 +199,7 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
     for3<Exec>("divergence", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
       div(i, j, k) = solid(i, j, k) ? 0.0 : (u(i + 1, j, k) - u(i, j, k) + v(i, j + 1, k) - v(i, j, k) + w(i, j, k + 1) - w(i, j, k)) / h;
     });
-    Kokkos::deep_copy(pr, 0.0);
+    // Warm start: the previous step's pressure is the initial guess (the flow changes little per step).
     for (int it = 0; it < p.pressure_iterations; ++it) {
       // Branch-free sweep: the fluid-neighbour bits and 1/count were computed once (nbr, inv_count);
       // clamped indices read a valid cell whose weight is 0.
