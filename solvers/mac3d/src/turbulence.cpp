@@ -24,7 +24,9 @@ void check_turbulence_params(const TurbulenceParams& p, const std::string& src) 
                    5 * p.h / std::max(p.U0, 1e-300)));
 }
 
-namespace {
+// A named namespace (not an anonymous one): nvcc requires extended lambdas' enclosing functions to
+// have external linkage.
+namespace detail {
 
 template <class Exec>
 struct Grid {
@@ -318,11 +320,11 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
   return res;
 }
 
-}  // namespace
+}  // namespace detail
 
 TurbulenceResult run_turbulence(Backend b, const TurbulenceParams& p, const std::vector<uint8_t>& solid) {
   check_turbulence_params(p, "turbulence");
-  return with_backend(b, [&](auto tag) { return run_impl<typename decltype(tag)::execution_space>(p, solid); });
+  return with_backend(b, [&](auto tag) { return detail::run_impl<typename decltype(tag)::execution_space>(p, solid); });
 }
 
 }  // namespace immerse::mac3d
