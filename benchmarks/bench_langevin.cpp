@@ -3,7 +3,7 @@
 //   added_mass/host/<faces>                  panel-method added mass of the 1 x 2 x 4 cm ellipsoid
 //                                            (paper: 53 ms for 1280 faces)
 //   turbulence_precompute/<backend>/<grid>   100 steps of the k-epsilon MAC-grid precompute past the
-//                                            rubber ellipsoid, 40 Jacobi sweeps per projection
+//                                            rubber ellipsoid, 10 warm-started Jacobi sweeps per projection
 //                                            (paper: 182 ms on 32x32x8)
 //   table1_step/<row>/dt<ms>                 one RK4 Kirchhoff-Langevin step of one body, Table 1's
 //                                            rows (paper: 1.59-1.86 ms per step on an i7 3.2 GHz);
@@ -43,7 +43,7 @@ void turbulence(benchmark::State& state, Backend backend, int nz) {
   p.h = 2 * 0.08 / p.nx;  // the rubber ellipsoid's tunnel: two body lengths along the flow
   p.dt = p.h / p.U0;
   p.steps = 100;
-  p.pressure_iterations = 40;
+  p.pressure_iterations = 10;
   p.length = 0.08;
   b::TriMesh body = b::make_ellipsoid(0.01, 0.02, 0.04, 2);
   body.translate({p.nx * p.h / 3, p.ny * p.h / 2, p.nz * p.h / 2});

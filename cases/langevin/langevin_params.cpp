@@ -23,7 +23,7 @@ Schema langevin_schema() {
       .integer("flow_axis", 2, 0, 2, "body axis facing the inflow (0 x, 1 y, 2 z)")
       .integer("steps", 100, 1, 1e7, "precompute time steps")
       .number("dt", 0, 0, 1e3, "s", "precompute time step (0: one cell per step at U0)")
-      .integer("pressure_iterations", 40, 1, 100000, "Jacobi sweeps per projection")
+      .integer("pressure_iterations", 10, 1, 100000, "Jacobi sweeps per projection (warm-started from the previous step)")
       .number("length", 0, 0, 1e3, "m", "turbulence length scale l of eps0 (0: the body length d)")
       .choice("sampling", "shell", {"shell", "domain"}, "region whose mean k, eps make the series: fluid cells near the body, or all fluid cells")
       .integer("shell_cells", 2, 1, 100, "shell thickness in cells");

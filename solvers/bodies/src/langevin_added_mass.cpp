@@ -126,15 +126,24 @@ AddedMassResult langevin_added_mass(const TriMesh& mesh, const AddedMassOptions&
   if (opt.iterative) {
     // The collocation matrix is of the second kind (-2 pi on the diagonal plus a compact part), so a
     // Krylov solver converges in a few dozen products: O(n^2) per product instead of the LU's O(n^3).
-    Eigen::BiCGSTAB<Eigen::MatrixXd, Eigen::DiagonalPreconditioner<double>> it(A);
     // Thin sheets are worse conditioned (top and bottom panels nearly cancel): past 40 iterations
     // the dense LU is cheaper, so the solve falls back to it.
-    it.setTolerance(1e-12);
-    it.setMaxIterations(40);
-    for (int k = 0; k < 6 && r.iterations >= 0; ++k) {
-      sigma.col(k) = it.solve(B.col(k));
-      r.iterations = it.info() == Eigen::Success ? std::max(r.iterations, int(it.iterations())) : -1;
-    }
+    // The six right-hand sides are independent solves (matrix-vector products): one per host thread.
+    int iters[6];
+    // (a solver per column: Eigen's solvers record iterations/info in mutable members)
+    auto solve = [&](int k) {
+      Eigen::BiCGSTAB<Eigen::MatrixXd, Eigen::DiagonalPreconditioner<double>> it(A);
+      it.setTolerance(1e-12);
+      it.setMaxIterations(40);
+      Eigen::VectorXd x = it.solve(B.col(k));
+      sigma.col(k) = x;
+      iters[k] = it.info() == Eigen::Success ? int(it.iterations()) : -1;
+    };
+    if (Kokkos::is_initialized())
+      Kokkos::parallel_for("langevin_added_mass_solves", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, 6), solve);
+    else
+      for (int k = 0; k < 6; ++k) solve(k);
+    for (int k = 0; k < 6; ++k) r.iterations = (iters[k] < 0 || r.iterations < 0) ? -1 : std::max(r.iterations, iters[k]);
   }
   if (!opt.iterative || r.iterations < 0) {
     sigma = Eigen::PartialPivLU<Eigen::MatrixXd>(A).solve(B);

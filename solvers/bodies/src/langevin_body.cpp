@@ -45,7 +45,8 @@ LangevinBodyState langevin_initial_state(const double x[3], const double e[3], c
   return s;
 }
 
-namespace {
+// Named (not anonymous): nvcc requires extended lambdas' enclosing functions to have external linkage.
+namespace detail {
 template <class Exec>
 void batch_impl(const LangevinBodyParams& p, const LangevinSeries& series, std::vector<LangevinBodyState>& states, long first_step,
                 double dt, long steps, uint64_t seed) {
@@ -76,11 +77,11 @@ void batch_impl(const LangevinBodyParams& p, const LangevinSeries& series, std::
   Kokkos::deep_copy(h_states, d_states);
   for (int i = 0; i < n; ++i) states[i] = h_states(i);
 }
-}  // namespace
+}  // namespace detail
 
 void langevin_batch_advance(Backend b, const LangevinBodyParams& p, const LangevinSeries& series,
                             std::vector<LangevinBodyState>& states, long first_step, double dt, long steps, uint64_t seed) {
-  with_backend(b, [&](auto tag) { batch_impl<typename decltype(tag)::execution_space>(p, series, states, first_step, dt, steps, seed); });
+  with_backend(b, [&](auto tag) { detail::batch_impl<typename decltype(tag)::execution_space>(p, series, states, first_step, dt, steps, seed); });
 }
 
 }  // namespace immerse::bodies

@@ -24,7 +24,9 @@ void check_turbulence_params(const TurbulenceParams& p, const std::string& src) 
                    5 * p.h / std::max(p.U0, 1e-300)));
 }
 
-namespace {
+// A named namespace (not an anonymous one): nvcc requires extended lambdas' enclosing functions to
+// have external linkage.
+namespace detail {
 
 template <class Exec>
 struct Grid {
@@ -199,7 +201,7 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
     for3<Exec>("divergence", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
       div(i, j, k) = solid(i, j, k) ? 0.0 : (u(i + 1, j, k) - u(i, j, k) + v(i, j + 1, k) - v(i, j, k) + w(i, j, k + 1) - w(i, j, k)) / h;
     });
-    Kokkos::deep_copy(pr, 0.0);
+    // Warm start: the previous step's pressure is the initial guess (the flow changes little per step).
     for (int it = 0; it < p.pressure_iterations; ++it) {
       // Branch-free sweep: the fluid-neighbour bits and 1/count were computed once (nbr, inv_count);
       // clamped indices read a valid cell whose weight is 0.
@@ -318,11 +320,11 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
   return res;
 }
 
-}  // namespace
+}  // namespace detail
 
 TurbulenceResult run_turbulence(Backend b, const TurbulenceParams& p, const std::vector<uint8_t>& solid) {
   check_turbulence_params(p, "turbulence");
-  return with_backend(b, [&](auto tag) { return run_impl<typename decltype(tag)::execution_space>(p, solid); });
+  return with_backend(b, [&](auto tag) { return detail::run_impl<typename decltype(tag)::execution_space>(p, solid); });
 }
 
 }  // namespace immerse::mac3d

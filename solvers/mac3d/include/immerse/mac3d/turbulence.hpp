@@ -23,7 +23,7 @@ struct TurbulenceParams {
   double h = 1e-3;       // cell size (m)
   double dt = 1e-3;      // time step (s)
   int steps = 100;
-  int pressure_iterations = 60;  // Jacobi sweeps per projection
+  int pressure_iterations = 60;  // Jacobi sweeps per projection, warm-started from the previous pressure
   double U0 = 1.0;       // inflow speed (m/s) along +x
   double k0 = -1;        // initial/inflow k (m^2/s^2); < 0: 3/2 U0^2
   double eps0 = -1;      // initial/inflow eps (m^2/s^3); < 0: C_mu^(3/4) k0^(3/2) / l
