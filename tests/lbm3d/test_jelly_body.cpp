@@ -108,10 +108,15 @@ TEST(JellyBellModel, VolumeMatchesAPointCount) {
 
 // Section 3.2 bookkeeping on a moving, contracting bell, every step: one group per cell by definition
 // of each group, C1 cells carry the mean surface velocity of the samples in them.
+// The bell axis is a parameter: the same holds for a tilted bell.
 TEST(JellyGroupsBookkeeping, EveryCellInTheRightGroupEveryStep) {
   const int n = 40;
   const double cell = 2, dt = 0.04;
-  JellyBell bell(default_bell());
+  for (const Eigen::Vector3d axis : {Eigen::Vector3d(0, 0, 1), Eigen::Vector3d(1, 0.3, 1)}) {
+  auto bp = default_bell();
+  bp.axis = axis;
+  bp.origin = {38, 40, 30};
+  JellyBell bell(bp);
   coupling::JellyGroups groups(n, n, n, cell, dt);
   for (int s = 0; s < 40; ++s) {
     bell.advance(dt);
@@ -160,6 +165,9 @@ TEST(JellyGroupsBookkeeping, EveryCellInTheRightGroupEveryStep) {
         }
     for (int a = 0; a < 5; ++a) ASSERT_EQ(counted[a], st.count[a]);
     ASSERT_GT(st.count[lbm3d::kSurface], 500);
+  }
+  // The swim went along the axis.
+  EXPECT_NEAR((bell.origin() - bp.origin).normalized().dot(axis.normalized()), 1.0, 1e-12);
   }
 }
 

@@ -112,16 +112,31 @@ std::vector<std::array<double, 2>> JellyBell::profile_curve(int n) const {
   return out;
 }
 
+JellyProfile JellyBell::profile(int n) const {
+  JellyProfile p;
+  p.points = profile_curve(n);
+  p.rmax = 0, p.hmin = 1e300, p.hmax = -1e300;
+  for (const auto& q : p.points) p.rmax = std::max(p.rmax, q[0]), p.hmin = std::min(p.hmin, q[1]), p.hmax = std::max(p.hmax, q[1]);
+  return p;
+}
+
 bool JellyBell::inside(const Eigen::Vector3d& xw, const std::vector<std::array<double, 2>>& profile) const {
+  JellyProfile p;
+  p.points = profile;
+  p.rmax = 0, p.hmin = 1e300, p.hmax = -1e300;
+  for (const auto& q : profile) p.rmax = std::max(p.rmax, q[0]), p.hmin = std::min(p.hmin, q[1]), p.hmax = std::max(p.hmax, q[1]);
+  return inside(xw, p);
+}
+
+bool JellyBell::inside(const Eigen::Vector3d& xw, const JellyProfile& pr) const {
   const Eigen::Vector3d d = xw - origin_;
   const double h = d.dot(axis_), r = (d - h * axis_).norm();
-  // Even-odd rule on the closed (r, h) polygon; the axis segment closes it. The polygon's bounding
-  // box rejects most cells of the body's box first.
-  const size_t n = profile.size();
-  double rmax = 0, hmin = 1e300, hmax = -1e300;
-  for (const auto& p : profile) rmax = std::max(rmax, p[0]), hmin = std::min(hmin, p[1]), hmax = std::max(hmax, p[1]);
-  if (r > rmax || h < hmin || h > hmax) return false;
+  // The polygon's bounding box rejects most cells of the body's box first; then the even-odd rule on
+  // the closed (r, h) polygon (the axis segment closes it).
+  if (r > pr.rmax || h < pr.hmin || h > pr.hmax) return false;
+  const auto& profile = pr.points;
   bool in = false;
+  const size_t n = profile.size();
   for (size_t a = 0, b = n - 1; a < n; b = a++) {
     const double ra = profile[a][0], ha = profile[a][1], rb = profile[b][0], hb = profile[b][1];
     if ((ha > h) != (hb > h) && r < (rb - ra) * (h - ha) / (hb - ha) + ra) in = !in;

@@ -75,7 +75,7 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
       }
 
   // Inside cells: centre inside the closed profile.
-  const auto profile = bell.profile_curve(96);
+  const auto profile = bell.profile(96);
   for (int k = box[4]; k <= box[5]; ++k)
     for (int j = box[2]; j <= box[3]; ++j)
       for (int i = box[0]; i <= box[1]; ++i) {

@@ -33,6 +33,12 @@ struct JellyBellParams {
   Eigen::Vector3d axis{0, 0, 1};    // swimming direction (apex side)
 };
 
+// The closed profile polygon (r, h) in the bell frame with its bounding box, for inside tests.
+struct JellyProfile {
+  std::vector<std::array<double, 2>> points;
+  double rmax = 0, hmin = 0, hmax = 0;
+};
+
 struct JellySurfaceSample {
   Eigen::Vector3d x, v;  // world position (cm) and velocity (cm/s)
 };
@@ -62,6 +68,9 @@ class JellyBell {
   std::vector<std::array<double, 2>> profile_curve(int n) const;
   // Whether a world point lies inside the closed bell (its (r, h) inside the profile polygon).
   bool inside(const Eigen::Vector3d& x, const std::vector<std::array<double, 2>>& profile) const;
+  // The same against a profile whose bounding box is computed once (many cells per frame).
+  JellyProfile profile(int n) const;
+  bool inside(const Eigen::Vector3d& x, const JellyProfile& profile) const;
   // Bell diameter: twice the largest radius of the profile curve (the margin), cm.
   double diameter() const;
   // Volume of the closed bell (cm^3): the profile polygon revolved (Pappus), sum of the frusta

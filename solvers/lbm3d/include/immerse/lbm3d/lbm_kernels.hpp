@@ -152,43 +152,49 @@ struct CollideStream {
     }
     if (lat.nx > 1) cell(lat.nx - 1, j, k, base + lat.nx - 1);
   }
-  // m (<= kChunk) consecutive interior water cells from c0: pull, moments, BGK, store.
+  // m (<= kChunk) consecutive interior water cells from c0: pull, moments, BGK, store. Functor members
+  // are copied to locals first: the stores through `to` could otherwise alias them, which keeps GCC
+  // from vectorising the loops over a.
   KOKKOS_INLINE_FUNCTION void chunk(const long c0, const int m) const {
     const long n = lat.n;
     const Real* s = src.data();
     Real* d = dst.data();
+    const Real om = omega, pref = force_pref, F0 = force[0], F1 = force[1], F2 = force[2];
+    const bool with_force = forced;
     Real f[15][kChunk], rho[kChunk], ux[kChunk], uy[kChunk], uz[kChunk], uu[kChunk];
     for (int q = 0; q < 15; ++q) {
       const Real* from = s + q * n + c0 - lat.offset[q];
       for (int a = 0; a < m; ++a) f[q][a] = from[a];
     }
-    for (int a = 0; a < m; ++a) rho[a] = ux[a] = uy[a] = uz[a] = 0;
-    for (int q = 0; q < 15; ++q) {
-      const Real ex = D3Q15::cx(q), ey = D3Q15::cy(q), ez = D3Q15::cz(q);
-      for (int a = 0; a < m; ++a) {
-        rho[a] += f[q][a];
-        ux[a] += ex * f[q][a], uy[a] += ey * f[q][a], uz[a] += ez * f[q][a];
-      }
-    }
     for (int a = 0; a < m; ++a) {
-      const Real inv = Real(1) / rho[a];
-      ux[a] = (ux[a] + Real(0.5) * force[0]) * inv, uy[a] = (uy[a] + Real(0.5) * force[1]) * inv;
-      uz[a] = (uz[a] + Real(0.5) * force[2]) * inv;
+      // Explicit D3Q15 moment sums (faces 1-6, corners 7-14 in opposite pairs).
+      const Real c78 = f[7][a] - f[8][a], c910 = f[9][a] - f[10][a], c1112 = f[11][a] - f[12][a], c1314 = f[13][a] - f[14][a];
+      Real r = 0;
+      for (int q = 0; q < 15; ++q) r += f[q][a];
+      rho[a] = r;
+      const Real inv = Real(1) / r;
+      ux[a] = (f[1][a] - f[2][a] + c78 + c910 + c1112 + c1314 + Real(0.5) * F0) * inv;
+      uy[a] = (f[3][a] - f[4][a] + c78 + c910 - c1112 - c1314 + Real(0.5) * F1) * inv;
+      uz[a] = (f[5][a] - f[6][a] + c78 - c910 + c1112 - c1314 + Real(0.5) * F2) * inv;
       uu[a] = Real(1.5) * (ux[a] * ux[a] + uy[a] * uy[a] + uz[a] * uz[a]);
     }
     for (int q = 0; q < 15; ++q) {
       const Real ex = D3Q15::cx(q), ey = D3Q15::cy(q), ez = D3Q15::cz(q), w = Real(D3Q15::w(q));
-      const Real eF = ex * force[0] + ey * force[1] + ez * force[2];
-      Real* to = d + q * n + c0;
-      for (int a = 0; a < m; ++a) {
-        const Real eu = ex * ux[a] + ey * uy[a] + ez * uz[a];
-        const Real feq = w * rho[a] * (Real(1) + Real(3) * eu + Real(4.5) * eu * eu - uu[a]);
-        Real out = f[q][a] - omega * (f[q][a] - feq);
-        if (forced) {
-          const Real uF = ux[a] * force[0] + uy[a] * force[1] + uz[a] * force[2];
-          out += force_pref * w * (Real(3) * (eF - uF) + Real(9) * eu * eF);
+      const Real eF = ex * F0 + ey * F1 + ez * F2;
+      Real* __restrict__ to = d + q * n + c0;
+      if (with_force) {
+        for (int a = 0; a < m; ++a) {
+          const Real eu = ex * ux[a] + ey * uy[a] + ez * uz[a];
+          const Real feq = w * rho[a] * (Real(1) + Real(3) * eu + Real(4.5) * eu * eu - uu[a]);
+          const Real uF = ux[a] * F0 + uy[a] * F1 + uz[a] * F2;
+          to[a] = f[q][a] - om * (f[q][a] - feq) + pref * w * (Real(3) * (eF - uF) + Real(9) * eu * eF);
         }
-        to[a] = out;
+      } else {
+        for (int a = 0; a < m; ++a) {
+          const Real eu = ex * ux[a] + ey * uy[a] + ez * uz[a];
+          const Real feq = w * rho[a] * (Real(1) + Real(3) * eu + Real(4.5) * eu * eu - uu[a]);
+          to[a] = f[q][a] - om * (f[q][a] - feq);
+        }
       }
     }
   }
