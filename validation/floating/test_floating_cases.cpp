@@ -17,14 +17,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
-cases::RunOutcome run(const std::string& name, Backend b, std::vector<std::string> sets = {}) {
+// `tag` keeps the output folders of tests that ctest may run at the same time apart.
+cases::RunOutcome run(const std::string& name, Backend b, std::vector<std::string> sets = {},
+                      const std::string& tag = "") {
   cases::RunRequest req;
   req.case_name = name;
   req.sets = std::move(sets);
   req.options.backend = b;
   req.options.quiet = true;
   req.out_dir = (fs::temp_directory_path() / "immerse-validation" /
-                 (fs::path(name).stem().string() + "-" + to_string(b))).string();
+                 (fs::path(name).stem().string() + tag + "-" + to_string(b))).string();
   return cases::run_case(req);
 }
 
@@ -45,7 +47,7 @@ TYPED_TEST_SUITE(FloatingCases, test::EnabledSpaces, test::SpaceName);
 // for a box). Tolerance 3% of the height (15 mm): the settled time mean still carries the
 // residual heave and the waves the box made in the closed basin.
 TYPED_TEST(FloatingCases, BoxSettlesAtItsArchimedesDraft) {
-  const auto out = run("floating_box", this->backend, {"time.steps=1000"});
+  const auto out = run("floating_box", this->backend, {"time.steps=1000"}, "-typed");
   expect_all_pass(out, 2);
   EXPECT_NEAR(static_cast<double>(out.result["metrics"]["bodies"][0]["mean_draft_m"]), 0.2, 0.03 * 0.5);
 }
@@ -105,7 +107,7 @@ TEST(FloatingScenes, FpsObjectsColumnsStayAfloat) {
 TEST(FloatingBackends, BoatLoadSerialAndOpenmpAgree) {
   if (enabled_backends().size() < 2) GTEST_SKIP() << "one backend only";
   std::vector<json> m;
-  for (Backend b : enabled_backends()) m.push_back(run("boat_load", b, {"boat_load.settle_s=2"}).result["metrics"]);
+  for (Backend b : enabled_backends()) m.push_back(run("boat_load", b, {"boat_load.settle_s=2"}, "-short").result["metrics"]);
   for (const char* p : {"centre", "bow", "stern", "port", "starboard"})
     for (const char* q : {"_heel_deg", "_trim_deg"}) {
       const std::string k = std::string(p) + q;

@@ -92,6 +92,11 @@ struct SwStep {
             f_old(c + 1, 5), f_old(c + 1 - nx, 6), f_old(c - nx, 7), f_old(c - 1 - nx, 8));
   }
 
+  // w_a h (A - |U|^2/6) + w_a h (s/3 + s^2/2): a moving population's equilibrium, the first term shared.
+  KOKKOS_FORCEINLINE_FUNCTION static double moving(double base, double wh, double s) {
+    return base + wh * (s * (1.0 / 3.0) + 0.5 * s * s);
+  }
+
   // Moments, eq. 2 equilibria and the BGK + force update of one cell's arrived populations.
   KOKKOS_FORCEINLINE_FUNCTION void collide(const int c, const double f0, const double f1, const double f2,
                                            const double f3, const double f4, const double f5, const double f6,
@@ -106,17 +111,15 @@ struct SwStep {
     const double q = U * U + W * W, A = g6v2 * hs;
     const double ax = hs * (A - q / 6.0), dg = 0.25 * ax, hs4 = 0.25 * hs;
     const double Fx = force_coef * v * fx(c), Fy = force_coef * v * fy(c);
-    auto axis = [&](double s) { return ax + hs * (s * (1.0 / 3.0) + 0.5 * s * s); };
-    auto diag = [&](double s) { return dg + hs4 * (s * (1.0 / 3.0) + 0.5 * s * s); };
     f_new(c, 0) = f0 - omega * (f0 - hs * (1.0 - 5.0 * A - 2.0 * q / 3.0));
-    f_new(c, 1) = f1 - omega * (f1 - axis(U)) + Fx;
-    f_new(c, 2) = f2 - omega * (f2 - diag(U - W)) + Fx - Fy;
-    f_new(c, 3) = f3 - omega * (f3 - axis(-W)) - Fy;
-    f_new(c, 4) = f4 - omega * (f4 - diag(-U - W)) - Fx - Fy;
-    f_new(c, 5) = f5 - omega * (f5 - axis(-U)) - Fx;
-    f_new(c, 6) = f6 - omega * (f6 - diag(-U + W)) - Fx + Fy;
-    f_new(c, 7) = f7 - omega * (f7 - axis(W)) + Fy;
-    f_new(c, 8) = f8 - omega * (f8 - diag(U + W)) + Fx + Fy;
+    f_new(c, 1) = f1 - omega * (f1 - moving(ax, hs, U)) + Fx;
+    f_new(c, 2) = f2 - omega * (f2 - moving(dg, hs4, U - W)) + Fx - Fy;
+    f_new(c, 3) = f3 - omega * (f3 - moving(ax, hs, -W)) - Fy;
+    f_new(c, 4) = f4 - omega * (f4 - moving(dg, hs4, -U - W)) - Fx - Fy;
+    f_new(c, 5) = f5 - omega * (f5 - moving(ax, hs, -U)) - Fx;
+    f_new(c, 6) = f6 - omega * (f6 - moving(dg, hs4, -U + W)) - Fx + Fy;
+    f_new(c, 7) = f7 - omega * (f7 - moving(ax, hs, W)) + Fy;
+    f_new(c, 8) = f8 - omega * (f8 - moving(dg, hs4, U + W)) + Fx + Fy;
   }
 };
 
