@@ -54,6 +54,7 @@ ElasticSimulation::ElasticSimulation(const json& r, const std::string& source, c
   const json& b = r["body"];
   const std::string kind = b["kind"];
   substeps_ = b["substeps"], alpha_ = r["coupling"]["alpha"];
+  pressure_force_ = r["coupling"]["pressure_force"];
   const auto mode = r["coupling"]["mode"] == "staircase" ? coupling::CouplingMode::staircase : coupling::CouplingMode::boundary_map;
   const int nruns = kind != "none" && r["coupling"]["compare"].get<bool>() ? 2 : 1;
   runs_.resize(nruns);
@@ -99,6 +100,11 @@ ElasticSimulation::ElasticSimulation(const json& r, const std::string& source, c
 void ElasticSimulation::step_run(ElasticRun& r) {
   const auto t0 = std::chrono::steady_clock::now();
   if (r.body) {
+    for (size_t n = 0; n < r.body->x.size(); ++n)
+      if (!std::isfinite(r.body->x[n][0]) || !std::isfinite(r.body->x[n][1]))
+        throw NumericalError(fmt::format("{}: body node {} position is not finite at step {} (t = {:g} s): the explicit "
+                                         "FEM or the coupling went unstable. Hint: raise body.substeps, body.material.density "
+                                         "or lower the stiffness", fluid_.source, n, r.flow->steps_done(), r.flow->time()));
     auto s = r.phases.scope("map_build");
     coupling::bmap_build(r.map, *r.body, fluid_.nx, fluid_.ny, fluid_.h);
     r.flow->set_constraints(coupling::bmap_constraints(r.map, r.mode, fluid_.nx, fluid_.ny));
@@ -110,6 +116,7 @@ void ElasticSimulation::step_run(ElasticRun& r) {
       auto s = r.phases.scope("force");
       for (auto& f : r.body->f_ext) f = {0, 0};
       coupling::bmap_apply_force(r.map, *r.flow, *r.body, alpha_, fluid_.rho, fluid_.dt);
+      if (pressure_force_) coupling::bmap_apply_pressure(*r.flow, *r.body, fluid_.h);
     }
     auto s = r.phases.scope("fem");
     r.body->advance(fluid_.dt, substeps_);

@@ -65,6 +65,7 @@ class ElasticSimulation : public Simulation {
   std::vector<ElasticRun> runs_;
   int substeps_ = 1;
   double alpha_ = 0.5;
+  bool pressure_force_ = true;
   long steps_;
   int frames_;
   long series_every_;
