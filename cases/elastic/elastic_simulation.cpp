@@ -119,6 +119,7 @@ void ElasticSimulation::step_run(ElasticRun& r) {
       if (pressure_force_) coupling::bmap_apply_pressure(*r.flow, *r.body, fluid_.h);
     }
     auto s = r.phases.scope("fem");
+    r.map_x = r.body->x, r.map_v = r.body->v;  // the state the fluid's constraints came from
     r.body->advance(fluid_.dt, substeps_);
   }
   r.flow->project();
@@ -126,7 +127,7 @@ void ElasticSimulation::step_run(ElasticRun& r) {
   ++r.steps;
   if (r.body) {
     if (2 * r.steps > steps_) {
-      const coupling::Leakage l = coupling::bmap_leakage(*r.body, *r.flow);
+      const coupling::Leakage l = coupling::bmap_leakage(r.body->boundary(), r.map_x, r.map_v, *r.flow);
       r.leak_abs_sum += l.absolute, r.leak_net_sum += l.net, ++r.leak_samples;
     }
     if (r.body->has_hub() && 4 * r.steps > 3 * steps_) r.omega_tail.push_back(r.body->hub_omega());
@@ -183,7 +184,8 @@ std::vector<double> ElasticSimulation::series_row() {
   for (auto& r : runs_) {
     if (!r.body) continue;
     const Vec2 tip = tip_displacement(r);
-    const coupling::Leakage l = coupling::bmap_leakage(*r.body, *r.flow);
+    const coupling::Leakage l = r.map_x.empty() ? coupling::bmap_leakage(*r.body, *r.flow)
+                                                : coupling::bmap_leakage(r.body->boundary(), r.map_x, r.map_v, *r.flow);
     row.insert(row.end(), {tip[0], tip[1], r.body->hub_omega(), r.body->hub_angle(), l.absolute / q});
   }
   return row;

@@ -220,17 +220,21 @@ void bmap_apply_pressure(const mac2d::StableFlow& flow, bodies::FemBody& body, d
 }
 
 Leakage bmap_leakage(const bodies::FemBody& body, const mac2d::StableFlow& flow) {
+  return bmap_leakage(body.boundary(), body.x, body.v, flow);
+}
+
+Leakage bmap_leakage(const std::vector<bodies::FemEdge>& edges, const std::vector<Vec2>& x, const std::vector<Vec2>& v,
+                     const mac2d::StableFlow& flow) {
   std::vector<std::array<double, 2>> pts;
-  for (const auto& e : body.boundary())
-    pts.push_back({0.5 * (body.x[e.a][0] + body.x[e.b][0]), 0.5 * (body.x[e.a][1] + body.x[e.b][1])});
+  for (const auto& e : edges) pts.push_back({0.5 * (x[e.a][0] + x[e.b][0]), 0.5 * (x[e.a][1] + x[e.b][1])});
   const auto u = flow.sample(pts, mac2d::SampleField::current);
   Leakage l;
   for (size_t k = 0; k < pts.size(); ++k) {
-    const auto& e = body.boundary()[k];
-    const Vec2 &a = body.x[e.a], &b = body.x[e.b];
+    const auto& e = edges[k];
+    const Vec2 &a = x[e.a], &b = x[e.b];
     // Outward normal times length: the body is on the edge's left, so (dy, -dx).
     const double nx = b[1] - a[1], ny = -(b[0] - a[0]);
-    const double vbx = 0.5 * (body.v[e.a][0] + body.v[e.b][0]), vby = 0.5 * (body.v[e.a][1] + body.v[e.b][1]);
+    const double vbx = 0.5 * (v[e.a][0] + v[e.b][0]), vby = 0.5 * (v[e.a][1] + v[e.b][1]);
     const double flux = (u[k][0] - vbx) * nx + (u[k][1] - vby) * ny;
     l.absolute += std::abs(flux), l.net += flux;
   }

@@ -77,5 +77,9 @@ struct Leakage {
   double absolute = 0, net = 0;
 };
 Leakage bmap_leakage(const bodies::FemBody& body, const mac2d::StableFlow& flow);
+// The same against a given body state: the one the fluid's constraints were built from (the explicit
+// coupling advances the body after the map is built, so the projected fluid matches the earlier state).
+Leakage bmap_leakage(const std::vector<bodies::FemEdge>& edges, const std::vector<Vec2>& x, const std::vector<Vec2>& v,
+                     const mac2d::StableFlow& flow);
 
 }  // namespace immerse::coupling
