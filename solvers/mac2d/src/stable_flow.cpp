@@ -650,11 +650,13 @@ std::unique_ptr<StableFlow> make_stable_flow(Backend backend, const StableParams
   for (const auto& w : p.walls) speed = std::max(speed, std::abs(w.tangential));
   for (int s = 0; s < 4; ++s)
     if (p.walls[s].type == WallType::inflow) {
-      Expression e(p.walls[s].inflow, p.source + ": key 'walls.inflow'");
+      const char* names[4] = {"left", "right", "bottom", "top"};
+      Expression e(p.walls[s].inflow, fmt::format("{}: key 'walls.{}.inflow'", p.source, names[s]));
       for (int k = 0; k <= 8; ++k) speed = std::max(speed, std::abs(e(k / 8.0 * p.nx * p.h, k / 8.0 * p.ny * p.h, 0, 0)));
     }
-  for (const auto& j : p.jets) {
-    Expression e(j.speed, p.source + ": key 'jets.speed'");
+  for (size_t q = 0; q < p.jets.size(); ++q) {
+    const JetSpec& j = p.jets[q];
+    Expression e(j.speed, fmt::format("{}: key 'jets.{}.speed'", p.source, q));
     speed = std::max(speed, std::abs(e(0.5 * (j.from + j.to), 0.5 * (j.from + j.to), 0, 0)));
   }
   if (speed * p.dt / p.h > 20)
