@@ -29,6 +29,7 @@ Schema elastic_schema() {
   Schema coupling;
   coupling.choice("mode", "boundary_map", {"boundary_map", "staircase"}, "fluid-body coupling: the paper's boundary map (cut cells) or the voxelised staircase baseline")
       .number("alpha", 0.5, 0, 1, "", "eq. 8 coupling strength (the paper: 0.5)")
+      .boolean("pressure_force", true, "add the pressure traction -p n on the body's edges to eq. 8's force (not in the paper; eq. 8 alone hardly loads the body)")
       .boolean("compare", false, "also run the other coupling alongside and report its metrics with a prefix");
   Schema s = mac2d::stable_fluid_schema();
   s.object("body", body, "elastic body (explicit FEM)").object("coupling", coupling, "fluid-body coupling");

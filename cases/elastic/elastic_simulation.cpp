@@ -54,6 +54,7 @@ ElasticSimulation::ElasticSimulation(const json& r, const std::string& source, c
   const json& b = r["body"];
   const std::string kind = b["kind"];
   substeps_ = b["substeps"], alpha_ = r["coupling"]["alpha"];
+  pressure_force_ = r["coupling"]["pressure_force"];
   const auto mode = r["coupling"]["mode"] == "staircase" ? coupling::CouplingMode::staircase : coupling::CouplingMode::boundary_map;
   const int nruns = kind != "none" && r["coupling"]["compare"].get<bool>() ? 2 : 1;
   runs_.resize(nruns);
@@ -99,6 +100,11 @@ ElasticSimulation::ElasticSimulation(const json& r, const std::string& source, c
 void ElasticSimulation::step_run(ElasticRun& r) {
   const auto t0 = std::chrono::steady_clock::now();
   if (r.body) {
+    for (size_t n = 0; n < r.body->x.size(); ++n)
+      if (!std::isfinite(r.body->x[n][0]) || !std::isfinite(r.body->x[n][1]))
+        throw NumericalError(fmt::format("{}: body node {} position is not finite at step {} (t = {:g} s): the explicit "
+                                         "FEM or the coupling went unstable. Hint: raise body.substeps, body.material.density "
+                                         "or lower the stiffness", fluid_.source, n, r.flow->steps_done(), r.flow->time()));
     auto s = r.phases.scope("map_build");
     coupling::bmap_build(r.map, *r.body, fluid_.nx, fluid_.ny, fluid_.h);
     r.flow->set_constraints(coupling::bmap_constraints(r.map, r.mode, fluid_.nx, fluid_.ny));
@@ -110,8 +116,10 @@ void ElasticSimulation::step_run(ElasticRun& r) {
       auto s = r.phases.scope("force");
       for (auto& f : r.body->f_ext) f = {0, 0};
       coupling::bmap_apply_force(r.map, *r.flow, *r.body, alpha_, fluid_.rho, fluid_.dt);
+      if (pressure_force_) coupling::bmap_apply_pressure(*r.flow, *r.body, fluid_.h);
     }
     auto s = r.phases.scope("fem");
+    r.map_x = r.body->x, r.map_v = r.body->v;  // the state the fluid's constraints came from
     r.body->advance(fluid_.dt, substeps_);
   }
   r.flow->project();
@@ -119,7 +127,7 @@ void ElasticSimulation::step_run(ElasticRun& r) {
   ++r.steps;
   if (r.body) {
     if (2 * r.steps > steps_) {
-      const coupling::Leakage l = coupling::bmap_leakage(*r.body, *r.flow);
+      const coupling::Leakage l = coupling::bmap_leakage(r.body->boundary(), r.map_x, r.map_v, *r.flow);
       r.leak_abs_sum += l.absolute, r.leak_net_sum += l.net, ++r.leak_samples;
     }
     if (r.body->has_hub() && 4 * r.steps > 3 * steps_) r.omega_tail.push_back(r.body->hub_omega());
@@ -176,7 +184,8 @@ std::vector<double> ElasticSimulation::series_row() {
   for (auto& r : runs_) {
     if (!r.body) continue;
     const Vec2 tip = tip_displacement(r);
-    const coupling::Leakage l = coupling::bmap_leakage(*r.body, *r.flow);
+    const coupling::Leakage l = r.map_x.empty() ? coupling::bmap_leakage(*r.body, *r.flow)
+                                                : coupling::bmap_leakage(r.body->boundary(), r.map_x, r.map_v, *r.flow);
     row.insert(row.end(), {tip[0], tip[1], r.body->hub_omega(), r.body->hub_angle(), l.absolute / q});
   }
   return row;

@@ -17,6 +17,7 @@ namespace immerse::cases {
 using bodies::Vec2;
 Schema elastic_schema();
 
+
 // One coupled run: fluid, body (optional), its boundary map and timings.
 struct ElasticRun {
   std::unique_ptr<mac2d::StableFlow> flow;
@@ -31,6 +32,8 @@ struct ElasticRun {
   long leak_samples = 0;
   // Hub angular velocity samples over the last quarter (steadiness).
   std::vector<double> omega_tail;
+  // Body state at the last map build: the fluid after the projection honours this one.
+  std::vector<Vec2> map_x, map_v;
 };
 
 class ElasticSimulation : public Simulation {
@@ -65,6 +68,7 @@ class ElasticSimulation : public Simulation {
   std::vector<ElasticRun> runs_;
   int substeps_ = 1;
   double alpha_ = 0.5;
+  bool pressure_force_ = true;
   long steps_;
   int frames_;
   long series_every_;

@@ -177,8 +177,8 @@ void bmap_apply_force(const BoundaryMap& map, const mac2d::StableFlow& flow, bod
     const BmapAxis& ax = axis == 0 ? map.rows : map.cols;
     for (int m = 0; m < ax.lines; ++m)
       for (int k = ax.start[m]; k < ax.start[m + 1]; ++k) {
-        // Even crossings enter the body going up the line: the fluid point P is the lattice point
-        // just before; odd ones leave it: P is just after.
+        // P is the lattice point of the boundary cell just outside the crossing (even crossings enter
+        // the body going up the line, odd ones leave it), its velocity the predicted one.
         const double s = ax.entries[k].s;
         const bool entering = (k - ax.start[m]) % 2 == 0;
         const double sp = entering ? std::floor(s / q) * q : std::ceil(s / q) * q;
@@ -187,7 +187,7 @@ void bmap_apply_force(const BoundaryMap& map, const mac2d::StableFlow& flow, bod
       }
   }
   if (pts.empty()) return;
-  const auto uP = flow.sample(pts, /*predicted=*/true);
+  const auto uP = flow.sample(pts, mac2d::SampleField::predicted);
   const double c = alpha * rho * q * q / dt;
   for (size_t k = 0; k < pts.size(); ++k) {
     const BmapEntry& e = *which[k];
@@ -198,18 +198,43 @@ void bmap_apply_force(const BoundaryMap& map, const mac2d::StableFlow& flow, bod
   }
 }
 
-Leakage bmap_leakage(const bodies::FemBody& body, const mac2d::StableFlow& flow) {
+void bmap_apply_pressure(const mac2d::StableFlow& flow, bodies::FemBody& body, double h) {
+  // Pressure at one cell outward from each edge midpoint (the cells the body cuts hold no fluid
+  // pressure), traction -p n over the edge, half to each node.
   std::vector<std::array<double, 2>> pts;
-  for (const auto& e : body.boundary())
-    pts.push_back({0.5 * (body.x[e.a][0] + body.x[e.b][0]), 0.5 * (body.x[e.a][1] + body.x[e.b][1])});
-  const auto u = flow.sample(pts, /*predicted=*/false);
-  Leakage l;
+  for (const auto& e : body.boundary()) {
+    const Vec2 &a = body.x[e.a], &b = body.x[e.b];
+    const double len = std::hypot(b[0] - a[0], b[1] - a[1]);
+    const double nx = (b[1] - a[1]) / len, ny = -(b[0] - a[0]) / len;
+    pts.push_back({0.5 * (a[0] + b[0]) + h * nx, 0.5 * (a[1] + b[1]) + h * ny});
+  }
+  const auto p = flow.sample(pts, mac2d::SampleField::pressure);
   for (size_t k = 0; k < pts.size(); ++k) {
     const auto& e = body.boundary()[k];
     const Vec2 &a = body.x[e.a], &b = body.x[e.b];
+    // -p n |e| with n |e| = (dy, -dx).
+    const double fx = -p[k][0] * (b[1] - a[1]), fy = -p[k][0] * (-(b[0] - a[0]));
+    body.f_ext[e.a][0] += 0.5 * fx, body.f_ext[e.a][1] += 0.5 * fy;
+    body.f_ext[e.b][0] += 0.5 * fx, body.f_ext[e.b][1] += 0.5 * fy;
+  }
+}
+
+Leakage bmap_leakage(const bodies::FemBody& body, const mac2d::StableFlow& flow) {
+  return bmap_leakage(body.boundary(), body.x, body.v, flow);
+}
+
+Leakage bmap_leakage(const std::vector<bodies::FemEdge>& edges, const std::vector<Vec2>& x, const std::vector<Vec2>& v,
+                     const mac2d::StableFlow& flow) {
+  std::vector<std::array<double, 2>> pts;
+  for (const auto& e : edges) pts.push_back({0.5 * (x[e.a][0] + x[e.b][0]), 0.5 * (x[e.a][1] + x[e.b][1])});
+  const auto u = flow.sample(pts, mac2d::SampleField::current);
+  Leakage l;
+  for (size_t k = 0; k < pts.size(); ++k) {
+    const auto& e = edges[k];
+    const Vec2 &a = x[e.a], &b = x[e.b];
     // Outward normal times length: the body is on the edge's left, so (dy, -dx).
     const double nx = b[1] - a[1], ny = -(b[0] - a[0]);
-    const double vbx = 0.5 * (body.v[e.a][0] + body.v[e.b][0]), vby = 0.5 * (body.v[e.a][1] + body.v[e.b][1]);
+    const double vbx = 0.5 * (v[e.a][0] + v[e.b][0]), vby = 0.5 * (v[e.a][1] + v[e.b][1]);
     const double flux = (u[k][0] - vbx) * nx + (u[k][1] - vby) * ny;
     l.absolute += std::abs(flux), l.net += flux;
   }

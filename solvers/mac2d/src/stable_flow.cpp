@@ -28,6 +28,7 @@ StableSolver<Exec>::StableSolver(const StableParams& p) : p_(p) {
   for (int c = 0; c < 2; ++c) {
     vel_[c] = view(c ? "v" : "u", n);
     pred_[c] = view("pred", n);
+    raw_[c] = view("advected", n);
     wgt_[c] = view("wgt", n), bval_[c] = view("bval", n), ddiag_[c] = view("ddiag", n), drhs_[c] = view("drhs", n);
     code_[c] = bytes("code", n), dmask_[c] = bytes("dmask", n);
   }
@@ -285,6 +286,8 @@ void StableSolver<Exec>::predict() {
     std::swap(vel_[0], pred_[0]);
     std::swap(vel_[1], pred_[1]);
     apply_walls();
+    Kokkos::deep_copy(raw_[0], vel_[0]);
+    Kokkos::deep_copy(raw_[1], vel_[1]);
     apply_fixed();
   });
   timed("diffusion", [&] {
@@ -351,7 +354,7 @@ void StableSolver<Exec>::diffuse(int c) {
           KOKKOS_LAMBDA(int i, int j, double& r) {
             const int k = g.at(i, j);
             if (code(k) == 2) return;
-            const double d = std::abs(relax(f, i, j) - f(k)) * (1 + a * (4 + dd(k)));
+            const double d = Kokkos::Experimental::fabs(relax(f, i, j) - f(k)) * (1 + a * (4 + dd(k)));
             r = d > r ? d : r;
           }, Kokkos::Max<double>(res));
       if (!(res == res)) throw NumericalError(fmt::format("{}: viscosity solve produced NaN at step {}", p_.source, steps_));
@@ -376,7 +379,7 @@ double StableSolver<Exec>::pressure_residual() const {
         const int k = g.at(i, j);
         const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
         if (W <= 0) return;
-        const double d = std::abs(b(k) - (we * pf(k + 1) + ww * pf(k - 1) + wn * pf(k + g.w) + ws * pf(k - g.w) - W * pf(k)));
+        const double d = Kokkos::Experimental::fabs(b(k) - (we * pf(k + 1) + ww * pf(k - 1) + wn * pf(k + g.w) + ws * pf(k - g.w) - W * pf(k)));
         r = d > r ? d : r;
       }, Kokkos::Max<double>(res));
   return res * scale;
@@ -541,14 +544,21 @@ void StableSolver<Exec>::project() {
 
 template <class Exec>
 std::vector<std::array<double, 2>> StableSolver<Exec>::sample(const std::vector<std::array<double, 2>>& pts,
-                                                              bool predicted) const {
+                                                              SampleField which) const {
   Kokkos::View<double* [2], device> xy("xy", pts.size()), out("vel", pts.size());
   auto hx = Kokkos::create_mirror_view(xy);
   for (size_t k = 0; k < pts.size(); ++k) hx(k, 0) = pts[k][0], hx(k, 1) = pts[k][1];
   Kokkos::deep_copy(xy, hx);
   const StableGrid g = g_;
-  auto u = predicted ? pred_[0] : vel_[0], v = predicted ? pred_[1] : vel_[1];
+  const int c = which == SampleField::predicted ? 1 : which == SampleField::advected ? 2 : 0;
+  auto u = c == 1 ? pred_[0] : c == 2 ? raw_[0] : vel_[0], v = c == 1 ? pred_[1] : c == 2 ? raw_[1] : vel_[1];
+  auto pf = p_field_;
+  const bool pressure = which == SampleField::pressure;
   Kokkos::parallel_for("stable_sample", Kokkos::RangePolicy<Exec>(0, pts.size()), KOKKOS_LAMBDA(int k) {
+    if (pressure) {
+      out(k, 0) = stable_interp(pf, g, xy(k, 0), xy(k, 1), -0.5, -0.5), out(k, 1) = 0;
+      return;
+    }
     out(k, 0) = stable_interp(u, g, xy(k, 0), xy(k, 1), 0.0, -0.5);
     out(k, 1) = stable_interp(v, g, xy(k, 0), xy(k, 1), -0.5, 0.0);
   });
@@ -597,7 +607,7 @@ FieldStatus StableSolver<Exec>::status() const {
   }
   double m = 0;
   Kokkos::parallel_reduce("stable_max_speed", Kokkos::RangePolicy<Exec>(0, u.extent(0)), KOKKOS_LAMBDA(int k, double& r) {
-    const double a = std::abs(u(k)) > std::abs(v(k)) ? std::abs(u(k)) : std::abs(v(k));
+    const double a = Kokkos::Experimental::fabs(u(k)) > Kokkos::Experimental::fabs(v(k)) ? Kokkos::Experimental::fabs(u(k)) : Kokkos::Experimental::fabs(v(k));
     r = a > r ? a : r;
   }, Kokkos::Max<double>(m));
   s.max_speed = m;
@@ -616,7 +626,7 @@ double StableSolver<Exec>::max_divergence() const {
     const int k = g.at(i, j);
     if (wu(k) + wu(k - 1) + wv(k) + wv(k - g.w) <= 0) return;
     auto flux = [&](double val, double w, unsigned char code, double body) { return code ? w * val + (1 - w) * body : val; };
-    const double d = std::abs(ih * (flux(u(k), wu(k), cu(k), bu(k)) - flux(u(k - 1), wu(k - 1), cu(k - 1), bu(k - 1)) +
+    const double d = Kokkos::Experimental::fabs(ih * (flux(u(k), wu(k), cu(k), bu(k)) - flux(u(k - 1), wu(k - 1), cu(k - 1), bu(k - 1)) +
                                     flux(v(k), wv(k), cv(k), bv(k)) - flux(v(k - g.w), wv(k - g.w), cv(k - g.w), bv(k - g.w))));
     r = d > r ? d : r;
   }, Kokkos::Max<double>(m));
@@ -640,11 +650,13 @@ std::unique_ptr<StableFlow> make_stable_flow(Backend backend, const StableParams
   for (const auto& w : p.walls) speed = std::max(speed, std::abs(w.tangential));
   for (int s = 0; s < 4; ++s)
     if (p.walls[s].type == WallType::inflow) {
-      Expression e(p.walls[s].inflow, p.source + ": key 'walls.inflow'");
+      const char* names[4] = {"left", "right", "bottom", "top"};
+      Expression e(p.walls[s].inflow, fmt::format("{}: key 'walls.{}.inflow'", p.source, names[s]));
       for (int k = 0; k <= 8; ++k) speed = std::max(speed, std::abs(e(k / 8.0 * p.nx * p.h, k / 8.0 * p.ny * p.h, 0, 0)));
     }
-  for (const auto& j : p.jets) {
-    Expression e(j.speed, p.source + ": key 'jets.speed'");
+  for (size_t q = 0; q < p.jets.size(); ++q) {
+    const JetSpec& j = p.jets[q];
+    Expression e(j.speed, fmt::format("{}: key 'jets.{}.speed'", p.source, q));
     speed = std::max(speed, std::abs(e(0.5 * (j.from + j.to), 0.5 * (j.from + j.to), 0, 0)));
   }
   if (speed * p.dt / p.h > 20)

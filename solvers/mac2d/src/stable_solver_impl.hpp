@@ -49,7 +49,7 @@ class StableSolver final : public StableFlow {
   void set_constraints(const std::vector<FaceConstraint>& faces) override;
   void predict() override;
   void project() override;
-  std::vector<std::array<double, 2>> sample(const std::vector<std::array<double, 2>>& pts, bool predicted) const override;
+  std::vector<std::array<double, 2>> sample(const std::vector<std::array<double, 2>>& pts, SampleField which) const override;
   HostFields fields() const override;
   FieldStatus status() const override;
   double max_divergence() const override;
@@ -91,7 +91,7 @@ class StableSolver final : public StableFlow {
 
   StableParams p_;
   StableGrid g_;
-  view vel_[2], pred_[2], tmp_, p_field_, b_;
+  view vel_[2], pred_[2], raw_[2], tmp_, p_field_, b_;
   // Per component: pressure weight, body code (0 none, 1 partial face, 2 fixed face), body velocity,
   // viscosity stencil extras (excluded-neighbour bits, added diagonal and rhs in units of nu dt / h^2).
   view wgt_[2], bval_[2], ddiag_[2], drhs_[2];

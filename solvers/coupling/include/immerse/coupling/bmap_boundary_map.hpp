@@ -57,11 +57,18 @@ enum class CouplingMode { boundary_map, staircase };
 // inside are solid; every face of a solid cell takes the body velocity and is closed.
 std::vector<mac2d::FaceConstraint> bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny);
 
-// Fluid -> solid force of eq. 8, f = sum alpha rho a (u_P - u_s) / dt over the map entries, u_P the
-// predicted fluid velocity at the lattice point just outside the crossing, a = (h/2)^2 the lattice
-// point's share of a cell; spread to the edge's two nodes linearly. Adds into body.f_ext.
+// Fluid -> solid force of eq. 8, f = sum alpha rho a (u_P - u_s) / dt over the map entries: u_P the
+// predicted fluid velocity at the boundary cell's lattice point just outside the crossing, a =
+// (h/2)^2 the lattice point's share of a cell; spread to the edge's two nodes linearly. Adds into
+// body.f_ext.
 void bmap_apply_force(const BoundaryMap& map, const mac2d::StableFlow& flow, bodies::FemBody& body, double alpha,
                       double rho, double dt);
+
+// The pressure traction -p n on every boundary edge (p from the last projection, one cell outside the
+// edge's midpoint), half to each node. Not in the paper: eq. 8 alone carries only the one-step
+// velocity mismatch next to the boundary, which bends the bar by well under a cell (measured); the
+// stagnation pressure of the jet is what loads a body in a flow. Added into body.f_ext.
+void bmap_apply_pressure(const mac2d::StableFlow& flow, bodies::FemBody& body, double h);
 
 // Flux of the fluid through the body boundary relative to the boundary's own motion,
 // integral of (u - u_body) . n ds with u bilinear from the grid at the edge midpoints: the absolute
@@ -70,5 +77,9 @@ struct Leakage {
   double absolute = 0, net = 0;
 };
 Leakage bmap_leakage(const bodies::FemBody& body, const mac2d::StableFlow& flow);
+// The same against a given body state: the one the fluid's constraints were built from (the explicit
+// coupling advances the body after the map is built, so the projected fluid matches the earlier state).
+Leakage bmap_leakage(const std::vector<bodies::FemEdge>& edges, const std::vector<Vec2>& x, const std::vector<Vec2>& v,
+                     const mac2d::StableFlow& flow);
 
 }  // namespace immerse::coupling

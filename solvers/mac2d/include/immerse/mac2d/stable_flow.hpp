@@ -28,6 +28,11 @@ struct FaceConstraint {
   double cut_ub[4] = {0, 0, 0, 0};
 };
 
+// Which velocity field sample() reads: the current (projected) one, the predicted one (after
+// advection, viscosity and forces, before the projection), or the advected one before the body's
+// constraints overwrite the faces inside it (the fluid momentum that entered the body this step).
+enum class SampleField { current, predicted, advected, pressure };  // pressure: returned as {p, 0}
+
 struct SolveStats {
   long solves = 0, iterations = 0, unconverged = 0;
   double seconds = 0, last_residual = 0;
@@ -42,9 +47,8 @@ class StableFlow {
   virtual void predict() = 0;  // boundaries, advection, viscosity, forces (steps 1-3)
   virtual void project() = 0;  // pressure Poisson and projection (steps 4-5); advances time
   void step() { predict(), project(); }
-  // Velocities at points (x, y) in m, by bilinear interpolation of the predicted (pre-projection)
-  // field or of the current one.
-  virtual std::vector<std::array<double, 2>> sample(const std::vector<std::array<double, 2>>& pts, bool predicted) const = 0;
+  // Velocities at points (x, y) in m, by bilinear interpolation of one of the fields.
+  virtual std::vector<std::array<double, 2>> sample(const std::vector<std::array<double, 2>>& pts, SampleField which) const = 0;
   virtual HostFields fields() const = 0;
   virtual FieldStatus status() const = 0;
   virtual double max_divergence() const = 0;  // max |div u| over cells with fluid, 1/s
