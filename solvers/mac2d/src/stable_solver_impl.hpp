@@ -62,7 +62,8 @@ class StableSolver final : public StableFlow {
     return {phases_.totals_s().begin(), phases_.totals_s().end()};
   }
 
- private:
+ // Implementation below. Public only because nvcc rejects extended __host__ __device__ lambdas
+ // inside private or protected member functions; the class lives in src/ and is not installed.
   void sample_walls(double t);
   // Normal faces of outflow sides are extrapolated before the projection only (after it they hold
   // the projected, divergence-free values).
