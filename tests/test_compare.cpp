@@ -54,6 +54,15 @@ TEST(Compare, TimingMetricsAreSkippedAndMissingOnesFail) {
   EXPECT_FALSE(find(d, "turns")->pass());  // integers compared exactly
 }
 
+TEST(Compare, TimingObjectsAndTheBackendLabelAreSkipped) {
+  const json a = {{"backend", "serial"}, {"columns", {{{"phase_ms", {{"forces", 1.0}}}, {"draft", 0.2}}}}};
+  const json b = {{"backend", "openmp"}, {"columns", {{{"phase_ms", {{"forces", 2.0}}}, {"draft", 0.3}}}}};
+  const auto d = compare_metrics(a, b, json::object());
+  EXPECT_EQ(find(d, "backend"), nullptr);
+  EXPECT_EQ(find(d, "columns[0].phase_ms.forces"), nullptr);
+  EXPECT_FALSE(find(d, "columns[0].draft")->pass());
+}
+
 TEST(Compare, NonNumbersMustBeEqual) {
   const auto d = compare_metrics({{"capsized", true}}, {{"capsized", false}}, json::object());
   EXPECT_FALSE(find(d, "capsized")->pass());

@@ -61,7 +61,14 @@ std::string leaf(const std::string& key) {
 // The tolerance a case states for a metric: exact name first, then the leaf name.
 MetricTolerance tolerance_for(const json& tolerances, const std::string& key) {
   MetricTolerance t;
-  for (const std::string& name : {key, leaf(key)})
+  // The full key, its leaf name, then each enclosing name ("columns" covers "columns[2].draft").
+  std::vector<std::string> names = {key, leaf(key)};
+  std::string part;
+  std::stringstream path(key);
+  std::vector<std::string> parts;
+  while (std::getline(path, part, '.')) parts.push_back(part.substr(0, part.find('[')));
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it) names.push_back(*it);
+  for (const std::string& name : names)
     if (tolerances.is_object() && tolerances.contains(name)) {
       const json& e = tolerances[name];
       t.rel = e.value("rel", 0.0);
@@ -143,7 +150,13 @@ std::vector<MetricDifference> compare_metrics(const json& ref, const json& other
   flatten(other, "", b);
   std::vector<MetricDifference> out;
   for (const auto& [key, va] : a) {
-    if (is_timing_metric(leaf(key))) continue;
+    // Timings anywhere in the path ("columns[3].phase_ms.forces") and the run's own backend label
+    // are not results of the computation.
+    bool timing = leaf(key) == "backend";
+    std::string part;
+    std::stringstream path(key);
+    while (std::getline(path, part, '.')) timing = timing || is_timing_metric(part.substr(0, part.find('[')));
+    if (timing) continue;
     const auto it = b.find(key);
     MetricDifference d{key, va, it == b.end() ? json() : it->second, 0, ""};
     if (it == b.end()) {

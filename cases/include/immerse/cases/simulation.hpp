@@ -51,7 +51,8 @@ class Simulation {
   // Backend comparison (`immerse compare`): for metrics whose value may legitimately differ between
   // backends (reduction order, FP32 sums, chaotic growth), {"metric": {"rel": 1e-6, "abs": 0,
   // "why": "..."}}; a metric passes when |a - b| <= abs + rel * max(|a|, |b|). Unlisted metrics must
-  // agree to 1e-12 relative; timing metrics (names ending _per_s, _ms, _us) are never compared.
+  // agree to 1e-12 relative; timing metrics (names ending _per_s, _ms, _us, or inside such an object)
+  // are never compared. A name matches the full key, its leaf, or an enclosing object ("columns").
   // Written into result.json as "compare_tolerances".
   virtual nlohmann::json compare_tolerances() const { return nlohmann::json::object(); }
 };
