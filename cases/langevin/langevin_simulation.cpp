@@ -311,7 +311,8 @@ json LangevinSimulation::compare_tolerances() const {
   const json chaotic = {{"rel", 0.05}, {"abs", 1e-3}, {"why", "chaotic fall amplifies reduction-order differences of the turbulence means"}};
   json t = json::object();
   for (const char* k : {"mean_descent_speed", "lateral_amplitude", "heading_turns", "turns", "rotation_about_major_axis_turns",
-                        "oscillation_amplitude_deg", "fall_time", "landed", "chi_final", "eps_final", "turbulence_max_divergence"})
+                        "oscillation_amplitude_deg", "fall_time", "landed", "chi_final", "eps_final", "turbulence_max_divergence",
+                        "rotation_about_major_axis_net_turns", "major_axis_rotation_share"})
     t[k] = chaotic;
   return t;
 }
