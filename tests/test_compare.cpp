@@ -67,3 +67,15 @@ TEST(Compare, NonNumbersMustBeEqual) {
   const auto d = compare_metrics({{"capsized", true}}, {{"capsized", false}}, json::object());
   EXPECT_FALSE(find(d, "capsized")->pass());
 }
+
+TEST(Compare, ACaseMayMarkADerivedValueAsTiming) {
+  // fps_objects stores whether each column's measured frame rate meets its target: a boolean
+  // that depends on wall time. The case marks it {"timing": true}; unmarked, it must be equal.
+  const json a = {{"columns", {{{"meets_target", false}, {"objects", 50}}}}};
+  const json b = {{"columns", {{{"meets_target", true}, {"objects", 50}}}}};
+  const json tol = {{"meets_target", {{"timing", true}, {"why", "wall time"}}}};
+  const auto d = compare_metrics(a, b, tol);
+  EXPECT_EQ(find(d, "columns[0].meets_target"), nullptr);
+  EXPECT_TRUE(find(d, "columns[0].objects")->pass());
+  EXPECT_FALSE(find(compare_metrics(a, b, json::object()), "columns[0].meets_target")->pass());
+}

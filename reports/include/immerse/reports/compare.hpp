@@ -37,6 +37,9 @@ int compare_backends(const CompareOptions& options);
 struct MetricTolerance {
   double rel = 1e-12, abs = 0;
   std::string why = "deterministic kernels: backends agree to rounding";
+  // {"timing": true}: the value is derived from wall time (a met frame-rate target), so it is
+  // not compared, like the metrics named *_per_s, *_ms, *_us.
+  bool timing = false;
 };
 // Timing metrics (names ending _per_s, _ms, _us) vary run to run and are never compared.
 bool is_timing_metric(const std::string& name);
