@@ -6,29 +6,11 @@
 
 #include "immerse/cases/runner.hpp"
 #include "support/backends.hpp"
+#include "support/case_runs.hpp"
 
 using namespace immerse;
-
-namespace {
-
-cases::RunOutcome run(const std::string& name, Backend b, std::vector<std::string> sets = {}) {
-  cases::RunRequest req;
-  req.case_name = name;
-  req.sets = std::move(sets);
-  req.options.backend = b;
-  req.options.quiet = true;
-  req.out_dir = (std::filesystem::temp_directory_path() / "immerse-validation" / (name + "-" + to_string(b))).string();
-  return cases::run_case(req);
-}
-
-void expect_all_pass(const cases::RunOutcome& out, size_t min_checks) {
-  ASSERT_GE(out.checks.size(), min_checks);
-  for (const auto& c : out.checks)
-    EXPECT_TRUE(c.pass()) << c.quantity << ": ours " << c.ours << ", reference " << c.reference << ", tolerance "
-                          << c.tolerance << " (" << c.source << ")";
-}
-
-}  // namespace
+using test::expect_all_pass;
+using test::run;
 
 template <class Exec>
 class PatentCases : public test::BackendTest<Exec> {};

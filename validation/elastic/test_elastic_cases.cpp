@@ -10,33 +10,15 @@
 
 #include "immerse/cases/runner.hpp"
 #include "support/backends.hpp"
+#include "support/case_runs.hpp"
 
 using namespace immerse;
+using test::expect_all_pass;
+using test::expect_backends_agree;
+using test::expect_pass;
+using test::run;
 
 namespace {
-
-cases::RunOutcome run(const std::string& name, Backend b, std::vector<std::string> sets = {}) {
-  cases::RunRequest req;
-  req.case_name = name;
-  req.sets = std::move(sets);
-  req.options.backend = b;
-  req.options.quiet = true;
-  req.out_dir = (std::filesystem::temp_directory_path() / "immerse-validation" / (name + "-" + to_string(b))).string();
-  return cases::run_case(req);
-}
-
-const cases::Check* find(const cases::RunOutcome& out, const std::string& quantity) {
-  for (const auto& c : out.checks)
-    if (c.quantity == quantity) return &c;
-  return nullptr;
-}
-
-void expect_pass(const cases::RunOutcome& out, const std::string& quantity) {
-  const cases::Check* c = find(out, quantity);
-  ASSERT_NE(c, nullptr) << quantity;
-  EXPECT_TRUE(c->pass()) << c->quantity << ": ours " << c->ours << ", reference " << c->reference << ", tolerance "
-                         << c->tolerance << " (" << c->source << ")";
-}
 
 const std::vector<std::string> kHalf = {"grid.nx=128", "grid.ny=128", "grid.h=0.0078125", "output.frames=0"};
 
@@ -85,15 +67,7 @@ TEST(Windmill, TurnsWithTheJetAndSettles) {
 TEST(ElasticBackends, SerialAndOpenMPAgreeOnTheQuickBar) {
   const auto backends = enabled_backends();
   if (backends.size() < 2) GTEST_SKIP() << "one backend only";
-  cases::RunRequest req;
   const auto a = run("elastic_bar", Backend::serial, {"time.steps=10", "grid.nx=64", "grid.ny=64", "grid.h=0.015625", "output.frames=0"});
   const auto b = run("elastic_bar", Backend::openmp, {"time.steps=10", "grid.nx=64", "grid.ny=64", "grid.h=0.015625", "output.frames=0"});
-  const auto& tol = a.result["compare_tolerances"];
-  for (const auto& [key, va] : a.result["metrics"].items()) {
-    if (!va.is_number() || key.find("_ms") != std::string::npos || key.find("_per_s") != std::string::npos) continue;
-    const double x = va.get<double>(), y = b.result["metrics"][key].get<double>();
-    const double rel = tol.contains(key) ? tol[key]["rel"].get<double>() : 1e-12;
-    const double abs = tol.contains(key) ? tol[key]["abs"].get<double>() : 0.0;
-    EXPECT_LE(std::abs(x - y), abs + rel * std::max(std::abs(x), std::abs(y))) << key << ": " << x << " vs " << y;
-  }
+  expect_backends_agree(a, b);
 }

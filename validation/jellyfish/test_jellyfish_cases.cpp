@@ -8,30 +8,13 @@
 
 #include "immerse/cases/runner.hpp"
 #include "support/backends.hpp"
+#include "support/case_runs.hpp"
 
 using namespace immerse;
-
-namespace {
-
-cases::RunOutcome run(const std::string& name, Backend b, std::vector<std::string> sets = {}, bool quick = false) {
-  cases::RunRequest req;
-  req.case_name = name;
-  req.sets = std::move(sets);
-  req.quick = quick;
-  req.options.backend = b;
-  req.options.quiet = true;
-  req.out_dir = (std::filesystem::temp_directory_path() / "immerse-validation" / (name + "-" + to_string(b))).string();
-  return cases::run_case(req);
-}
-
-void expect_all_pass(const cases::RunOutcome& out, size_t min_checks) {
-  ASSERT_GE(out.checks.size(), min_checks);
-  for (const auto& c : out.checks)
-    EXPECT_TRUE(c.pass()) << c.quantity << ": ours " << c.ours << ", reference " << c.reference << ", tolerance "
-                          << c.tolerance << " (" << c.source << ")";
-}
-
-}  // namespace
+using test::Length;
+using test::expect_all_pass;
+using test::expect_backends_agree;
+using test::run;
 
 // Fig. 6 over two pulses (375 frames of 0.04 s): diameter range, peak speed, ~0 in relaxation, the
 // speed peak near the diameter minimum, quiet lattice border, small mass drift.
@@ -67,24 +50,15 @@ TYPED_TEST(GenericLattice, ShearWaveCase) { expect_all_pass(run("lattice_shear_w
 // Serial and openmp give the same jellyfish run (the quick one): every non-timing metric agrees within
 // the case's compare tolerances (identical per-cell arithmetic; only the mass sum's order differs).
 TEST(JellyfishCases, SerialAndOpenmpAgree) {
-  const auto a = run("jellyfish", Backend::serial, {}, true), b = run("jellyfish", Backend::openmp, {}, true);
-  const auto& ma = a.result["metrics"];
-  const auto& mb = b.result["metrics"];
-  const auto tol = a.result["compare_tolerances"];
-  for (const auto& [key, va] : ma.items()) {
-    if (!va.is_number() || key.find("_per_s") != std::string::npos) continue;
-    const double x = va.get<double>(), y = mb[key].get<double>();
-    const double rel = tol.contains(key) ? tol[key]["rel"].get<double>() : 1e-12;
-    const double abs = tol.contains(key) ? tol[key]["abs"].get<double>() : 0.0;
-    EXPECT_LE(std::abs(x - y), abs + rel * std::max(std::abs(x), std::abs(y))) << key;
-  }
+  const auto a = run("jellyfish", Backend::serial, {}, Length::quick), b = run("jellyfish", Backend::openmp, {}, Length::quick);
+  expect_backends_agree(a, b);
 }
 #endif
 
 // Figs. 8 and 9 (quick runs): the water the bell pushes moves the tracers and bends the algae.
 TEST(JellyfishCases, ParticlesAndAlgaeAreMovedByTheWater) {
-  const auto p = run("jellyfish_particles", default_backend(), {}, true);
+  const auto p = run("jellyfish_particles", default_backend(), {}, Length::quick);
   EXPECT_GT(p.result["metrics"]["tracer_max_displacement_cm"].get<double>(), 0.05);
-  const auto a = run("jellyfish_algae", default_backend(), {}, true);
+  const auto a = run("jellyfish_algae", default_backend(), {}, Length::quick);
   EXPECT_GT(a.result["metrics"]["algae_max_tip_deflection_cm"].get<double>(), 1e-3);
 }
