@@ -105,6 +105,8 @@ std::vector<Check> ElasticSimulation::checks(const json& m) const {
     const double mean = m["omega_mean_last_quarter"], sd = m["omega_std_last_quarter"];
     out.push_back({"omega std / mean over the last quarter", sd / std::max(std::abs(mean), 1e-300), 0.0, 0.15,
                    "steady rotation: fluctuation within 15 % (four blades passing the jet modulate the torque)"});
+    out.push_back({"omega drift across the last quarter / mean", m["omega_drift_last_quarter"], 0.0, 0.1,
+                   "steady rotation: no longer spinning up; the mean of its second half within 10 % of its first half's"});
   }
   return out;
 }

@@ -221,6 +221,13 @@ json ElasticSimulation::run_metrics(ElasticRun& r) {
       for (double w : r.omega_tail) mean += w / r.omega_tail.size();
       for (double w : r.omega_tail) var += (w - mean) * (w - mean) / r.omega_tail.size();
       m["omega_mean_last_quarter"] = mean, m["omega_std_last_quarter"] = std::sqrt(var);
+      // Still spinning up? The change of the mean from the first to the second half of the last
+      // quarter, relative to the quarter's mean (a steady rotor's is ~0 whatever its fluctuation).
+      const size_t half = r.omega_tail.size() / 2;
+      double first = 0, second = 0;
+      for (size_t k = 0; k < r.omega_tail.size(); ++k)
+        (k < half ? first : second) += r.omega_tail[k] / (k < half ? half : r.omega_tail.size() - half);
+      m["omega_drift_last_quarter"] = half ? (second - first) / std::max(std::abs(mean), 1e-300) : 0.0;
     }
     const double q = std::max(inflow_flux(), 1e-300);
     m["inflow_flux"] = q;
@@ -266,7 +273,7 @@ json ElasticSimulation::compare_tolerances() const {
   for (const char* k : {"max_divergence", "pressure_iterations_per_solve", "viscosity_iterations_per_solve"})
     t[k] = {{"rel", 0.5}, {"abs", fluid_.pressure_tol}, {"why", why}};
   for (const char* k : {"tip_dx", "tip_dy", "omega", "angle", "leak_flux_rel", "leak_net_rel", "kinetic_energy", "max_speed",
-                        "omega_mean_last_quarter", "omega_std_last_quarter"}) {
+                        "omega_mean_last_quarter", "omega_std_last_quarter", "omega_drift_last_quarter"}) {
     t[k] = {{"rel", 0.05}, {"abs", 1e-6}, {"why", why}};
     t[std::string("staircase_") + k] = t[k];
     t[std::string("boundary_map_") + k] = t[k];

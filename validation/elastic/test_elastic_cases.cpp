@@ -50,8 +50,9 @@ TEST(ElasticBar, NoLeakageAndDownstreamDeflection) {
               m["staircase_leak_flux_rel"].get<double>());
 }
 
-// Windmill at 128^2 over 15 s (300 steps): turns counter-clockwise (the jet passes below the pin)
-// and its angular velocity is steady over the last quarter.
+// Windmill at 128^2 over 15 s (300 steps; eq. 8's force is twice the 256^2 one, so the rotor settles
+// in half the time): turns counter-clockwise (the jet passes below the pin) and its angular velocity
+// is steady over the last quarter (fluctuation within 15 %, drift within 10 %).
 TEST(Windmill, TurnsWithTheJetAndSettles) {
   auto sets = kHalf;
   sets.push_back("time.steps=300");
@@ -59,6 +60,7 @@ TEST(Windmill, TurnsWithTheJetAndSettles) {
   const auto out = run("windmill", default_backend(), sets);
   expect_pass(out, "rotation in the jet's sense (omega > 0)");
   expect_pass(out, "omega std / mean over the last quarter");
+  expect_pass(out, "omega drift across the last quarter / mean");
   expect_pass(out, "leak_flux_rel (boundary map)");
 }
 
