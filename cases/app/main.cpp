@@ -99,6 +99,7 @@ int main(int argc, char** argv) {
   report->add_option("--dir", ropt.dir, "report directory");
   report->add_option("--backend", backend_name, "backend for the cases");
   report->add_flag("--no-bench", ropt.skip_benchmarks, "skip the benchmarks");
+  report->add_flag("--reuse", ropt.reuse, "run nothing: rebuild index.md from the runs and bench_*.json already in --dir");
   report->add_option("--bench-dir", ropt.benchmark_dir, "folder of the bench_* programs (default: found next to this program)");
 
   reports::CompareOptions copt;
@@ -156,7 +157,7 @@ int main(int argc, char** argv) {
     return e.exit_code();
   } catch (const std::exception& e) {
     fmt::print(stderr, "immerse: internal error: {}\n", e.what());
-    return 4;
+    return kExitInternal;
   }
   return 0;
 }

@@ -80,6 +80,10 @@ RunOutcome run_case(const RunRequest& req) {
                  {"compare_tolerances", sim->compare_tolerances()},
                  {"parameters", params},
                  {"versions", versions_json()},
+                 // Threads (OpenMP) or concurrent work items (CUDA) this backend ran with: timings need it.
+                 {"concurrency", with_backend(req.options.backend, [](auto tag) {
+                    return static_cast<long>(typename decltype(tag)::execution_space().concurrency());
+                  })},
                  {"status", "running"}};
   write_json((fs::path(out.out_dir) / "result.json").string(), result);
 

@@ -19,6 +19,7 @@
 #include "immerse/core/error.hpp"
 #include "immerse/core/versions.hpp"
 #include "immerse/reports/report.hpp"
+#include "unbound_command.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -112,7 +113,7 @@ void execute(Run& run, const std::string& self, const std::string& case_name, bo
   const std::string cmd =
       fmt::format("{} {} run {} --backend {} {} --quiet --out {} > {} 2>&1", env, shell_quote(self), shell_quote(case_name),
                   to_string(run.backend), quick ? "--quick" : "", shell_quote(run.dir), shell_quote(log));
-  const int status = std::system(cmd.c_str());
+  const int status = run_unbound(cmd);
   std::ifstream in(fs::path(run.dir) / "result.json");
   if (in) {
     try {
@@ -272,8 +273,8 @@ int compare_backends(const CompareOptions& opt) {
       continue;
     }
     const json tolerances = ref.result.value("compare_tolerances", json::object());
-    md += fmt::format("{} steps{}.\n\n| backend | ms/step | speed-up over {} | largest metric difference (relative) | verdict |\n"
-                      "|---|---|---|---|---|\n",
+    md += fmt::format("{} steps{}.\n\n| backend | threads | ms/step | speed-up over {} | largest metric difference (relative) | verdict |\n"
+                      "|---|---|---|---|---|---|\n",
                       ref.result["timings"].value("steps", 0L), ref.result.value("precision", "") == "" ? "" : ", " + ref.result["precision"].get<std::string>(),
                       ref.label);
     bool case_ok = true;
@@ -307,12 +308,13 @@ int compare_backends(const CompareOptions& opt) {
       }
       if (worst_excess <= 0) worst_metric = "-";
       const double speedup = r.ms_per_step > 0 ? ref.ms_per_step / r.ms_per_step : 0;
-      md += fmt::format("| {} | {:.4g} | {:.2f} | {} | {} |\n", r.label, r.ms_per_step, speedup,
+      const long threads = r.result.value("concurrency", 0L);
+      md += fmt::format("| {} | {} | {:.4g} | {:.2f} | {} | {} |\n", r.label, threads > 0 ? std::to_string(threads) : "?", r.ms_per_step, speedup,
                         &r == &ref         ? std::string("reference")
                         : worst_excess <= 0 ? std::string("0 (identical)")
                                             : fmt::format("{:.2e} ({}, {:.2g} x its tolerance)", worst_rel, worst_metric, worst_excess),
                         ok ? "PASS" : "FAIL");
-      run_json.update({{"ms_per_step", r.ms_per_step}, {"speedup_over_reference", speedup}, {"worst_rel_difference", worst_rel}, {"worst_excess_over_tolerance", std::max(0.0, worst_excess)},
+      run_json.update({{"concurrency", threads}, {"ms_per_step", r.ms_per_step}, {"speedup_over_reference", speedup}, {"worst_rel_difference", worst_rel}, {"worst_excess_over_tolerance", std::max(0.0, worst_excess)},
                        {"worst_metric", worst_metric}, {"verdict", ok ? "PASS" : "FAIL"}, {"disagreements", failed},
                        {"output", r.dir}});
       case_json["runs"].push_back(run_json);

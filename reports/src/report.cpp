@@ -12,6 +12,7 @@
 
 #include "immerse/core/error.hpp"
 #include "immerse/core/versions.hpp"
+#include "unbound_command.hpp"
 
 namespace fs = std::filesystem;
 
@@ -56,8 +57,17 @@ std::string cases_section(const ReportContext& ctx) {
     }
     const long passed = std::count_if(run.checks.begin(), run.checks.end(), [](const auto& c) { return c.pass(); });
     std::string phases;
-    for (const auto& [phase, ms] : run.result["timings"]["phases_ms"].items())
-      phases += fmt::format("{}{} {:.3g}", phases.empty() ? "" : ", ", phase, ms.get<double>());
+    // Phases may be grouped (fps_objects: per column); a group shows as "column: phase ms, ...".
+    for (const auto& [phase, ms] : run.result["timings"]["phases_ms"].items()) {
+      std::string entry = phase;
+      if (ms.is_number()) entry += fmt::format(" {:.3g}", ms.get<double>());
+      else if (ms.is_object()) {
+        entry += ":";
+        for (const auto& [sub, v] : ms.items())
+          if (v.is_number()) entry += fmt::format(" {} {:.3g}", sub, v.get<double>());
+      }
+      phases += (phases.empty() ? "" : ", ") + entry;
+    }
     md += fmt::format("| {} | {} | {}/{} | {:.4g} | {} | {} | `{}` |\n", name, run.result["paper"].get<std::string>(), passed,
                       run.checks.size(), run.result["timings"]["per_step_ms"].get<double>(), phases,
                       passed == static_cast<long>(run.checks.size()) ? "PASS" : "FAIL", run.dir);
@@ -169,6 +179,21 @@ std::vector<fs::path> benchmark_programs(const ReportOptions& opt) {
   return found;
 }
 
+// A case run earlier into `run.dir` (for --reuse): its result.json and the checks stored in it.
+void load_earlier_run(CaseRun& run) {
+  const fs::path file = fs::path(run.dir) / "result.json";
+  try {
+    std::ifstream in(file);
+    if (!in) throw std::runtime_error("missing");
+    run.result = json::parse(in);
+    for (const auto& c : run.result.value("checks", json::array()))
+      run.checks.push_back({c["quantity"], c["ours"], c["reference"], c["tolerance"], c.value("source", std::string())});
+    if (run.result.value("status", std::string()) != "completed") run.error = "earlier run did not finish (status " + run.result.value("status", std::string("?")) + ")";
+  } catch (const std::exception& e) {
+    run.error = fmt::format("no earlier run to reuse: {} ({})", file.string(), e.what());
+  }
+}
+
 }  // namespace
 
 int write_report(const ReportOptions& opt) {
@@ -180,6 +205,14 @@ int write_report(const ReportOptions& opt) {
     CaseRun run;
     run.name = c.name;
     run.dir = (fs::path(opt.dir) / "runs" / c.name).string();
+    if (opt.reuse) {
+      load_earlier_run(run);
+      if (!run.error.empty()) fmt::print(stderr, "report: {}: {}\n", c.name, run.error);
+      for (const auto& ch : run.checks) all_pass = all_pass && ch.pass();
+      all_pass = all_pass && run.error.empty();
+      ctx.runs[c.name] = run;
+      continue;
+    }
     fs::remove_all(run.dir);
     cases::RunRequest req;
     req.case_name = c.name;
@@ -198,7 +231,14 @@ int write_report(const ReportOptions& opt) {
     }
     ctx.runs[c.name] = run;
   }
-  if (!opt.skip_benchmarks) {
+  if (opt.reuse) {
+    for (const auto& prog : benchmark_programs(opt)) {
+      const std::string name = prog.filename().string();
+      std::ifstream in(fs::path(opt.dir) / (name + ".json"));
+      if (in) ctx.benchmarks[name] = json::parse(in, nullptr, false);
+      if (ctx.benchmarks.count(name) && ctx.benchmarks[name].is_discarded()) ctx.benchmarks.erase(name);
+    }
+  } else if (!opt.skip_benchmarks) {
     const auto programs = benchmark_programs(opt);
     if (programs.empty()) fmt::print(stderr, "report: no bench_* programs found; throughput tables left out\n");
     for (const auto& prog : programs) {
@@ -206,7 +246,7 @@ int write_report(const ReportOptions& opt) {
       const std::string out = (fs::absolute(opt.dir) / (name + ".json")).string();
       const std::string cmd = fmt::format("'{}' --benchmark_out='{}' --benchmark_out_format=json >&2", prog.string(), out);
       fmt::print(stderr, "report: running {}\n", cmd);
-      if (std::system(cmd.c_str()) == 0) {
+      if (run_unbound(cmd) == 0) {
         std::ifstream in(out);
         ctx.benchmarks[name] = json::parse(in);
       } else {
@@ -217,16 +257,33 @@ int write_report(const ReportOptions& opt) {
 
   std::string md = "# immerse report\n\nEvery canned case run and validated, the papers' figures beside ours, and "
                    "throughput. Regenerate with `./immerse.sh report`.\n\n";
-  md += machine_section(opt.backend);
-  md += cases_section(ctx);
-  md += benchmark_section(ctx);
-  md += backends_link(opt.dir);
-  // One section per paper, in the order of shared/PAPERS.md.
-  const std::vector<SectionWriter> sections = {jellyfish_section, langevin_section, patent_section, elastic_section, floating_section};
-  for (const auto& s : sections) md += s(ctx);
+  // One section per paper, in the order of shared/PAPERS.md. A section that throws (an unexpected
+  // metric shape, say) is replaced by its error: the other sections and the runs are not lost.
+  const std::vector<std::pair<std::string, SectionWriter>> sections = {
+      {"machine", [&](const ReportContext&) { return machine_section(opt.backend); }},
+      {"cases", cases_section},
+      {"throughput", benchmark_section},
+      {"backends", [&](const ReportContext&) { return backends_link(opt.dir); }},
+      {"jellyfish", jellyfish_section},
+      {"langevin", langevin_section},
+      {"patent", patent_section},
+      {"elastic", elastic_section},
+      {"floating", floating_section}};
+  bool sections_ok = true;
+  for (const auto& [name, write] : sections) {
+    try {
+      md += write(ctx);
+    } catch (const std::exception& e) {
+      sections_ok = false;
+      md += fmt::format("## {} section: not written\n\nThe report generator failed on it: `{}`.\n\n", name, e.what());
+      fmt::print(stderr, "report: the {} section failed: {}\n", name, e.what());
+    }
+  }
   const std::string index = (fs::path(opt.dir) / "index.md").string();
   std::ofstream(index) << md;
-  fmt::print("report written to {} ({})\n", index, all_pass ? "all checks pass" : "SOME CHECKS FAIL");
+  fmt::print("report written to {} ({}{})\n", index, all_pass ? "all checks pass" : "SOME CHECKS FAIL",
+             sections_ok ? "" : "; SOME SECTIONS FAILED, see above");
+  if (!sections_ok) return kExitInternal;
   return all_pass ? kExitOk : kExitValidationFailed;
 }
 

@@ -16,6 +16,9 @@ struct ReportOptions {
   Backend backend = default_backend();
   bool skip_benchmarks = false;
   std::string benchmark_dir;  // where the bench_* programs are (default: found next to the immerse program)
+  // --reuse: write index.md from the runs (runs/<case>/result.json) and benchmark outputs
+  // (bench_*.json) already in `dir`, running nothing: to re-render after a report-only change.
+  bool reuse = false;
   std::string self;               // argv[0]
 };
 
