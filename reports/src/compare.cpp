@@ -352,7 +352,7 @@ int compare_backends(const CompareOptions& opt) {
   std::ofstream(fs::path(opt.dir) / "backends.json") << out.dump(2) << "\n";
 
   // Bar chart: ms/step per case and backend, log scale (cases span orders of magnitude).
-  std::string plot = "set terminal pngcairo size 1200,600\nset output 'backends.png'\nset style data histogram\n"
+  std::string plot = "set terminal pngcairo size 1200,600 noenhanced\nset output 'backends.png'\nset style data histogram\n"
                      "set style histogram cluster gap 1\nset style fill solid border -1\nset logscale y\n"
                      "set ylabel 'ms per step (log)'\nset xtics rotate by -30\nset key outside top right\n"
                      "set title 'Wall time per step by backend'\nplot ";

@@ -19,7 +19,7 @@ std::string frame_plot(const ReportContext& ctx, const CaseRun& run, const std::
   const std::string fields = fs::absolute(fs::path(run.dir) / "final_fields.csv").string();
   const std::string body = fs::absolute(fs::path(run.dir) / "final_body.csv").string();
   const bool ok = run_gnuplot(ctx.dir, name + "_frame.gp",
-                              fmt::format("set terminal pngcairo size 700,640\nset output '{0}_frame.png'\n"
+                              fmt::format("set terminal pngcairo size 700,640 noenhanced\nset output '{0}_frame.png'\n"
                                           "set datafile separator ','\nset size ratio -1\nunset key\n"
                                           "set title '{0}: speed (m/s) at t = {1:.3g} s, body outline (white)'\n"
                                           "set palette rgb 33,13,10\nset xrange [0:*]\nset yrange [0:*]\n"
@@ -34,7 +34,7 @@ std::string curve_plot(const ReportContext& ctx, const CaseRun& run, const std::
   const std::string series = fs::absolute(fs::path(run.dir) / "series.csv").string();
   const bool ok = run_gnuplot(
       ctx.dir, name + "_curve.gp",
-      fmt::format("set terminal pngcairo size 800,450\nset output '{0}_curve.png'\nset datafile separator ','\n"
+      fmt::format("set terminal pngcairo size 800,450 noenhanced\nset output '{0}_curve.png'\nset datafile separator ','\n"
                   "set key autotitle columnhead\nset xlabel 't (s)'\nset ylabel '{1}'\nset grid\n"
                   "plot '{2}' skip 1 using 't':'{3}' with lines lw 2 title 'boundary map', "
                   "'' skip 1 using 't':'staircase_{3}' with lines lw 2 dt 2 title 'staircase'\n",

@@ -39,7 +39,7 @@ std::string fps_section(const ReportContext& ctx, const CaseRun& run) {
   dat.close();
   const bool plotted = run_gnuplot(
       ctx.dir, "fps_phases.gp",
-      "set terminal pngcairo size 800,500\nset output 'fps_phases.png'\nset style data histograms\n"
+      "set terminal pngcairo size 800,500 noenhanced\nset output 'fps_phases.png'\nset style data histograms\n"
       "set style histogram rowstacked\nset style fill solid 0.8 border -1\nset boxwidth 0.6\nset ylabel 'ms per frame'\n"
       "set title 'fps\\_objects: time per frame by phase (ours)'\nset key top left\nset grid ytics\n"
       "plot 'fps_phases.dat' using 2:xtic(1) title 'forces', '' using 3 title 'physics update (Bullet)', "
@@ -66,7 +66,7 @@ std::string sail_section(const ReportContext& ctx, const CaseRun& run) {
   const json& m = run.result["metrics"];
   std::string md = "### Centre of mass in a 4 m wave train (`sailboat`, sec. 3.2)\n\n| CoM above base (m) | max roll "
                    "(deg) | final roll (deg) | capsized | paper |\n|---|---|---|---|---|\n";
-  std::string plot = "set terminal pngcairo size 800,500\nset output 'sailboat_roll.png'\nset xlabel 't (s)'\n"
+  std::string plot = "set terminal pngcairo size 800,500 noenhanced\nset output 'sailboat_roll.png'\nset xlabel 't (s)'\n"
                      "set ylabel 'roll (deg)'\nset grid\nset title 'Sailboat roll in the wave train'\nplot ";
   int k = 0;
   for (const auto& r : m["runs"]) {

@@ -60,7 +60,7 @@ std::string channel_section(const ReportContext& ctx, const CaseRun& run) {
   }
   ana.close();
   const bool plotted = run_gnuplot(ctx.dir, "channel_profile.gp",
-                                   "set terminal pngcairo size 800,500\nset output 'channel_profile.png'\n"
+                                   "set terminal pngcairo size 800,500 noenhanced\nset output 'channel_profile.png'\n"
                                    "set xlabel 'u at the outlet / U'\nset ylabel 'y / H'\nset key bottom right\nset grid\n"
                                    "set title 'Channel outlet profile vs plane Poiseuille flow'\n"
                                    "plot 'channel_poiseuille.dat' using 2:1 with lines lw 2 title 'Poiseuille (analytic, same flux)', "
@@ -83,7 +83,7 @@ std::string river_section(const ReportContext& ctx, const CaseRun& run) {
   // Height field z = p x scale (the patent's display) above; dyes blended, streaklines and bodies below.
   const bool plotted = run_gnuplot(
       ctx.dir, "river.gp",
-      fmt::format("set terminal pngcairo size 1000,620\nset output 'river.png'\nset datafile separator ','\n"
+      fmt::format("set terminal pngcairo size 1000,620 noenhanced\nset output 'river.png'\nset datafile separator ','\n"
                   "set multiplot layout 2,1\nset size ratio -1\nunset key\nset xrange [0:*]\nset yrange [0:*]\n"
                   "set lmargin at screen 0.06\nset rmargin at screen 0.86\n"
                   "set title 'Height field z = p x scale (t = {0:.3g})'\nset palette defined (0 '#08306b', 0.5 '#f7fbff', 1 '#cb181d')\n"
