@@ -211,12 +211,15 @@ std::vector<Check> FloatSimulation::checks(const json& m) const {
   return out;
 }
 
-json FloatSimulation::phases_ms() const {
+json float_phases_ms_per_frame(const coupling::FloatSystem* system) {
   json out = json::object();
-  const double n = std::max(1L, system_->frames_done());
-  for (const auto& [name, s] : system_->phase_seconds()) out[name] = 1e3 * s / n;
+  if (!system) return out;
+  const double n = std::max(1L, system->frames_done());
+  for (const auto& [name, s] : system->phase_seconds()) out[name] = 1e3 * s / n;
   return out;
 }
+
+json FloatSimulation::phases_ms() const { return float_phases_ms_per_frame(system_.get()); }
 
 json FloatSimulation::compare_tolerances() const {
   const char* why = "rigid bodies run in Bullet's single precision; round-off differences of the water's parallel "

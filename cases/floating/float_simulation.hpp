@@ -9,6 +9,10 @@
 
 namespace immerse::cases {
 
+// Milliseconds per frame of each phase of a floating system (forces, physics update, wetted
+// section, water step) so far; empty before the system exists. Shared by every floating scene.
+json float_phases_ms_per_frame(const coupling::FloatSystem* system);
+
 class FloatSimulation : public Simulation {
  public:
   FloatSimulation(const json& resolved, const std::string& source, const RunOptions& opt);

@@ -120,13 +120,7 @@ class Sailboat final : public Simulation {
     return out;
   }
 
-  json phases_ms() const override {
-    json out = json::object();
-    if (!system_) return out;
-    const double n = std::max(1L, system_->frames_done());
-    for (const auto& [name, s] : system_->phase_seconds()) out[name] = 1e3 * s / n;
-    return out;
-  }
+  json phases_ms() const override { return float_phases_ms_per_frame(system_.get()); }
 
   json compare_tolerances() const override {
     json t = json::object();
