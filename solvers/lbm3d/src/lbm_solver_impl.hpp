@@ -11,6 +11,7 @@
 #include "immerse/core/timer.hpp"
 #include "immerse/lbm3d/lbm_flow.hpp"
 #include "immerse/lbm3d/lbm_kernels.hpp"
+#include "immerse/lbm3d/lbm_line_kernel.hpp"
 
 namespace immerse::lbm3d {
 
@@ -21,14 +22,14 @@ class LbmSolver final : public LbmFlow {
   using View = Kokkos::View<T, Device>;
 
  public:
-  explicit LbmSolver(const LbmParams& p) : p_(p), N_(p.cells()) {
-    f_[0] = View<Real*>("f0", 15 * N_);
-    f_[1] = View<Real*>("f1", 15 * N_);
+  explicit LbmSolver(const LbmParams& p) : p_(p), N_(p.cells()), S_(population_stride<Real>(N_)) {
+    f_[0] = View<Real*>("f0", 15 * S_);
+    f_[1] = View<Real*>("f1", 15 * S_);
     group_ = View<unsigned char*>("group", N_);
     previous_ = View<unsigned char*>("group_previous", N_);
     ub_ = View<Real*>("ub", 3 * N_);
     macro_ = View<Real*>("macro", 4 * N_);
-    lat_.nx = p.nx, lat_.ny = p.ny, lat_.nz = p.nz, lat_.n = N_;
+    lat_.nx = p.nx, lat_.ny = p.ny, lat_.nz = p.nz, lat_.n = N_, lat_.stride = S_;
     for (int face = 0; face < 6; ++face) lat_.border[face] = static_cast<int>(p.border[face]);
     lat_.rho0 = static_cast<Real>(p.rho0);
     for (int q = 0; q < 15; ++q) {
@@ -56,7 +57,7 @@ class LbmSolver final : public LbmFlow {
           const double r = rho(x, y, z);
           const double u[3] = {ux(x, y, z) - 0.5 * p.force[0] / r, uy(x, y, z) - 0.5 * p.force[1] / r,
                                uz(x, y, z) - 0.5 * p.force[2] / r};
-          for (int q = 0; q < 15; ++q) h(q * N_ + c) = D3Q15::feq<Real>(q, r, u[0], u[1], u[2]);
+          for (int q = 0; q < 15; ++q) h(q * S_ + c) = D3Q15::feq<Real>(q, r, u[0], u[1], u[2]);
         }
     Kokkos::deep_copy(f_[0], h);
     Kokkos::deep_copy(f_[1], f_[0]);
@@ -71,8 +72,8 @@ class LbmSolver final : public LbmFlow {
     k.force_pref = static_cast<Real>(1.0 - 0.5 / p_.tau);
     k.forced = force_[0] != 0 || force_[1] != 0 || force_[2] != 0;
     if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible) {
-      using Line = typename CollideStream<Real, Exec>::Line;
-      Kokkos::parallel_for("lbm3d::collide_stream", Kokkos::RangePolicy<Exec, Line>(0, p_.ny * p_.nz), k);
+      const CollideStreamLines<Real, Exec> lines{k};
+      Kokkos::parallel_for("lbm3d::collide_stream", Kokkos::RangePolicy<Exec>(0, p_.ny * p_.nz), lines);
     } else {
       Kokkos::parallel_for("lbm3d::collide_stream", Kokkos::RangePolicy<Exec>(0, N_), k);
     }
@@ -167,7 +168,7 @@ class LbmSolver final : public LbmFlow {
   double mass() const override {
     const auto f = f_[cur_];
     const auto group = group_;
-    const long n = N_;
+    const long n = N_, stride = S_;
     const double rho0 = p_.rho0;
     double m = 0;
     Kokkos::parallel_reduce(
@@ -177,7 +178,7 @@ class LbmSolver final : public LbmFlow {
             acc += rho0;
             return;
           }
-          for (int q = 0; q < 15; ++q) acc += static_cast<double>(f(q * n + c));
+          for (int q = 0; q < 15; ++q) acc += static_cast<double>(f(q * stride + c));
         },
         m);
     return m;
@@ -202,6 +203,7 @@ class LbmSolver final : public LbmFlow {
 
   LbmParams p_;
   long N_;
+  long S_;  // population block stride (population_stride)
   View<Real*> f_[2];
   int cur_ = 0;
   View<unsigned char*> group_, previous_;
