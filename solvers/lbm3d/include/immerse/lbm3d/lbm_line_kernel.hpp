@@ -5,9 +5,9 @@
 // 15 stores of a cell vectorise over consecutive cells. Away from the two x ends every cell of a line
 // receives direction q from the same place: a neighbour line (shifted by -e_q.x), its own opposite
 // population (bounce-back face) or a constant (outflow / velocity-inlet face). That plan is worked
-// out once per line (`plan_line`), so every line, border lines included, runs its plain water cells
-// through one SIMD loop (`water_run`). Cells next to a body use the plan cell by cell
-// (`near_body_cell`); the two x ends use the general per-cell rule of CollideStream::cell.
+// out once per line (`plan_interior`), so every line, border lines included, runs its plain water
+// cells through SIMD runs (`water_run`). Cells next to a body, and the two x ends with a plan of
+// their own (`plan_end`: their x face added), go cell by cell (`planned_cell`).
 // Device spaces do not use this file: they run CollideStream one cell per work item.
 #include "immerse/lbm3d/lbm_kernels.hpp"
 
@@ -26,45 +26,75 @@ struct CollideStreamLines {
   CollideStream<Real, Exec> k;  // lattice, buffers, relaxation and force
   static constexpr int kRun = 64;  // cells per SIMD run: the constant fills below are this long
 
-  // Where the 15 populations arriving at the interior cells (0 < i < nx-1) of line (j, k) come from.
+  // Where the 15 populations arriving at cells of line (j, k) come from: at every interior cell
+  // (0 < i < nx-1) for the line's plan, or at one end cell (i = 0 or nx-1) for an end plan.
   struct LinePlan {
     enum Kind : unsigned char { kPull, kBounce, kConstant };
     Kind kind[15];
-    long source[15];       // kPull: the upwind cell of cell i is source[q] + i
-    Real value[15];        // kConstant: the fictitious border cell's population
-    bool wrapped_body = false;  // a periodic face brings a body cell's population into this line
+    unsigned char rule[15];  // strongest border rule of the faces crossed (kPeriodic when none)
+    long source[15];         // kPull: the upwind cell of cell i is source[q] + i
+    Real value[15];          // kConstant: the fictitious border cell's population
+    bool wrapped_body = false;  // interior plan: a periodic face brings a body cell's population in
   };
 
-  LinePlan plan_line(int j, int kk) const {
+  // Rule priority where a direction crosses two or three faces, as in Lattice::gather:
+  // bounce_back > velocity > outflow > periodic.
+  KOKKOS_INLINE_FUNCTION static int stronger(int rule, int b) {
+    return (b == kBounceBack || (b == kVelocity && rule != kBounceBack) || (b == kOutflow && rule == kPeriodic)) ? b : rule;
+  }
+
+  void set_rule(LinePlan& p, int q, int rule, long line_base) const {
     const auto& lat = k.lat;
+    p.rule[q] = static_cast<unsigned char>(rule);
+    if (rule == kBounceBack) {
+      p.kind[q] = LinePlan::kBounce, p.source[q] = line_base;
+    } else if (rule == kOutflow || rule == kVelocity) {
+      p.kind[q] = LinePlan::kConstant, p.value[q] = rule == kOutflow ? lat.rest_feq[q] : lat.inlet_feq[q];
+    } else {
+      p.kind[q] = LinePlan::kPull;
+    }
+  }
+
+  LinePlan plan_interior(int j, int kk) const {
+    const auto& lat = k.lat;
+    const long line_base = static_cast<long>(lat.nx) * (j + static_cast<long>(lat.ny) * kk);
     LinePlan p;
+    const bool inside = j > 0 && kk > 0 && j < lat.ny - 1 && kk < lat.nz - 1;
     for (int q = 0; q < 15; ++q) {
+      p.value[q] = 0;
+      if (inside) {  // most lines: every direction pulls from a neighbour line
+        p.kind[q] = LinePlan::kPull, p.rule[q] = kPeriodic, p.source[q] = line_base - lat.offset[q];
+        continue;
+      }
       int s[2] = {j - D3Q15::cy(q), kk - D3Q15::cz(q)};
       const int size[2] = {lat.ny, lat.nz};
-      int rule = kPeriodic;  // strongest rule of the faces crossed, as in Lattice::gather
+      int rule = kPeriodic;
       bool wraps = false;
       for (int a = 0; a < 2; ++a) {
-        int face = -1;
-        if (s[a] < 0) face = 2 * (a + 1);
-        if (s[a] >= size[a]) face = 2 * (a + 1) + 1;
+        const int face = s[a] < 0 ? 2 * (a + 1) : s[a] >= size[a] ? 2 * (a + 1) + 1 : -1;
         if (face < 0) continue;
-        const int b = lat.border[face];
-        if (b == kBounceBack || (b == kVelocity && rule != kBounceBack) || (b == kOutflow && rule == kPeriodic)) rule = b;
+        rule = stronger(rule, lat.border[face]);
         s[a] += s[a] < 0 ? size[a] : -size[a];
         wraps = true;
       }
-      const long line_base = static_cast<long>(lat.nx) * (j + static_cast<long>(lat.ny) * kk);
-      p.source[q] = 0, p.value[q] = 0;
-      if (rule == kBounceBack) {
-        p.kind[q] = LinePlan::kBounce, p.source[q] = line_base;
-      } else if (rule == kOutflow || rule == kVelocity) {
-        p.kind[q] = LinePlan::kConstant, p.value[q] = rule == kOutflow ? lat.rest_feq[q] : lat.inlet_feq[q];
-      } else {
-        p.kind[q] = LinePlan::kPull;
-        p.source[q] = static_cast<long>(lat.nx) * (s[0] + static_cast<long>(lat.ny) * s[1]) - D3Q15::cx(q);
-        // The cell groups mark body neighbours without wrapping: check the wrapped line itself.
-        for (int i = 1; wraps && !p.wrapped_body && i < lat.nx - 1; ++i) p.wrapped_body = is_body(lat.group(p.source[q] + i));
-      }
+      p.source[q] = static_cast<long>(lat.nx) * (s[0] + static_cast<long>(lat.ny) * s[1]) - D3Q15::cx(q);
+      set_rule(p, q, rule, line_base);
+      // The cell groups mark body neighbours without wrapping: check the wrapped line itself.
+      for (int i = 1; p.kind[q] == LinePlan::kPull && wraps && !p.wrapped_body && i < lat.nx - 1; ++i)
+        p.wrapped_body = is_body(lat.group(p.source[q] + i));
+    }
+    return p;
+  }
+
+  // The interior plan with the x face of end cell `end` added to the directions that cross it.
+  LinePlan plan_end(const LinePlan& interior, int end, long line_base) const {
+    const auto& lat = k.lat;
+    LinePlan p = interior;
+    for (int q = 0; q < 15; ++q) {
+      const int sx = end - D3Q15::cx(q);
+      if (sx >= 0 && sx < lat.nx) continue;
+      set_rule(p, q, stronger(interior.rule[q], lat.border[sx < 0 ? 0 : 1]), line_base);
+      if (p.kind[q] == LinePlan::kPull) p.source[q] = interior.source[q] + (sx < 0 ? lat.nx : -lat.nx);  // periodic wrap
     }
     return p;
   }
@@ -73,9 +103,9 @@ struct CollideStreamLines {
     const auto& lat = k.lat;
     const int j = line % lat.ny, kk = line / lat.ny;
     const long base = static_cast<long>(line) * lat.nx;
-    k.cell(0, j, kk, base);
+    const LinePlan plan = plan_interior(j, kk);
+    planned_cell(plan_end(plan, 0, base), 0, base);
     if (lat.nx == 1) return;
-    const LinePlan plan = plan_line(j, kk);
     const Real* src = k.src.data();
     Real* dst = k.dst.data();
     const long n = lat.stride;
@@ -95,7 +125,7 @@ struct CollideStreamLines {
       if (!plan.wrapped_body)
         while (m < limit && lat.group(base + i + m) == kWater) ++m;
       if (m == 0) {
-        near_body_cell(plan, i, base);
+        planned_cell(plan, i, base);
         ++i;
         continue;
       }
@@ -110,11 +140,12 @@ struct CollideStreamLines {
       water_run(in, at, m);
       i += m;
     }
-    k.cell(lat.nx - 1, j, kk, base + lat.nx - 1);
+    planned_cell(plan_end(plan, lat.nx - 1, base), lat.nx - 1, base);
   }
 
-  // A cell that is not plain water (body, or water next to the body) at interior i of the line.
-  void near_body_cell(const LinePlan& plan, int i, long base) const {
+  // Cell i of the line by its plan, one direction at a time: the two end cells, and interior cells
+  // that are not plain water (body cells keep their populations; water next to a body bounces back).
+  void planned_cell(const LinePlan& plan, int i, long base) const {
     const auto& lat = k.lat;
     const long c = base + i, n = lat.stride;
     if (is_body(lat.group(c))) {
