@@ -3,6 +3,12 @@
 //
 //   collide_stream/<backend>/<fp32|fp64>/<N>  one fused pull collide+stream on a periodic N^3 lattice
 //   jellyfish_frame/<backend>/<cells per edge> one frame of the jellyfish case (body, groups, lattice)
+//   stream15/<backend>/<pull|in_place>/128     the ceiling for collide_stream's memory traffic: per
+//                                              cell 15 FP32 loads and 15 stores, one add each, no
+//                                              collision. `pull` writes a second buffer as
+//                                              collide_stream does (the stores first read their cache
+//                                              line: write-allocate); `in_place` writes where it read
+//                                              (what an in-place AA-pattern lattice would move).
 //
 // Bytes per cell of collide_stream (the minimum a step moves, STREAM convention, no write-allocate):
 // read 15 populations, write 15, read the 1-byte cell group: 2 x 15 x sizeof(Real) + 1. The counter
@@ -12,6 +18,7 @@
 // the lattice kernels only. 256^3 needs 2 GB (FP32) / 4 GB (FP64) of memory.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -19,6 +26,7 @@
 #include "immerse/cases/simulation.hpp"
 #include "immerse/core/backend.hpp"
 #include "immerse/lbm3d/lbm_flow.hpp"
+#include "immerse/lbm3d/lbm_kernels.hpp"
 #include "support/bench_main.hpp"
 
 namespace {
@@ -57,6 +65,37 @@ void jellyfish_frame(benchmark::State& state, Backend backend, const std::string
   state.counters["paper_frames_per_s"] = paper;
 }
 
+// 15 population blocks read and written per cell, FP32, at the same padded stride as the lattice.
+struct Stream15 {
+  const float* from;
+  float* to;
+  long stride, n;
+  void operator()(const long block) const {
+    const long c0 = block * 64, m = std::min<long>(64, n - c0);
+    for (int q = 0; q < 15; ++q) {
+      const float* a = from + q * stride + c0;
+      float* b = to + q * stride + c0;
+#pragma GCC ivdep
+      for (long x = 0; x < m; ++x) b[x] = a[x] + 1.0f;
+    }
+  }
+};
+
+template <class Exec>
+void stream15(benchmark::State& state, bool in_place) {
+  const long n = 128L * 128 * 128, stride = lbm3d::population_stride<float>(n);
+  Kokkos::View<float*, typename Exec::memory_space> a("a", 15 * stride), b("b", in_place ? 0 : 15 * stride);
+  Kokkos::deep_copy(a, 1.0f);
+  Stream15 k{a.data(), in_place ? a.data() : b.data(), stride, n};
+  const long blocks = (n + 63) / 64;
+  for (auto _ : state) {
+    Kokkos::parallel_for(Kokkos::RangePolicy<Exec>(0, blocks), k);
+    Exec().fence();
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(2 * 15 * 4 * n) * state.iterations());
+  state.counters["lattice_updates_per_s"] = benchmark::Counter(double(n) * state.iterations(), benchmark::Counter::kIsRate);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -79,8 +118,20 @@ int main(int argc, char** argv) {
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);
     }
+    // Host spaces only: the ceiling kernel is a plain loop over host pointers.
+    for (Backend b : immerse::enabled_backends())
+      immerse::with_backend(b, [b](auto tag) {
+        using Exec = typename decltype(tag)::execution_space;
+        if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
+          for (bool in_place : {false, true})
+            benchmark::RegisterBenchmark(
+                ("stream15/" + immerse::to_string(b) + (in_place ? "/in_place/128" : "/pull/128")).c_str(),
+                stream15<Exec>, in_place)
+                ->UseRealTime()
+                ->Unit(benchmark::kMillisecond);
+      });
   };
   options.summary_kernels = {"collide_stream/openmp/fp32/128", "collide_stream/openmp/fp32/256",
-                             "collide_stream/openmp/fp64/128"};
+                             "collide_stream/openmp/fp64/128", "stream15/openmp/pull/128", "stream15/openmp/in_place/128"};
   return immerse::bench::run(argc, argv, options);
 }
