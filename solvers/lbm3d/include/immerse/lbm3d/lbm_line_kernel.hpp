@@ -104,8 +104,6 @@ struct CollideStreamLines {
     const int j = line % lat.ny, kk = line / lat.ny;
     const long base = static_cast<long>(line) * lat.nx;
     const LinePlan plan = plan_interior(j, kk);
-    planned_cell(plan_end(plan, 0, base), 0, base);
-    if (lat.nx == 1) return;
     const Real* src = k.src.data();
     Real* dst = k.dst.data();
     const long n = lat.stride;
@@ -117,15 +115,19 @@ struct CollideStreamLines {
         for (int a = 0; a < kRun; ++a) constant[q][a] = plan.value[q];
       out[q] = dst + q * n + base;
     }
-    int i = 1;
-    while (i < lat.nx - 1) {
+    // Runs start at the line's first cell, so that they stay aligned with the line (a run from i = 1
+    // splits every other store across two cache lines). The two end cells ride along in the runs and
+    // are then recomputed by their end plans below; their pulls in the runs read the neighbouring
+    // line or the padding after the last cell of a block (population_stride), never outside f.
+    int i = 0;
+    while (i < lat.nx) {
       // The longest run (<= kRun) of plain water cells from i, or one other cell.
       int m = 0;
-      const int limit = (lat.nx - 1 - i) < kRun ? (lat.nx - 1 - i) : kRun;
+      const int limit = (lat.nx - i) < kRun ? (lat.nx - i) : kRun;
       if (!plan.wrapped_body)
-        while (m < limit && lat.group(base + i + m) == kWater) ++m;
+        while (m < limit && (lat.group(base + i + m) == kWater || i + m == 0 || i + m == lat.nx - 1)) ++m;
       if (m == 0) {
-        planned_cell(plan, i, base);
+        if (i > 0 && i < lat.nx - 1) planned_cell(plan, i, base);  // the ends have their own plans
         ++i;
         continue;
       }
@@ -140,7 +142,8 @@ struct CollideStreamLines {
       water_run(in, at, m);
       i += m;
     }
-    planned_cell(plan_end(plan, lat.nx - 1, base), lat.nx - 1, base);
+    planned_cell(plan_end(plan, 0, base), 0, base);
+    if (lat.nx > 1) planned_cell(plan_end(plan, lat.nx - 1, base), lat.nx - 1, base);
   }
 
   // Cell i of the line by its plan, one direction at a time: the two end cells, and interior cells
