@@ -232,11 +232,14 @@ int write_report(const ReportOptions& opt) {
     ctx.runs[c.name] = run;
   }
   if (opt.reuse) {
-    for (const auto& prog : benchmark_programs(opt)) {
-      const std::string name = prog.filename().string();
-      std::ifstream in(fs::path(opt.dir) / (name + ".json"));
-      if (in) ctx.benchmarks[name] = json::parse(in, nullptr, false);
-      if (ctx.benchmarks.count(name) && ctx.benchmarks[name].is_discarded()) ctx.benchmarks.erase(name);
+    // The bench_*.json an earlier report left in the folder (the programs themselves need not exist).
+    for (const auto& e : fs::directory_iterator(opt.dir)) {
+      const std::string file = e.path().filename().string();
+      if (file.rfind("bench_", 0) != 0 || e.path().extension() != ".json") continue;
+      std::ifstream in(e.path());
+      json j = json::parse(in, nullptr, false);
+      if (j.is_discarded()) fmt::print(stderr, "report: {} is not valid JSON; its table is left out\n", e.path().string());
+      else ctx.benchmarks[e.path().stem().string()] = std::move(j);
     }
   } else if (!opt.skip_benchmarks) {
     const auto programs = benchmark_programs(opt);
