@@ -2,11 +2,14 @@
 
 #include <fmt/format.h>
 
-#include <Eigen/IterativeLinearSolvers>
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
+#include <limits>
+#include <vector>
 
 #include "immerse/core/error.hpp"
 
@@ -51,6 +54,124 @@ PanelInfluence panel_influence(const Eigen::Vector3d v[3], const Eigen::Vector3d
   return out;
 }
 
+// The collocation matrix, row-major: row i (collocation point i) is assembled, and read by the
+// products, as one contiguous stream.
+using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// Rows [0, n) through f(i): the host threads share them when Kokkos runs.
+template <class F>
+void for_rows(const char* name, int n, const F& f) {
+  if (Kokkos::is_initialized())
+    Kokkos::parallel_for(name, Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, n), f);
+  else
+    for (int i = 0; i < n; ++i) f(i);
+}
+
+// V = A Y for the n x 6 block Y: Y copied row-major into 8 lanes (two zero lanes), then per row of
+// A one pass with 8 accumulators (one 512-bit or two 256-bit FMAs per entry). Eigen's general
+// product packed the whole of A into a buffer on every call (a third of the added-mass time).
+void product6(const RowMatrix& A, const Eigen::MatrixXd& Y, Eigen::MatrixXd& V, std::vector<double>& lanes) {
+  const int n = int(A.rows());
+  lanes.assign(size_t(n) * 8, 0.0);
+  for (int j = 0; j < n; ++j)
+    for (int c = 0; c < 6; ++c) lanes[size_t(j) * 8 + c] = Y(j, c);
+  const double* yp = lanes.data();
+  for_rows("langevin_added_mass_product", n, [&](int i) {
+    const double* a = A.row(i).data();
+    // (Eigen's fixed-size array, so the compiler keeps the 8 lanes in one register rather than
+    // vectorising over j with shuffles and scalar horizontal sums, as it did with a plain loop.)
+    // Four independent sums hide the multiply-add latency.
+    using Lanes = Eigen::Array<double, 8, 1>;
+    Lanes acc0 = Lanes::Zero(), acc1 = Lanes::Zero(), acc2 = Lanes::Zero(), acc3 = Lanes::Zero();
+    int j = 0;
+    for (; j + 4 <= n; j += 4) {
+      acc0 += a[j] * Eigen::Map<const Lanes>(yp + size_t(j) * 8);
+      acc1 += a[j + 1] * Eigen::Map<const Lanes>(yp + size_t(j + 1) * 8);
+      acc2 += a[j + 2] * Eigen::Map<const Lanes>(yp + size_t(j + 2) * 8);
+      acc3 += a[j + 3] * Eigen::Map<const Lanes>(yp + size_t(j + 3) * 8);
+    }
+    for (; j < n; ++j) acc0 += a[j] * Eigen::Map<const Lanes>(yp + size_t(j) * 8);
+    const Lanes acc = (acc0 + acc1) + (acc2 + acc3);
+    for (int c = 0; c < 6; ++c) V(i, c) = acc[c];
+  });
+}
+
+// BiCGSTAB (van der Vorst 1992; the same recurrences, restart rule and Jacobi preconditioner as
+// Eigen's BiCGSTAB) run on the k right-hand sides in lockstep: each column keeps its own scalars
+// and stops at its own convergence, but the two matrix products per iteration are done for all
+// columns at once (one n x n by n x k product), so the dense matrix streams through the caches
+// twice per iteration instead of 2k times. Returns the largest iteration count, -1 if a column
+// did not reach tol (relative residual) in max_iters.
+int bicgstab_columns(const RowMatrix& A, const Eigen::MatrixXd& B, Eigen::MatrixXd& X, double tol, int max_iters) {
+  const Eigen::Index n = A.rows(), k = B.cols();  // k = 6 (product6)
+  std::vector<double> lanes;
+  const Eigen::VectorXd inv_diag = A.diagonal().cwiseInverse();
+  X.setZero(n, k);
+  Eigen::MatrixXd R = B, R0 = B, P = Eigen::MatrixXd::Zero(n, k), V = Eigen::MatrixXd::Zero(n, k);
+  Eigen::MatrixXd Y(n, k), Z(n, k), S(n, k), T(n, k);
+  std::vector<double> rho(k, 1.0), alpha(k, 1.0), w(k, 1.0), r0_sq(k), tol2(k);
+  std::vector<int> iters(k, 0), restarts(k, 0);
+  std::vector<char> active(k, 0);
+  const double eps2 = std::numeric_limits<double>::epsilon() * std::numeric_limits<double>::epsilon();
+  for (Eigen::Index c = 0; c < k; ++c) {
+    r0_sq[c] = R0.col(c).squaredNorm();
+    const double b2 = B.col(c).squaredNorm();
+    tol2[c] = tol * tol * b2;
+    active[c] = b2 > 0 && R.col(c).squaredNorm() > tol2[c] && max_iters > 0;
+  }
+  auto any_active = [&] { return std::find(active.begin(), active.end(), 1) != active.end(); };
+  while (any_active()) {
+    for (Eigen::Index c = 0; c < k; ++c) {
+      if (!active[c]) {
+        Y.col(c).setZero();
+        continue;
+      }
+      const double rho_old = rho[c];
+      rho[c] = R0.col(c).dot(R.col(c));
+      if (std::abs(rho[c]) < eps2 * r0_sq[c]) {  // residual orthogonal to the shadow one: restart
+        R.col(c) = B.col(c) - A * X.col(c);
+        R0.col(c) = R.col(c);
+        rho[c] = r0_sq[c] = R.col(c).squaredNorm();
+        if (restarts[c]++ == 0) iters[c] = 0;
+      }
+      const double beta = (rho[c] / rho_old) * (alpha[c] / w[c]);
+      P.col(c) = R.col(c) + beta * (P.col(c) - w[c] * V.col(c));
+      Y.col(c) = inv_diag.cwiseProduct(P.col(c));
+    }
+    product6(A, Y, V, lanes);
+    for (Eigen::Index c = 0; c < k; ++c) {
+      if (!active[c]) {
+        Z.col(c).setZero();
+        continue;
+      }
+      alpha[c] = rho[c] / R0.col(c).dot(V.col(c));
+      S.col(c) = R.col(c) - alpha[c] * V.col(c);
+      Z.col(c) = inv_diag.cwiseProduct(S.col(c));
+    }
+    product6(A, Z, T, lanes);
+    for (Eigen::Index c = 0; c < k; ++c) {
+      if (!active[c]) continue;
+      const double tt = T.col(c).squaredNorm();
+      w[c] = tt > 0 ? T.col(c).dot(S.col(c)) / tt : 0.0;
+      X.col(c) += alpha[c] * Y.col(c) + w[c] * Z.col(c);
+      R.col(c) = S.col(c) - w[c] * T.col(c);
+      ++iters[c];
+      active[c] = R.col(c).squaredNorm() > tol2[c] && iters[c] < max_iters;
+      // Stall check: a healthy solve of this second-kind system gains > 10^6 in 10 iterations (the
+      // ellipsoids reach 10^-12 in 6); a column that has not (thin sheets) would run to the cap,
+      // so give up now and let the caller's dense LU solve it.
+      if (active[c] && iters[c] == 10 && R.col(c).squaredNorm() > 1e12 * tol2[c]) return -1;
+    }
+  }
+  int worst = 0;
+  for (Eigen::Index c = 0; c < k; ++c) {
+    const double b2 = B.col(c).squaredNorm();
+    if (b2 > 0 && R.col(c).squaredNorm() > tol2[c]) return -1;
+    worst = std::max(worst, iters[c]);
+  }
+  return worst;
+}
+
 }  // namespace
 
 AddedMassResult langevin_added_mass(const TriMesh& mesh, const AddedMassOptions& opt) {
@@ -74,51 +195,81 @@ AddedMassResult langevin_added_mass(const TriMesh& mesh, const AddedMassOptions&
     if (opt.thickness > 0) depth = std::min(depth, opt.thin_offset * opt.thickness);
     s[i] = c[i] - depth * nrm[i];
   }
-  Eigen::MatrixXd A(n, n), P(n, n);
-  if (opt.model == SourceModel::point_sources) {
-    // phi(x) = sum_j sigma_j / |x - s_j|; A_ij = n_i . grad(1/|x - s_j|) at c_i; P_ij = 1/|c_i - s_j|.
-    for (int j = 0; j < n; ++j)
-      for (int i = 0; i < n; ++i) {
-        const Eigen::Vector3d d = c[i] - s[j];
-        const double inv = 1.0 / d.norm();
-        P(i, j) = inv;
-        A(i, j) = -nrm[i].dot(d) * inv * inv * inv;
-      }
-  } else {
-    // phi(x) = sum_j sigma_j psi_j(x), psi_j = int_{face j} dA / |x - y|; exact flat-triangle integrals.
-    // One column per face: independent, so the host threads share them.
-    auto column = [&](int j) {
-      const auto& f = mesh.faces[j];
-      const Eigen::Vector3d v[3] = {mesh.vertices[f[0]] - origin, mesh.vertices[f[1]] - origin, mesh.vertices[f[2]] - origin};
-      // Beyond far_ratio panel diameters the point-source form (area at the centroid) is used: its
-      // error is O((diameter/distance)^2) on an entry and the collocation error dominates (the 1 x 2
-      // x 4 ellipsoid moves by < 0.2% between far_ratio 2 and 4); ~10x cheaper (no logs, no atan2).
-      const double diam2 = std::max({(v[1] - v[0]).squaredNorm(), (v[2] - v[1]).squaredNorm(), (v[0] - v[2]).squaredNorm()});
-      const double far2 = opt.far_ratio * opt.far_ratio * diam2;
-      for (int i = 0; i < n; ++i) {
-        const Eigen::Vector3d d = c[i] - c[j];
-        const double r2 = d.squaredNorm();
-        if (i != j && r2 > far2) {
-          const double inv = 1.0 / std::sqrt(r2);
-          P(i, j) = area[j] * inv;
-          A(i, j) = -area[j] * nrm[i].dot(d) * inv * inv * inv;
-        } else {
-          const PanelInfluence pi = panel_influence(v, nrm[j], c[i], i == j);
-          P(i, j) = pi.potential;
-          A(i, j) = nrm[i].dot(pi.gradient);
-        }
-      }
-    };
-    if (Kokkos::is_initialized())
-      Kokkos::parallel_for("langevin_added_mass_columns", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, n), column);
-    else
-      for (int j = 0; j < n; ++j) column(j);
-  }
   // Normal velocity of the six unit motions at the face centres: n (translation), c x n (rotation).
   Eigen::MatrixXd B(n, 6);
   for (int i = 0; i < n; ++i) {
     B.block<1, 3>(i, 0) = nrm[i].transpose();
     B.block<1, 3>(i, 3) = c[i].cross(nrm[i]).transpose();
+  }
+  // The energy integral below needs the potentials phi = P sigma at the face centres only through
+  // K = -rho phi^T diag(area) B = -rho sigma^T W with W = P^T diag(area) B (n x 6): W is summed
+  // while the rows are assembled, so the n x n potential matrix P is never stored.
+  // W(i, l) = sum_j P(j, i) area_j B(j, l), with P(j, i) the potential of source i at centre j.
+  RowMatrix A(n, n);
+  Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::RowMajor> W(n, 6);
+  // Structure-of-arrays copies so the far-field row loop vectorises.
+  std::vector<double> cx(n), cy(n), cz(n), ar(n), far2(n), bt(size_t(6) * n);
+  for (int i = 0; i < n; ++i) {
+    cx[i] = c[i].x(), cy[i] = c[i].y(), cz[i] = c[i].z(), ar[i] = area[i];
+    for (int l = 0; l < 6; ++l) bt[size_t(l) * n + i] = B(i, l);
+  }
+  if (opt.model == SourceModel::point_sources) {
+    // phi(x) = sum_j sigma_j / |x - s_j|; A_ij = n_i . grad(1/|x - s_j|) at c_i; P_ij = 1/|c_i - s_j|.
+    for_rows("langevin_added_mass_rows", n, [&](int i) {
+      double w[6] = {0, 0, 0, 0, 0, 0};
+      for (int j = 0; j < n; ++j) {
+        const Eigen::Vector3d d = c[i] - s[j];
+        const double inv = 1.0 / d.norm();
+        A(i, j) = -nrm[i].dot(d) * inv * inv * inv;
+        const double pw = ar[j] / (c[j] - s[i]).norm();  // P(j, i) area_j
+        for (int l = 0; l < 6; ++l) w[l] += pw * bt[size_t(l) * n + j];
+      }
+      for (int l = 0; l < 6; ++l) W(i, l) = w[l];
+    });
+  } else {
+    // phi(x) = sum_j sigma_j psi_j(x), psi_j = int_{face j} dA / |x - y|; exact flat-triangle integrals.
+    // Beyond far_ratio panel diameters the point-source form (area at the centroid) is used: its
+    // error is O((diameter/distance)^2) on an entry and the collocation error dominates (the 1 x 2
+    // x 4 ellipsoid moves by < 0.2% between far_ratio 2 and 4); ~10x cheaper (no logs, no atan2).
+    std::vector<std::array<Eigen::Vector3d, 3>> tri(n);
+    for (int j = 0; j < n; ++j) {
+      const auto& f = mesh.faces[j];
+      tri[j] = {mesh.vertices[f[0]] - origin, mesh.vertices[f[1]] - origin, mesh.vertices[f[2]] - origin};
+      const auto& v = tri[j];
+      const double diam2 = std::max({(v[1] - v[0]).squaredNorm(), (v[2] - v[1]).squaredNorm(), (v[0] - v[2]).squaredNorm()});
+      far2[j] = opt.far_ratio * opt.far_ratio * diam2;
+    }
+    const Eigen::ArrayXd cxa = Eigen::Map<const Eigen::ArrayXd>(cx.data(), n), cya = Eigen::Map<const Eigen::ArrayXd>(cy.data(), n),
+                         cza = Eigen::Map<const Eigen::ArrayXd>(cz.data(), n), ara = Eigen::Map<const Eigen::ArrayXd>(ar.data(), n),
+                         far2a = Eigen::Map<const Eigen::ArrayXd>(far2.data(), n);
+    for_rows("langevin_added_mass_rows", n, [&](int i) {
+      double* a = A.row(i).data();
+      const double xi = cx[i], yi = cy[i], zi = cz[i], nx = nrm[i].x(), ny = nrm[i].y(), nz = nrm[i].z();
+      const double fi = far2[i], ai = ar[i];
+      double w[6] = {0, 0, 0, 0, 0, 0};
+      // Far field first, every entry with the point form, as whole-row array expressions (Eigen
+      // vectorises the square roots and the selects); the near entries (within far_ratio diameters
+      // of panel j for A, of panel i for W) are zero here and filled below.
+      Eigen::ArrayXd r2;
+      {
+        const Eigen::ArrayXd dx = xi - cxa, dy = yi - cya, dz = zi - cza;
+        r2 = dx * dx + dy * dy + dz * dz;
+        const Eigen::ArrayXd inv = r2.max(1e-300).sqrt().inverse();
+        Eigen::Map<Eigen::ArrayXd>(a, n) = (r2 > far2a).select(-ara * (nx * dx + ny * dy + nz * dz) * inv * inv * inv, 0.0);
+        const Eigen::ArrayXd pw = (r2 > fi).select(ai * inv * ara, 0.0);  // P(j, i) area_j
+        const Eigen::Matrix<double, 1, 6> wf = pw.matrix().transpose() * B;
+        for (int l = 0; l < 6; ++l) w[l] = wf(l);
+      }
+      // Near field: the exact triangle integrals (the panel itself included: r2 = 0).
+      for (int j = 0; j < n; ++j) {
+        if (i == j || r2[j] <= far2[j]) a[j] = nrm[i].dot(panel_influence(tri[j].data(), nrm[j], c[i], i == j).gradient);
+        if (i == j || r2[j] <= fi) {
+          const double pw = panel_influence(tri[i].data(), nrm[i], c[j], i == j).potential * ar[j];
+          for (int l = 0; l < 6; ++l) w[l] += pw * bt[size_t(l) * n + j];
+        }
+      }
+      for (int l = 0; l < 6; ++l) W(i, l) = w[l];
+    });
   }
   const auto t1 = std::chrono::steady_clock::now();
   r.assemble_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
@@ -128,31 +279,16 @@ AddedMassResult langevin_added_mass(const TriMesh& mesh, const AddedMassOptions&
     // Krylov solver converges in a few dozen products: O(n^2) per product instead of the LU's O(n^3).
     // Thin sheets are worse conditioned (top and bottom panels nearly cancel): past 40 iterations
     // the dense LU is cheaper, so the solve falls back to it.
-    // The six right-hand sides are independent solves (matrix-vector products): one per host thread.
-    int iters[6];
-    // (a solver per column: Eigen's solvers record iterations/info in mutable members)
-    auto solve = [&](int k) {
-      Eigen::BiCGSTAB<Eigen::MatrixXd, Eigen::DiagonalPreconditioner<double>> it(A);
-      it.setTolerance(1e-12);
-      it.setMaxIterations(40);
-      Eigen::VectorXd x = it.solve(B.col(k));
-      sigma.col(k) = x;
-      iters[k] = it.info() == Eigen::Success ? int(it.iterations()) : -1;
-    };
-    if (Kokkos::is_initialized())
-      Kokkos::parallel_for("langevin_added_mass_solves", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, 6), solve);
-    else
-      for (int k = 0; k < 6; ++k) solve(k);
-    for (int k = 0; k < 6; ++k) r.iterations = (iters[k] < 0 || r.iterations < 0) ? -1 : std::max(r.iterations, iters[k]);
+    r.iterations = bicgstab_columns(A, B, sigma, 1e-12, 40);
   }
   if (!opt.iterative || r.iterations < 0) {
-    sigma = Eigen::PartialPivLU<Eigen::MatrixXd>(A).solve(B);
+    sigma = Eigen::PartialPivLU<Eigen::MatrixXd>(Eigen::MatrixXd(A)).solve(B);
   }
   // The collocation residual (a diagnostic) costs a full product; BiCGSTAB already bounds it.
   if (!opt.iterative || r.iterations < 0) r.bc_residual = (A * sigma - B).cwiseAbs().maxCoeff() / B.cwiseAbs().maxCoeff();
-  const Eigen::MatrixXd phi = P * sigma;  // potentials of the six unit motions at the face centres
-  // K_kl = -rho sum_i phi_k(c_i) (dphi_l/dn)(c_i) A_i: the kinetic energy's bilinear form.
-  const Matrix6d K = -opt.fluid_density * phi.transpose() * area.asDiagonal() * B;
+  // K_kl = -rho sum_i phi_k(c_i) (dphi_l/dn)(c_i) A_i: the kinetic energy's bilinear form, with
+  // phi = P sigma the potentials of the six unit motions at the face centres (= -rho sigma^T W).
+  const Matrix6d K = -opt.fluid_density * sigma.transpose() * W;
   r.raw_asymmetry = (K - K.transpose()).cwiseAbs().maxCoeff() / K.cwiseAbs().maxCoeff();
   // Green's reciprocity makes the exact form symmetric; the quadrature's asymmetry is reported
   // (raw_asymmetry) and removed, so the matrix is symmetric by construction.

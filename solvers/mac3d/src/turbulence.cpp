@@ -35,37 +35,101 @@ struct Grid {
   using M3 = Kokkos::View<uint8_t***, Kokkos::LayoutLeft, Mem>;
 };
 
-// Trilinear sample of a staggered field f whose (i, j, k) value sits at ((i + ox) h, (j + oy) h,
-// (k + oz) h); points outside are clamped to the nearest sample (zero-gradient extrapolation).
-template <class V>
-KOKKOS_INLINE_FUNCTION double sample(const V& f, double ox, double oy, double oz, double x, double y, double z, double h) {
-  const int n0 = int(f.extent(0)), n1 = int(f.extent(1)), n2 = int(f.extent(2));
-  double gx = x / h - ox, gy = y / h - oy, gz = z / h - oz;
+// Trilinear interpolation in index space: the weights and corner indices of the point (gx, gy, gz)
+// of a field with extents n0 x n1 x n2; points outside are clamped to the nearest sample (zero-
+// gradient extrapolation). Computed once and applied to every field stored at the same points.
+struct Trilinear {
+  int i, j, k, i1, j1, k1;
+  double a, b, c;
+};
+
+KOKKOS_FORCEINLINE_FUNCTION Trilinear locate(int n0, int n1, int n2, double gx, double gy, double gz) {
   gx = gx < 0 ? 0 : (gx > n0 - 1 ? n0 - 1 : gx);
   gy = gy < 0 ? 0 : (gy > n1 - 1 ? n1 - 1 : gy);
   gz = gz < 0 ? 0 : (gz > n2 - 1 ? n2 - 1 : gz);
-  int i = int(gx), j = int(gy), k = int(gz);
-  i = i > n0 - 2 ? (n0 > 1 ? n0 - 2 : 0) : i;
-  j = j > n1 - 2 ? (n1 > 1 ? n1 - 2 : 0) : j;
-  k = k > n2 - 2 ? (n2 > 1 ? n2 - 2 : 0) : k;
-  const double a = gx - i, b = gy - j, c = gz - k;
-  const int i1 = n0 > 1 ? i + 1 : i, j1 = n1 > 1 ? j + 1 : j, k1 = n2 > 1 ? k + 1 : k;
-  const double c00 = f(i, j, k) * (1 - a) + f(i1, j, k) * a, c10 = f(i, j1, k) * (1 - a) + f(i1, j1, k) * a;
-  const double c01 = f(i, j, k1) * (1 - a) + f(i1, j, k1) * a, c11 = f(i, j1, k1) * (1 - a) + f(i1, j1, k1) * a;
-  return (c00 * (1 - b) + c10 * b) * (1 - c) + (c01 * (1 - b) + c11 * b) * c;
+  Trilinear t;
+  t.i = int(gx), t.j = int(gy), t.k = int(gz);
+  t.i = t.i > n0 - 2 ? (n0 > 1 ? n0 - 2 : 0) : t.i;
+  t.j = t.j > n1 - 2 ? (n1 > 1 ? n1 - 2 : 0) : t.j;
+  t.k = t.k > n2 - 2 ? (n2 > 1 ? n2 - 2 : 0) : t.k;
+  t.a = gx - t.i, t.b = gy - t.j, t.c = gz - t.k;
+  t.i1 = n0 > 1 ? t.i + 1 : t.i, t.j1 = n1 > 1 ? t.j + 1 : t.j, t.k1 = n2 > 1 ? t.k + 1 : t.k;
+  return t;
 }
 
-// A 3D loop [b, e) as one flat range, i fastest (matching the LayoutLeft views). A flat RangePolicy
-// rather than MDRangePolicy: on the host backends the latter copied the functor (and its Views'
-// reference counts) per tile, which cost more than the cell work on these small grids.
+template <class V>
+KOKKOS_FORCEINLINE_FUNCTION double interp(const V& f, const Trilinear& t) {
+  // The eight corners as offsets from the first (one index computation instead of eight).
+  const double* p = &f(t.i, t.j, t.k);
+  const long di = t.i1 - t.i, dj = long(t.j1 - t.j) * long(f.stride_1()), dk = long(t.k1 - t.k) * long(f.stride_2());
+  const double c00 = p[0] * (1 - t.a) + p[di] * t.a, c10 = p[dj] * (1 - t.a) + p[di + dj] * t.a;
+  const double c01 = p[dk] * (1 - t.a) + p[di + dk] * t.a, c11 = p[dj + dk] * (1 - t.a) + p[di + dj + dk] * t.a;
+  return (c00 * (1 - t.b) + c10 * t.b) * (1 - t.c) + (c01 * (1 - t.b) + c11 * t.b) * t.c;
+}
+
+// Field f sampled at index-space point (gx, gy, gz) (its own sample (i, j, k) at (i, j, k)).
+template <class V>
+KOKKOS_FORCEINLINE_FUNCTION double sample(const V& f, double gx, double gy, double gz) {
+  return interp(f, locate(int(f.extent(0)), int(f.extent(1)), int(f.extent(2)), gx, gy, gz));
+}
+
+// A velocity component at another component's face point lies halfway between four of its samples
+// (the trilinear weights there are 1/2, 1/2, 0): their mean, indices clamped as sample() clamps.
+// (a, b) are the component's indices along the two axes where the point is offset by -1/2 (range
+// [a - 1, a] clamped to [0, na - 1]) and +1/2 (range [b, b + 1]); the third index is exact.
+KOKKOS_INLINE_FUNCTION int clampi(int x, int lo, int hi) { return x < lo ? lo : (x > hi ? hi : x); }
+
+// fmin/fmax with their NaN rule (a NaN argument loses to a number) as compares: the libm calls
+// were not inlined (the host compiler keeps them out of line for their NaN semantics).
+KOKKOS_FORCEINLINE_FUNCTION double min_of(double a, double b) { return (a < b || b != b) ? a : b; }
+KOKKOS_FORCEINLINE_FUNCTION double max_of(double a, double b) { return (a > b || b != b) ? a : b; }
+
+// A 3D loop over [b, e), the functor called as f(i, j, k). Host backends: one parallel index per
+// (j, k) row and a serial i loop (no index division per cell, contiguous i for the LayoutLeft
+// views, vectorisable). Device backends: one flat index per cell (i fastest, so neighbouring
+// threads touch neighbouring memory). A flat RangePolicy rather than MDRangePolicy: on the host
+// backends the latter copied the functor (and its Views' reference counts) per tile, which cost
+// more than the cell work on these small grids.
+template <class Exec>
+constexpr bool host_exec = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
+
 template <class Exec, class F>
 void for3(const char* name, const Kokkos::Array<int, 3>& b, const Kokkos::Array<int, 3>& e, const F& f) {
-  const int b0 = b[0], b1 = b[1], b2 = b[2], n0 = e[0] - b[0], n1 = e[1] - b[1];
-  const long n = long(n0) * n1 * (e[2] - b[2]);
-  Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(const long idx) {
-    const long r = idx / n0;
-    f(b0 + int(idx % n0), b1 + int(r % n1), b2 + int(r / n1));
-  });
+  const int b0 = b[0], b1 = b[1], b2 = b[2], e0 = e[0], n0 = e[0] - b[0], n1 = e[1] - b[1];
+  if constexpr (host_exec<Exec>) {
+    Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(0, long(n1) * (e[2] - b[2])), KOKKOS_LAMBDA(const long r) {
+      const int j = b1 + int(r % n1), k = b2 + int(r / n1);
+      for (int i = b0; i < e0; ++i) f(i, j, k);
+    });
+  } else {
+    Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(0, long(n0) * n1 * (e[2] - b[2])), KOKKOS_LAMBDA(const long idx) {
+      const long r = idx / n0;
+      f(b0 + int(idx % n0), b1 + int(r % n1), b2 + int(r / n1));
+    });
+  }
+}
+
+// The same loop as a sum of three doubles: f(i, j, k, s0, s1, s2) adds to the sums.
+template <class Exec, class F>
+void sum3(const char* name, const Kokkos::Array<int, 3>& e, const F& f, double& s0, double& s1, double& s2) {
+  const int n0 = e[0], n1 = e[1];
+  if constexpr (host_exec<Exec>) {
+    Kokkos::parallel_reduce(
+        name, Kokkos::RangePolicy<Exec>(0, long(n1) * e[2]),
+        KOKKOS_LAMBDA(const long r, double& a, double& b, double& c) {
+          const int j = int(r % n1), k = int(r / n1);
+          for (int i = 0; i < n0; ++i) f(i, j, k, a, b, c);
+        },
+        s0, s1, s2);
+  } else {
+    Kokkos::parallel_reduce(
+        name, Kokkos::RangePolicy<Exec>(0, long(n0) * n1 * e[2]),
+        KOKKOS_LAMBDA(const long idx, double& a, double& b, double& c) {
+          const long r = idx / n0;
+          f(int(idx % n0), int(r % n1), int(r / n1), a, b, c);
+        },
+        s0, s1, s2);
+  }
 }
 
 template <class Exec>
@@ -84,7 +148,10 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
   V3 u("u", nx + 1, ny, nz), v("v", nx, ny + 1, nz), w("w", nx, ny, nz + 1);
   V3 u2("u2", nx + 1, ny, nz), v2("v2", nx, ny + 1, nz), w2("w2", nx, ny, nz + 1);
   V3 kf("k", nx, ny, nz), ef("eps", nx, ny, nz), k2("k2", nx, ny, nz), e2("e2", nx, ny, nz);
-  V3 pr("p", nx, ny, nz), pr2("p2", nx, ny, nz), div("div", nx, ny, nz);
+  // Pressure with one ghost layer on every side (cell (i, j, k) at (i + 1, j + 1, k + 1)): the ghosts
+  // stay 0 and carry weight 0 in the sweeps, so a sweep reads its neighbours without clamping the
+  // indices (the host compiler then vectorises the rows).
+  V3 pr("p", nx + 2, ny + 2, nz + 2), pr2("p2", nx + 2, ny + 2, nz + 2), rhs("rhs", nx, ny, nz);
   M3 solid("solid", nx, ny, nz), sample_mask("sample_mask", nx, ny, nz);
   {
     auto hs = Kokkos::create_mirror_view(solid);
@@ -142,140 +209,136 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
   Kokkos::deep_copy(ef, eps0);
 
   TurbulenceResult res;
+  res.time.reserve(p.steps), res.k.reserve(p.steps), res.eps.reserve(p.steps), res.chi.reserve(p.steps);
+  const double c = dt / h;  // backtrace length per unit speed, in cells
+  const double s = dt / h;  // projection: u -= dt/h (p_right - p_left)
+  const double inv_h = 1.0 / h;
   for (int step = 0; step < p.steps; ++step) {
-    // 1. Semi-Lagrangian advection of u, v, w, k, eps (backtrace with the velocity at the point).
-    auto vel = [=] KOKKOS_FUNCTION(double x, double y, double z, double& a, double& b, double& c) {
-      a = sample(u, 0.0, 0.5, 0.5, x, y, z, h);
-      b = sample(v, 0.5, 0.0, 0.5, x, y, z, h);
-      c = sample(w, 0.5, 0.5, 0.0, x, y, z, h);
+    // 1+2. Semi-Lagrangian advection of u, v, w, k, eps in index space (a point's coordinates in
+    //    cells; the backtrace uses the velocity at the point), with the boundary conditions applied
+    //    to the new values: inflow U0 at x = 0, zero-gradient outflow at x = nx h, slip walls (zero
+    //    normal velocity) on y and z, no flux through the body's faces. Faces the conditions set are
+    //    not advected. One kernel over the union of the face and cell index ranges.
+    auto advect_u = [=] KOKKOS_FUNCTION(int i, int j, int k) {  // u face (i, j + 1/2, k + 1/2)
+      if ((i > 0 && solid(i - 1, j, k)) || (i < nx && solid(i, j, k))) return 0.0;
+      const int xa = clampi(i - 1, 0, nx - 1), xb = clampi(i, 0, nx - 1);
+      const double a = u(i, j, k);
+      const double b = 0.25 * (v(xa, j, k) + v(xb, j, k) + v(xa, j + 1, k) + v(xb, j + 1, k));
+      const double cc = 0.25 * (w(xa, j, k) + w(xb, j, k) + w(xa, j, k + 1) + w(xb, j, k + 1));
+      return sample(u, i - c * a, j - c * b, k - c * cc);
     };
-    for3<Exec>("advect_u", {0, 0, 0}, {nx + 1, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
-      const double x = i * h, y = (j + 0.5) * h, z = (k + 0.5) * h;
-      double a, b, c;
-      vel(x, y, z, a, b, c);
-      u2(i, j, k) = sample(u, 0.0, 0.5, 0.5, x - dt * a, y - dt * b, z - dt * c, h);
-    });
-    for3<Exec>("advect_v", {0, 0, 0}, {nx, ny + 1, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
-      const double x = (i + 0.5) * h, y = j * h, z = (k + 0.5) * h;
-      double a, b, c;
-      vel(x, y, z, a, b, c);
-      v2(i, j, k) = sample(v, 0.5, 0.0, 0.5, x - dt * a, y - dt * b, z - dt * c, h);
-    });
-    for3<Exec>("advect_w", {0, 0, 0}, {nx, ny, nz + 1}, KOKKOS_LAMBDA(int i, int j, int k) {
-      const double x = (i + 0.5) * h, y = (j + 0.5) * h, z = k * h;
-      double a, b, c;
-      vel(x, y, z, a, b, c);
-      w2(i, j, k) = sample(w, 0.5, 0.5, 0.0, x - dt * a, y - dt * b, z - dt * c, h);
-    });
-    for3<Exec>("advect_ke", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
-      const double x = (i + 0.5) * h, y = (j + 0.5) * h, z = (k + 0.5) * h;
-      double a, b, c;
-      vel(x, y, z, a, b, c);
-      // The inflow face carries fresh turbulence k0, eps0: a backtrace that leaves through x = 0 reads it.
-      if (x - dt * a < 0) {
-        k2(i, j, k) = k0, e2(i, j, k) = eps0;
-      } else {
-        k2(i, j, k) = sample(kf, 0.5, 0.5, 0.5, x - dt * a, y - dt * b, z - dt * c, h);
-        e2(i, j, k) = sample(ef, 0.5, 0.5, 0.5, x - dt * a, y - dt * b, z - dt * c, h);
+    for3<Exec>("advect", {0, 0, 0}, {nx + 1, ny + 1, nz + 1}, KOKKOS_LAMBDA(int i, int j, int k) {
+      // u at the outflow face copies the new value inside it (zero gradient); in the body: 0.
+      if (j < ny && k < nz) u2(i, j, k) = i == 0 ? (solid(0, j, k) ? 0.0 : U0) : advect_u(i < nx ? i : nx - 1, j, k);
+      if (i < nx && k < nz) {  // v face (i + 1/2, j, k + 1/2)
+        double nv = 0;
+        if (!(j == 0 || j == ny || solid(i, j - 1, k) || solid(i, j, k))) {
+          const int ya = clampi(j - 1, 0, ny - 1), yb = clampi(j, 0, ny - 1);
+          const double a = 0.25 * (u(i, ya, k) + u(i + 1, ya, k) + u(i, yb, k) + u(i + 1, yb, k));
+          const double b = v(i, j, k);
+          const double cc = 0.25 * (w(i, ya, k) + w(i, yb, k) + w(i, ya, k + 1) + w(i, yb, k + 1));
+          nv = sample(v, i - c * a, j - c * b, k - c * cc);
+        }
+        v2(i, j, k) = nv;
+      }
+      if (i < nx && j < ny) {  // w face (i + 1/2, j + 1/2, k)
+        double nw = 0;
+        if (!(k == 0 || k == nz || solid(i, j, k - 1) || solid(i, j, k))) {
+          const int za = clampi(k - 1, 0, nz - 1), zb = clampi(k, 0, nz - 1);
+          const double a = 0.25 * (u(i, j, za) + u(i + 1, j, za) + u(i, j, zb) + u(i + 1, j, zb));
+          const double b = 0.25 * (v(i, j, za) + v(i, j + 1, za) + v(i, j, zb) + v(i, j + 1, zb));
+          const double cc = w(i, j, k);
+          nw = sample(w, i - c * a, j - c * b, k - c * cc);
+        }
+        w2(i, j, k) = nw;
+      }
+      if (i < nx && j < ny && k < nz) {  // cell centre (i + 1/2, j + 1/2, k + 1/2): k and eps
+        const double a = 0.5 * (u(i, j, k) + u(i + 1, j, k)), b = 0.5 * (v(i, j, k) + v(i, j + 1, k)),
+                     cc = 0.5 * (w(i, j, k) + w(i, j, k + 1));
+        // The inflow face carries fresh turbulence k0, eps0: a backtrace that leaves through x = 0 reads it.
+        if (i + 0.5 - c * a < 0) {
+          k2(i, j, k) = k0, e2(i, j, k) = eps0;
+        } else {
+          const Trilinear t = locate(nx, ny, nz, i - c * a, j - c * b, k - c * cc);
+          k2(i, j, k) = interp(kf, t);
+          e2(i, j, k) = interp(ef, t);
+        }
       }
     });
-    Kokkos::fence();
     std::swap(u, u2), std::swap(v, v2), std::swap(w, w2), std::swap(kf, k2), std::swap(ef, e2);
-
-    // 2. Boundary conditions: inflow U0 at x = 0, zero-gradient outflow at x = nx h, slip walls
-    //    (zero normal velocity) on y and z, no flux through the body's faces.
-    for3<Exec>("bc_u", {0, 0, 0}, {nx + 1, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
-      if (i == 0) u(i, j, k) = U0;
-      if (i == nx) u(i, j, k) = u(nx - 1, j, k);
-      if ((i > 0 && solid(i - 1, j, k)) || (i < nx && solid(i, j, k))) u(i, j, k) = 0;
-    });
-    for3<Exec>("bc_v", {0, 0, 0}, {nx, ny + 1, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
-      if (j == 0 || j == ny || (j > 0 && solid(i, j - 1, k)) || (j < ny && solid(i, j, k))) v(i, j, k) = 0;
-    });
-    for3<Exec>("bc_w", {0, 0, 0}, {nx, ny, nz + 1}, KOKKOS_LAMBDA(int i, int j, int k) {
-      if (k == 0 || k == nz || (k > 0 && solid(i, j, k - 1)) || (k < nz && solid(i, j, k))) w(i, j, k) = 0;
-    });
 
     // 3. Pressure projection: lap(p) = div(u) / dt by Jacobi sweeps, Neumann at walls and body,
     //    p = 0 beyond the outflow face; then u -= dt grad p on the faces between fluid cells.
+    //    rhs = h^2 div(u) / dt, the sweeps' constant term.
     for3<Exec>("divergence", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
-      div(i, j, k) = solid(i, j, k) ? 0.0 : (u(i + 1, j, k) - u(i, j, k) + v(i, j + 1, k) - v(i, j, k) + w(i, j, k + 1) - w(i, j, k)) / h;
+      const double d = (u(i + 1, j, k) - u(i, j, k) + v(i, j + 1, k) - v(i, j, k) + w(i, j, k + 1) - w(i, j, k)) / h;
+      rhs(i, j, k) = solid(i, j, k) ? 0.0 : h * h * d / dt;
     });
     // Warm start: the previous step's pressure is the initial guess (the flow changes little per step).
     for (int it = 0; it < p.pressure_iterations; ++it) {
       // Branch-free sweep: the fluid-neighbour bits and 1/count were computed once (nbr, inv_count);
-      // clamped indices read a valid cell whose weight is 0.
+      // a missing neighbour (wall, body, ghost) has weight 0.
       for3<Exec>("jacobi", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
         const unsigned m = nbr(i, j, k);
-        const int im = i > 0 ? i - 1 : i, ip = i < nx - 1 ? i + 1 : i, jm = j > 0 ? j - 1 : j, jp = j < ny - 1 ? j + 1 : j;
-        const int km = k > 0 ? k - 1 : k, kp = k < nz - 1 ? k + 1 : k;
-        const double sum = (m & 1u) * pr(im, j, k) + ((m >> 1) & 1u) * pr(ip, j, k) + ((m >> 2) & 1u) * pr(i, jm, k) +
-                           ((m >> 3) & 1u) * pr(i, jp, k) + ((m >> 4) & 1u) * pr(i, j, km) + ((m >> 5) & 1u) * pr(i, j, kp);
-        pr2(i, j, k) = inv_count(i, j, k) * (sum - h * h * div(i, j, k) / dt);
+        const int a = i + 1, b = j + 1, c3 = k + 1;
+        const double sum = (m & 1u) * pr(a - 1, b, c3) + ((m >> 1) & 1u) * pr(a + 1, b, c3) + ((m >> 2) & 1u) * pr(a, b - 1, c3) +
+                           ((m >> 3) & 1u) * pr(a, b + 1, c3) + ((m >> 4) & 1u) * pr(a, b, c3 - 1) + ((m >> 5) & 1u) * pr(a, b, c3 + 1);
+        pr2(a, b, c3) = inv_count(i, j, k) * (sum - rhs(i, j, k));
       });
       std::swap(pr, pr2);
     }
-    const double s = dt / h;
-    for3<Exec>("project_u", {1, 0, 0}, {nx + 1, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
-      if (solid(i - 1, j, k) || (i < nx && solid(i, j, k))) return;
-      u(i, j, k) -= s * ((i < nx ? pr(i, j, k) : 0.0) - pr(i - 1, j, k));
-    });
-    for3<Exec>("project_v", {0, 1, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
-      if (solid(i, j - 1, k) || solid(i, j, k)) return;
-      v(i, j, k) -= s * (pr(i, j, k) - pr(i, j - 1, k));
-    });
-    for3<Exec>("project_w", {0, 0, 1}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
-      if (solid(i, j, k - 1) || solid(i, j, k)) return;
-      w(i, j, k) -= s * (pr(i, j, k) - pr(i, j, k - 1));
+    for3<Exec>("project", {0, 0, 0}, {nx + 1, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
+      if (i > 0 && !(solid(i - 1, j, k) || (i < nx && solid(i, j, k)))) u(i, j, k) -= s * ((i < nx ? pr(i + 1, j + 1, k + 1) : 0.0) - pr(i, j + 1, k + 1));
+      if (i == nx) return;
+      if (j > 0 && !(solid(i, j - 1, k) || solid(i, j, k))) v(i, j, k) -= s * (pr(i + 1, j + 1, k + 1) - pr(i + 1, j, k + 1));
+      if (k > 0 && !(solid(i, j, k - 1) || solid(i, j, k))) w(i, j, k) -= s * (pr(i + 1, j + 1, k + 1) - pr(i + 1, j + 1, k));
     });
 
     // 4. k-epsilon sources at cell centres (no diffusion): G from the strain rate of the mean flow;
     //    the local ODE k' = G - eps, eps' = (eps/k)(C1 G - C2 eps) by the midpoint rule (second order).
-    for3<Exec>("k_epsilon", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
-      if (solid(i, j, k)) return;
-      auto uc = [&](int a, int b, int c) { return 0.5 * (u(a, b, c) + u(a + 1, b, c)); };
-      auto vc = [&](int a, int b, int c) { return 0.5 * (v(a, b, c) + v(a, b + 1, c)); };
-      auto wc = [&](int a, int b, int c) { return 0.5 * (w(a, b, c) + w(a, b, c + 1)); };
-      const int im = i > 0 ? i - 1 : i, ip = i < nx - 1 ? i + 1 : i, jm = j > 0 ? j - 1 : j, jp = j < ny - 1 ? j + 1 : j;
-      const int km = k > 0 ? k - 1 : k, kp = k < nz - 1 ? k + 1 : k;
-      const double dxs = (ip - im) * h, dys = (jp - jm) * h, dzs = (kp - km) * h;
-      // Diagonal strain from the cell's own faces; the shear terms by central differences.
-      const double sxx = (u(i + 1, j, k) - u(i, j, k)) / h, syy = (v(i, j + 1, k) - v(i, j, k)) / h,
-                   szz = (w(i, j, k + 1) - w(i, j, k)) / h;
-      const double dudy = (uc(i, jp, k) - uc(i, jm, k)) / dys, dudz = (uc(i, j, kp) - uc(i, j, km)) / dzs;
-      const double dvdx = (vc(ip, j, k) - vc(im, j, k)) / dxs, dvdz = (vc(i, j, kp) - vc(i, j, km)) / dzs;
-      const double dwdx = (wc(ip, j, k) - wc(im, j, k)) / dxs, dwdy = (wc(i, jp, k) - wc(i, jm, k)) / dys;
-      const double sxy = 0.5 * (dudy + dvdx), sxz = 0.5 * (dudz + dwdx), syz = 0.5 * (dvdz + dwdy);
-      const double S2 = sxx * sxx + syy * syy + szz * szz + 2 * (sxy * sxy + sxz * sxz + syz * syz);
-      // Two standard bounds keep the coarse, diffusion-free model from the k-epsilon stagnation-point
-      // anomaly (unbounded k in front of a blunt body): Durbin's (1996) realizability time scale
-      // T = min(k/eps, 0.6 / (sqrt(6) C_mu |S|)), nu_T = C_mu k T, and a production limiter in the
-      // spirit of Menter's (1994) G <= c eps, here with c = production_limit (default C2/C1, so eps
-      // cannot grow and k grows at most linearly: without diffusion nothing else bounds them).
-      // Both are inactive where the strain is weak (G = 0: the exact decay law).
-      const double Smag = sqrt(2 * S2);
-      auto rates = [&](double kk, double ee, double& dk, double& de) {
-        const double T = Smag > 0 ? fmin(kk / ee, 0.6 / (2.449489742783178 * Cmu * Smag)) : kk / ee;
-        const double G = fmin(2 * Cmu * kk * T * S2, Glim * ee);
-        dk = G - ee;
-        de = ee / kk * (C1 * G - C2 * ee);
-      };
-      double kk = kf(i, j, k), ee = ef(i, j, k), dk, de;
-      rates(kk, ee, dk, de);
-      const double km_ = fmax(kk + 0.5 * dt * dk, floor_v), em_ = fmax(ee + 0.5 * dt * de, floor_v);
-      rates(km_, em_, dk, de);
-      kf(i, j, k) = fmax(kk + dt * dk, floor_v);
-      ef(i, j, k) = fmax(ee + dt * de, floor_v);
-    });
-
-    // 5. Sample: means of k and eps over the sampled region; chi = <eps> / <k>.
+    // 5. In the same pass, the means of the new k and eps over the sampled region; chi = <eps> / <k>.
     double sk = 0, se = 0, cnt = 0;
-    Kokkos::parallel_reduce(
-        "sample", Kokkos::RangePolicy<Exec>(0, ncell),
-        KOKKOS_LAMBDA(long idx, double& a, double& b, double& c) {
-          const int i = int(idx % nx), j = int((idx / nx) % ny), k = int(idx / (long(nx) * ny));
-          if (!sample_mask(i, j, k)) return;
-          a += kf(i, j, k), b += ef(i, j, k), c += 1;
+    sum3<Exec>(
+        "k_epsilon", {nx, ny, nz},
+        KOKKOS_LAMBDA(int i, int j, int k, double& sum_k, double& sum_e, double& sum_n) {
+          if (solid(i, j, k)) return;
+          auto uc = [&](int a, int b, int c) { return 0.5 * (u(a, b, c) + u(a + 1, b, c)); };
+          auto vc = [&](int a, int b, int c) { return 0.5 * (v(a, b, c) + v(a, b + 1, c)); };
+          auto wc = [&](int a, int b, int c) { return 0.5 * (w(a, b, c) + w(a, b, c + 1)); };
+          const int im = i > 0 ? i - 1 : i, ip = i < nx - 1 ? i + 1 : i, jm = j > 0 ? j - 1 : j, jp = j < ny - 1 ? j + 1 : j;
+          const int km = k > 0 ? k - 1 : k, kp = k < nz - 1 ? k + 1 : k;
+          // 1 / (distance between the central-difference samples): one-sided at the domain's edges.
+          const double ixs = 1.0 / ((ip - im) * h), iys = 1.0 / ((jp - jm) * h), izs = 1.0 / ((kp - km) * h);
+          // Diagonal strain from the cell's own faces; the shear terms by central differences.
+          const double sxx = (u(i + 1, j, k) - u(i, j, k)) * inv_h, syy = (v(i, j + 1, k) - v(i, j, k)) * inv_h,
+                       szz = (w(i, j, k + 1) - w(i, j, k)) * inv_h;
+          const double dudy = (uc(i, jp, k) - uc(i, jm, k)) * iys, dudz = (uc(i, j, kp) - uc(i, j, km)) * izs;
+          const double dvdx = (vc(ip, j, k) - vc(im, j, k)) * ixs, dvdz = (vc(i, j, kp) - vc(i, j, km)) * izs;
+          const double dwdx = (wc(ip, j, k) - wc(im, j, k)) * ixs, dwdy = (wc(i, jp, k) - wc(i, jm, k)) * iys;
+          const double sxy = 0.5 * (dudy + dvdx), sxz = 0.5 * (dudz + dwdx), syz = 0.5 * (dvdz + dwdy);
+          const double S2 = sxx * sxx + syy * syy + szz * szz + 2 * (sxy * sxy + sxz * sxz + syz * syz);
+          // Two standard bounds keep the coarse, diffusion-free model from the k-epsilon stagnation-point
+          // anomaly (unbounded k in front of a blunt body): Durbin's (1996) realizability time scale
+          // T = min(k/eps, 0.6 / (sqrt(6) C_mu |S|)), nu_T = C_mu k T, and a production limiter in the
+          // spirit of Menter's (1994) G <= c eps, here with c = production_limit (default C2/C1, so eps
+          // cannot grow and k grows at most linearly: without diffusion nothing else bounds them).
+          // Both are inactive where the strain is weak (G = 0: the exact decay law).
+          const double Smag = sqrt(2 * S2);
+          const double Tmax = Smag > 0 ? 0.6 / (2.449489742783178 * Cmu * Smag) : 0.0;
+          auto rates = [&](double kk, double ee, double& dk, double& de) {
+            const double T = Smag > 0 ? min_of(kk / ee, Tmax) : kk / ee;
+            const double G = min_of(2 * Cmu * kk * T * S2, Glim * ee);
+            dk = G - ee;
+            de = ee / kk * (C1 * G - C2 * ee);
+          };
+          double kk = kf(i, j, k), ee = ef(i, j, k), dk, de;
+          rates(kk, ee, dk, de);
+          const double km_ = max_of(kk + 0.5 * dt * dk, floor_v), em_ = max_of(ee + 0.5 * dt * de, floor_v);
+          rates(km_, em_, dk, de);
+          const double kn = max_of(kk + dt * dk, floor_v), en = max_of(ee + dt * de, floor_v);
+          kf(i, j, k) = kn;
+          ef(i, j, k) = en;
+          if (sample_mask(i, j, k)) sum_k += kn, sum_e += en, sum_n += 1;
         },
         sk, se, cnt);
     if (!std::isfinite(sk) || !std::isfinite(se))

@@ -2,8 +2,10 @@
 // Added-mass (Kirchhoff) tensor of a rigid body in unbounded ideal fluid at rest at infinity, by a
 // source method (the Langevin-rigid paper, sec. 3.2.1, and Weissmann & Pinkall 2012): one source per
 // face; the normal velocity of the six unit rigid motions, dphi/dn = n.(v + omega x p), imposed at the
-// face centres; the six right-hand sides solved with one LU factorisation (Eigen); the 6x6 matrix from
-// the fluid's kinetic energy T = -rho/2 * sum_faces phi dphi/dn A (n outward from the body).
+// face centres; the six right-hand sides solved together (BiCGSTAB run on the six columns in lockstep,
+// one pass over the dense matrix per product for all six; dense LU for thin sheets, where it does not
+// converge in 40 iterations); the 6x6 matrix from the fluid's kinetic energy
+// T = -rho/2 * sum_faces phi dphi/dn A (n outward from the body).
 // Two source models:
 //  - point_sources: the paper's, a point source per face offset inside the surface. Accurate for
 //    thick bodies; for thin sheets the offset (0.2 x thickness) is far below the panel size and the
@@ -31,7 +33,7 @@ struct AddedMassOptions {
   double thin_offset = 0.2;
   // panels only: exact integrals within far_ratio panel diameters, the centroid point form beyond.
   double far_ratio = 2.0;
-  // BiCGSTAB (tolerance 1e-12) instead of a dense LU: same matrix to ~1e-10, O(n^2) not O(n^3).
+  // BiCGSTAB (relative residual 1e-12) instead of a dense LU: same matrix to ~1e-10, O(n^2) not O(n^3).
   bool iterative = true;
   // Added mass about this point (body frame origin); the mesh centroid when not given.
   bool about_centroid = true;
