@@ -60,7 +60,7 @@ JellyfishSimulation::JellyfishSimulation(const json& r, const std::string& sourc
     for (int a = 0; a < 3; ++a)
       if (s.x[a] < cell_cm_ || s.x[a] > (n - 1) * cell_cm_)
         throw InputError(source + ": key 'bell.origin_cm': the bell does not fit inside the lattice (one cell from the border)");
-  groups_ = std::make_unique<coupling::JellyGroups>(n, n, n, cell_cm_, dt_s_);
+  groups_ = std::make_unique<coupling::JellyGroups>(n, n, n, cell_cm_, dt_s_, opt.backend);
   stats_ = groups_->update(*bell_);
   flow_->set_groups(groups_->groups());
   mass0_ = flow_->mass();
@@ -101,7 +101,8 @@ void JellyfishSimulation::step() {
   bell_->advance(dt_s_);
   stats_ = groups_->update(*bell_);
   flow_->set_groups(groups_->groups());
-  const double Ra = 0.5 * bell_->diameter();
+  const double diameter = bell_->diameter();  // the translation below does not change the shape
+  const double Ra = 0.5 * diameter;
   const long inner = stats_.count[lbm3d::kInner] + stats_.count[lbm3d::kInnerRim];
   // V_j = l^3 #(A + C2), or the exact bell volume that count approximates (as a cell count).
   const long volume_cells = exact_volume_ ? std::lround(bell_->volume() / std::pow(cell_cm_, 3)) : inner;
@@ -125,7 +126,7 @@ void JellyfishSimulation::step() {
   step_seconds_ += seconds_since(t0);
   ++stepped_;
   max_surface_speed_ = std::max(max_surface_speed_, stats_.max_surface_speed);
-  history_.push_back({bell_->time(), v, bell_->diameter(), bell_->contracting()});
+  history_.push_back({bell_->time(), v, diameter, bell_->contracting()});
 }
 
 void JellyfishSimulation::check_health() {
