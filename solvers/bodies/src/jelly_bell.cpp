@@ -104,8 +104,9 @@ void JellyBell::sample_surface(double spacing, std::vector<JellySurfaceSample>& 
   const JellyGridBasis& b = grid_basis_;
   const JellyNurbsSurface& s = surface_;
   const int nv = n[1];
-  jelly_host_for(backend, static_cast<long>(out.size()), [=, &b, &s](long k) {
-    s.grid_point(b, static_cast<int>(k / nv), static_cast<int>(k % nv), o[k].x, o[k].v);
+  jelly_host_for(backend, n[0] + 1, [=, &b, &s](long a) {  // one grid row (u = a / n_u) per iteration
+    JellySurfaceSample* row = o + a * nv;
+    for (int c = 0; c < nv; ++c) s.grid_point(b, static_cast<int>(a), c, row[c].x, row[c].v);
   });
 }
 

@@ -30,8 +30,14 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
     const bodies::JellySurfaceSample* smp = samples_.data();
     int* ijk = sample_ijk_.data();
     const double cell = cell_;
+    // For a power-of-two cell size (the canned cases: 2, 1, 0.5 cm) 1 / cell is exact and x * (1 / cell)
+    // is x / cell exactly, without the divisions' cost.
+    int e;
+    const bool exact_inverse = std::frexp(cell, &e) == 0.5;
+    const double inv = 1.0 / cell;
     bodies::jelly_host_for(backend_, ns, [=](long m) {
-      for (int a = 0; a < 3; ++a) ijk[3 * m + a] = static_cast<int>(std::floor(smp[m].x[a] / cell));
+      for (int a = 0; a < 3; ++a)
+        ijk[3 * m + a] = static_cast<int>(std::floor(exact_inverse ? smp[m].x[a] * inv : smp[m].x[a] / cell));
     });
   }
   // The box the body covers now (one cell of margin for C2/C3), and the one it covered before.
@@ -49,7 +55,9 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
     all[2 * a] = std::min(all[2 * a], previous_[2 * a]), all[2 * a + 1] = std::max(all[2 * a + 1], previous_[2 * a + 1]);
   }
   // Forget the old groups in both boxes; every cell there is re-applied on the lattice.
-  g_.region.clear();
+  g_.region.resize(static_cast<size_t>(std::max(0, all[1] - all[0] + 1)) * std::max(0, all[3] - all[2] + 1) *
+                   std::max(0, all[5] - all[4] + 1));
+  int* region = g_.region.data();
   float* const ub = g_.ub.data();
   unsigned char* const group = g_.group.data();
   for (int k = all[4]; k <= all[5]; ++k)
@@ -58,7 +66,7 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
       std::fill(group + c0, group + c0 + len, static_cast<unsigned char>(lbm3d::kWater));
       for (int a = 0; a < 3; ++a) std::fill(ub + a * n + c0, ub + a * n + c0 + len, 0.f);
       std::fill(samples_in_cell_.begin() + c0, samples_in_cell_.begin() + c0 + len, 0);
-      for (long c = c0; c < c0 + len; ++c) g_.region.push_back(static_cast<int>(c));
+      for (long c = c0; c < c0 + len; ++c) *region++ = static_cast<int>(c);
     }
 
   // C1: cells hit by surface samples, with the samples' mean velocity (summed in sample order).
@@ -72,11 +80,8 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
   }
   const int bx = box[1] - box[0] + 1, by = box[3] - box[2] + 1, bz = box[5] - box[4] + 1;
   const long box_cells = bx < 1 || by < 1 || bz < 1 ? 0 : static_cast<long>(bx) * by * bz;
-  auto box_cell = [=](long m, int& i, int& j, int& k) {
-    i = box[0] + static_cast<int>(m % bx);
-    const long r = m / bx;
-    j = box[2] + static_cast<int>(r % by), k = box[4] + static_cast<int>(r / by);
-  };
+  const long box_rows = box_cells / std::max(1, bx);  // x rows of the box: the unit of parallel work
+  auto row_of = [=](long r, int& j, int& k) { j = box[2] + static_cast<int>(r % by), k = box[4] + static_cast<int>(r / by); };
   // C1 cells: mean velocity, and the propulsion's inward speeds summed in box order.
   JellyGroupStats st;
   const Eigen::Vector3d axis = bell.axis(), origin = bell.origin();
@@ -101,12 +106,15 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
     const bodies::JellyProfile* pr = &profile;
     const int nx = nx_, ny = ny_;
     const double cell = cell_;
-    bodies::jelly_host_for(backend_, box_cells, [=](long m) {
-      int i, j, k;
-      box_cell(m, i, j, k);
-      const long c = i + static_cast<long>(nx) * (j + static_cast<long>(ny) * k);
-      if (group[c] == lbm3d::kSurface) return;
-      if (b->inside(Eigen::Vector3d((i + 0.5) * cell, (j + 0.5) * cell, (k + 0.5) * cell), *pr)) group[c] = lbm3d::kInner;
+    const int i0 = box[0], i1 = box[1];
+    bodies::jelly_host_for(backend_, box_rows, [=](long r) {
+      int j, k;
+      row_of(r, j, k);
+      for (int i = i0; i <= i1; ++i) {
+        const long c = i + static_cast<long>(nx) * (j + static_cast<long>(ny) * k);
+        if (group[c] == lbm3d::kSurface) continue;
+        if (b->inside(Eigen::Vector3d((i + 0.5) * cell, (j + 0.5) * cell, (k + 0.5) * cell), *pr)) group[c] = lbm3d::kInner;
+      }
     });
   }
   // C2 / A and C3 / B from the D3Q15 neighbours. The new groups go to next_ first and replace the box's
@@ -118,50 +126,55 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
     for (int q = 0; q < 15; ++q) offset[q] = D3Q15::cx(q) + static_cast<long>(nx_) * (D3Q15::cy(q) + static_cast<long>(ny_) * D3Q15::cz(q));
     unsigned char* next = next_.data();
     const int nx = nx_, ny = ny_, nz = nz_;
-    bodies::jelly_host_for(backend_, box_cells, [=, &offset](long m) {
-      int i, j, k;
-      box_cell(m, i, j, k);
-      const long c = i + static_cast<long>(nx) * (j + static_cast<long>(ny) * k);
-      const unsigned char g = group[c];
-      next[m] = g;
-      if (g == lbm3d::kSurface) return;
-      const bool interior = i > 0 && j > 0 && k > 0 && i < nx - 1 && j < ny - 1 && k < nz - 1;
-      int c1 = 0;
-      bool body_neighbour = false;
-      Eigen::Vector3d u = Eigen::Vector3d::Zero();
-      for (int q = 1; q < 15; ++q) {
-        if (!interior) {
-          const int si = i + D3Q15::cx(q), sj = j + D3Q15::cy(q), sk = k + D3Q15::cz(q);
-          if (si < 0 || sj < 0 || sk < 0 || si >= nx || sj >= ny || sk >= nz) continue;
+    const int i0 = box[0], i1 = box[1];
+    bodies::jelly_host_for(backend_, box_rows, [=, &offset](long r) {
+      int j, k;
+      row_of(r, j, k);
+      for (int i = i0; i <= i1; ++i) {
+        const long c = i + static_cast<long>(nx) * (j + static_cast<long>(ny) * k);
+        const long m = r * bx + (i - i0);
+        const unsigned char g = group[c];
+        next[m] = g;
+        if (g == lbm3d::kSurface) continue;
+        const bool interior = i > 0 && j > 0 && k > 0 && i < nx - 1 && j < ny - 1 && k < nz - 1;
+        int c1 = 0;
+        bool body_neighbour = false;
+        Eigen::Vector3d u = Eigen::Vector3d::Zero();
+        for (int q = 1; q < 15; ++q) {
+          if (!interior) {
+            const int si = i + D3Q15::cx(q), sj = j + D3Q15::cy(q), sk = k + D3Q15::cz(q);
+            if (si < 0 || sj < 0 || sk < 0 || si >= nx || sj >= ny || sk >= nz) continue;
+          }
+          const long s = c + offset[q];
+          const unsigned char gs = group[s];
+          if (gs == lbm3d::kSurface) {
+            ++c1;
+            u += Eigen::Vector3d(ub[s], ub[n + s], ub[2 * n + s]);
+          }
+          body_neighbour = body_neighbour || gs == lbm3d::kSurface || gs == lbm3d::kInner;
         }
-        const long s = c + offset[q];
-        const unsigned char gs = group[s];
-        if (gs == lbm3d::kSurface) {
-          ++c1;
-          u += Eigen::Vector3d(ub[s], ub[n + s], ub[2 * n + s]);
+        if (g == lbm3d::kInner) {
+          if (c1 > 0) {
+            next[m] = lbm3d::kInnerRim;
+            u /= c1;
+          } else {
+            u = swim;
+          }
+          // Only inside cells write their velocity; the sweep reads only C1 velocities.
+          for (int a = 0; a < 3; ++a) ub[a * n + c] = static_cast<float>(u[a]);
+        } else if (body_neighbour) {
+          next[m] = lbm3d::kNearBody;
         }
-        body_neighbour = body_neighbour || gs == lbm3d::kSurface || gs == lbm3d::kInner;
-      }
-      if (g == lbm3d::kInner) {
-        if (c1 > 0) {
-          next[m] = lbm3d::kInnerRim;
-          u /= c1;
-        } else {
-          u = swim;
-        }
-        // Only inside cells write their velocity; the sweep reads only C1 velocities.
-        for (int a = 0; a < 3; ++a) ub[a * n + c] = static_cast<float>(u[a]);
-      } else if (body_neighbour) {
-        next[m] = lbm3d::kNearBody;
       }
     });
   }
   for (int g = 0; g < 5; ++g) st.count[g] = 0;
-  for (long m = 0; m < box_cells; ++m) {
-    int i, j, k;
-    box_cell(m, i, j, k);
-    group[at(i, j, k)] = next_[m];
-    ++st.count[next_[m]];
+  for (long r = 0; r < box_rows; ++r) {
+    int j, k;
+    row_of(r, j, k);
+    unsigned char* row = group + at(box[0], j, k);
+    const unsigned char* src = next_.data() + r * bx;
+    for (int i = 0; i < bx; ++i) row[i] = src[i], ++st.count[src[i]];
   }
   st.count[lbm3d::kWater] += n - box_cells;
   previous_ = box;
