@@ -311,7 +311,14 @@ json JellyfishSimulation::phases_ms() const {
 json JellyfishSimulation::compare_tolerances() const {
   // Per-cell arithmetic and the host body code are identical on every host backend; the mass sums
   // are reduced in a different order.
-  return {{"mass_drift_rel", {{"rel", 1e-6}, {"abs", 1e-10}, {"why", "mass sum reduced in a different order"}}}};
+  // The body's hand-over to the lattice (groups, velocities, region) is bit-identical on every backend
+  // (tests/lbm3d JellyGroupsBookkeeping.SerialAndOpenmpGiveIdenticalGroups, and checked step by step in
+  // a full run), but the lattice's serial and openmp kernels can round a C1 cell's equilibrium one float
+  // ulp apart (measured: rho 1 vs 1.00000012 in one C1 cell of the quick run at step 1); the flow carries
+  // that to the border, whose fastest water (a max of small speeds) then differs by ~1e-6 relative.
+  return {{"mass_drift_rel", {{"rel", 1e-6}, {"abs", 1e-10}, {"why", "mass sum reduced in a different order"}}},
+          {"border_speed_cm_s",
+           {{"rel", 1e-5}, {"abs", 1e-9}, {"why", "lattice kernels round a C1 equilibrium one float ulp apart between backends in rare cells; measured 1.3e-6 rel"}}}};
 }
 
 std::unique_ptr<Simulation> make_jellyfish(const json& r, const std::string& source, const RunOptions& opt) {

@@ -285,9 +285,10 @@ TEST(JellyBellModel, BinnedInsideTestMatchesTheEveryEdgeTest) {
 }
 
 #if defined(KOKKOS_ENABLE_OPENMP)
-// The groups computed on the openmp host space (parallel samples, inside tests and neighbour sweep) are
-// the serial ones bit for bit: every parallel iteration writes only its own outputs and the
-// order-dependent sums stay serial. Compared every step of a fast, tilted, contracting swim.
+// The surface samples and the groups computed on the openmp host space (parallel sample rows and inside
+// tests) are the serial ones bit for bit: every parallel iteration writes only its own outputs, runs the
+// same machine code as the serial loop, and the order-dependent sums stay serial. Compared every step
+// of a fast, tilted, contracting swim.
 TEST(JellyGroupsBookkeeping, SerialAndOpenmpGiveIdenticalGroups) {
   auto bp = default_bell();
   bp.axis = {1, 0.3, 1};
@@ -297,6 +298,11 @@ TEST(JellyGroupsBookkeeping, SerialAndOpenmpGiveIdenticalGroups) {
   for (int s = 0; s < 20; ++s) {
     bell.advance(0.04);
     bell.translate(3.0, 0.04);
+    std::vector<bodies::JellySurfaceSample> ss, so;
+    bell.sample_surface(1.0, ss, Backend::serial);
+    bell.sample_surface(1.0, so, Backend::openmp);
+    ASSERT_EQ(ss.size(), so.size());
+    for (size_t m = 0; m < ss.size(); ++m) ASSERT_TRUE(ss[m].x == so[m].x && ss[m].v == so[m].v) << "sample " << m;
     const auto a = serial.update(bell), b = openmp.update(bell);
     ASSERT_EQ(a.count, b.count);
     ASSERT_EQ(a.inward_speed_sum, b.inward_speed_sum);

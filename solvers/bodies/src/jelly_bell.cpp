@@ -104,10 +104,7 @@ void JellyBell::sample_surface(double spacing, std::vector<JellySurfaceSample>& 
   const JellyGridBasis& b = grid_basis_;
   const JellyNurbsSurface& s = surface_;
   const int nv = n[1];
-  jelly_host_for(backend, n[0] + 1, [=, &b, &s](long a) {  // one grid row (u = a / n_u) per iteration
-    JellySurfaceSample* row = o + a * nv;
-    for (int c = 0; c < nv; ++c) s.grid_point(b, static_cast<int>(a), c, row[c].x, row[c].v);
-  });
+  jelly_host_for(backend, n[0] + 1, [=, &b, &s](long a) { s.grid_row(b, static_cast<int>(a), o + a * nv); });
 }
 
 std::vector<JellySurfaceSample> JellyBell::sample_surface(double spacing) const {

@@ -120,4 +120,18 @@ void JellyNurbsSurface::contract_rows(const Eigen::Vector3d* cp, const Eigen::Ve
   }
 }
 
+void JellyNurbsSurface::grid_row(const JellyGridBasis& b, int a, JellySurfaceSample* out) const {
+  const double* row = &b.row[static_cast<size_t>(a) * nv * 7];
+  for (int c = 0; c < b.n_v; ++c) {
+    const double* M = &b.Nv[c * 3];
+    const double* r = row + (b.sv[c] - pv) * 7;
+    double acc[7] = {0, 0, 0, 0, 0, 0, 0};
+    for (int j = 0; j <= pv; ++j)
+      for (int m = 0; m < 7; ++m) acc[m] += M[j] * r[j * 7 + m];
+    const double inv = 1.0 / acc[3];
+    out[c].x = Eigen::Vector3d(acc[0] * inv, acc[1] * inv, acc[2] * inv);
+    out[c].v = Eigen::Vector3d(acc[4] * inv, acc[5] * inv, acc[6] * inv);
+  }
+}
+
 }  // namespace immerse::bodies

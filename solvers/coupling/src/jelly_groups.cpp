@@ -117,65 +117,53 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
       }
     });
   }
-  // C2 / A and C3 / B from the D3Q15 neighbours. The new groups go to next_ first and replace the box's
-  // groups after the sweep, so the sweep reads the groups as they were before it (body = C1 or inside).
+  // C2 / A and C3 / B from the D3Q15 neighbours, visited from the body cells (a few thousand) instead of
+  // from every cell of the box: D3Q15 is symmetric (opposite(q)), so "a water cell of the box has a body
+  // neighbour (C1 or inside)" is "it is a box neighbour of a body cell". An inside cell becomes C2 (its
+  // velocity the mean of its C1 neighbours') or A (the swimming velocity). The marks made on the way do
+  // not change what later cells read: C3 is marked only on water (never body), C2 replaces an inside mark
+  // (still body) and C1 does not change, so the order of the sweep does not matter.
   const Eigen::Vector3d swim = bell.swim_speed() * to_lattice * axis;
-  next_.resize(box_cells);
-  {
-    long offset[15];
-    for (int q = 0; q < 15; ++q) offset[q] = D3Q15::cx(q) + static_cast<long>(nx_) * (D3Q15::cy(q) + static_cast<long>(ny_) * D3Q15::cz(q));
-    unsigned char* next = next_.data();
-    const int nx = nx_, ny = ny_, nz = nz_;
-    const int i0 = box[0], i1 = box[1];
-    bodies::jelly_host_for(backend_, box_rows, [=, &offset](long r) {
-      int j, k;
-      row_of(r, j, k);
-      for (int i = i0; i <= i1; ++i) {
-        const long c = i + static_cast<long>(nx) * (j + static_cast<long>(ny) * k);
-        const long m = r * bx + (i - i0);
+  long offset[15];
+  for (int q = 0; q < 15; ++q) offset[q] = D3Q15::cx(q) + static_cast<long>(nx_) * (D3Q15::cy(q) + static_cast<long>(ny_) * D3Q15::cz(q));
+  for (int k = box[4]; k <= box[5]; ++k)
+    for (int j = box[2]; j <= box[3]; ++j)
+      for (int i = box[0]; i <= box[1]; ++i) {
+        const long c = at(i, j, k);
         const unsigned char g = group[c];
-        next[m] = g;
-        if (g == lbm3d::kSurface) continue;
-        const bool interior = i > 0 && j > 0 && k > 0 && i < nx - 1 && j < ny - 1 && k < nz - 1;
+        if (g != lbm3d::kSurface && g != lbm3d::kInner) continue;
+        const bool interior = i > box[0] && j > box[2] && k > box[4] && i < box[1] && j < box[3] && k < box[5];
         int c1 = 0;
-        bool body_neighbour = false;
         Eigen::Vector3d u = Eigen::Vector3d::Zero();
         for (int q = 1; q < 15; ++q) {
           if (!interior) {
             const int si = i + D3Q15::cx(q), sj = j + D3Q15::cy(q), sk = k + D3Q15::cz(q);
-            if (si < 0 || sj < 0 || sk < 0 || si >= nx || sj >= ny || sk >= nz) continue;
+            if (si < box[0] || sj < box[2] || sk < box[4] || si > box[1] || sj > box[3] || sk > box[5]) continue;
           }
           const long s = c + offset[q];
           const unsigned char gs = group[s];
-          if (gs == lbm3d::kSurface) {
+          if (gs == lbm3d::kWater) {
+            group[s] = lbm3d::kNearBody;
+          } else if (gs == lbm3d::kSurface && g == lbm3d::kInner) {
             ++c1;
             u += Eigen::Vector3d(ub[s], ub[n + s], ub[2 * n + s]);
           }
-          body_neighbour = body_neighbour || gs == lbm3d::kSurface || gs == lbm3d::kInner;
         }
-        if (g == lbm3d::kInner) {
-          if (c1 > 0) {
-            next[m] = lbm3d::kInnerRim;
-            u /= c1;
-          } else {
-            u = swim;
-          }
-          // Only inside cells write their velocity; the sweep reads only C1 velocities.
-          for (int a = 0; a < 3; ++a) ub[a * n + c] = static_cast<float>(u[a]);
-        } else if (body_neighbour) {
-          next[m] = lbm3d::kNearBody;
+        if (g != lbm3d::kInner) continue;
+        if (c1 > 0) {
+          group[c] = lbm3d::kInnerRim;
+          u /= c1;
+        } else {
+          u = swim;
         }
+        for (int a = 0; a < 3; ++a) ub[a * n + c] = static_cast<float>(u[a]);
       }
-    });
-  }
   for (int g = 0; g < 5; ++g) st.count[g] = 0;
-  for (long r = 0; r < box_rows; ++r) {
-    int j, k;
-    row_of(r, j, k);
-    unsigned char* row = group + at(box[0], j, k);
-    const unsigned char* src = next_.data() + r * bx;
-    for (int i = 0; i < bx; ++i) row[i] = src[i], ++st.count[src[i]];
-  }
+  for (int k = box[4]; k <= box[5]; ++k)
+    for (int j = box[2]; j <= box[3]; ++j) {
+      const unsigned char* row = group + at(box[0], j, k);
+      for (int i = 0; i <= box[1] - box[0]; ++i) ++st.count[row[i]];
+    }
   st.count[lbm3d::kWater] += n - box_cells;
   previous_ = box;
   stats_ = st;

@@ -52,10 +52,6 @@ struct JellyProfile {
   void finish();
 };
 
-struct JellySurfaceSample {
-  Eigen::Vector3d x, v;  // world position (cm) and velocity (cm/s)
-};
-
 class JellyBell {
  public:
   static constexpr int kRows = 12, kColumns = 8;

@@ -14,6 +14,10 @@ void jelly_basis(int span, double t, int degree, const std::vector<double>& knot
 // Clamped uniform knot vector for n_ctrl control points of the given degree.
 std::vector<double> jelly_clamped_knots(int n_ctrl, int degree);
 
+struct JellySurfaceSample {
+  Eigen::Vector3d x, v;  // world position (cm) and velocity (cm/s)
+};
+
 // Basis functions of a fixed tensor sample grid u = a / n_u (a = 0..n_u), v = b / n_v (b = 0..n_v - 1):
 // they depend only on the grid, not on the control points, so a moving surface sampled on the same grid
 // computes them once (JellyNurbsSurface::prepare_grid) and reuses them every frame.
@@ -39,20 +43,14 @@ struct JellyNurbsSurface {
   // The surface on the tensor grid u = a / n_u (a = 0..n_u), v = b / n_v (b = 0..n_v - 1) of a prepared
   // basis, factorised per parameter direction: `contract_rows` contracts the control net along u for
   // every grid row (per control column j: sum_i N_i(u) w_ij (P_ij, 1) and sum_i N_i(u) w_ij V_ij), then
-  // `grid_point` contracts one row along v (3 terms instead of the 12 of `evaluate`). Same surface as
-  // `evaluate`, summed in a different order (agrees to rounding). grid_point only reads `b`, so the
-  // samples can be evaluated in parallel.
+  // `grid_row` contracts one row along v (3 terms per sample instead of the 12 of `evaluate`). Same surface
+  // as `evaluate`, summed in a different order (agrees to rounding). grid_row only reads `b`, so rows
+  // can be evaluated in parallel.
   void contract_rows(const Eigen::Vector3d* cp, const Eigen::Vector3d* cv, JellyGridBasis& b) const;
-  void grid_point(const JellyGridBasis& b, int a, int c, Eigen::Vector3d& point, Eigen::Vector3d& velocity) const {
-    const double* M = &b.Nv[c * 3];
-    const double* r = &b.row[(static_cast<size_t>(a) * nv + (b.sv[c] - pv)) * 7];
-    double acc[7] = {0, 0, 0, 0, 0, 0, 0};
-    for (int j = 0; j <= pv; ++j)
-      for (int m = 0; m < 7; ++m) acc[m] += M[j] * r[j * 7 + m];
-    const double inv = 1.0 / acc[3];
-    point = Eigen::Vector3d(acc[0] * inv, acc[1] * inv, acc[2] * inv);
-    velocity = Eigen::Vector3d(acc[4] * inv, acc[5] * inv, acc[6] * inv);
-  }
+  // One grid row u = a / n_u into out[0 .. n_v - 1]. Defined out of line (in its own translation unit)
+  // so that every caller, serial loop or parallel kernel, runs the same machine code: the compiler may
+  // fuse multiply-adds differently where it inlines, and then backends would differ in the last bits.
+  void grid_row(const JellyGridBasis& b, int a, JellySurfaceSample* out) const;
 };
 
 // The surface of revolution about z of a profile with `n_profile` control points: the v direction is

@@ -9,10 +9,10 @@
 //    those C1 neighbours), A otherwise (velocity: the bell's swimming velocity).
 //  - water cells: C3 when a D3Q15 neighbour is a body cell (C1, C2 or A), B otherwise.
 // Velocities are handed to the lattice in lattice units (v dt / cell).
-// Cost: only the cells of the body's box (and of the previous frame's) are touched; the samples, the
-// inside tests and the neighbour sweep run in parallel on the run's host execution space, the
-// order-dependent sums (sample velocities per cell, the propulsion's inward speeds) in one serial
-// pass each, so every backend gives the same bits.
+// Cost: only the cells of the body's box (and of the previous frame's) are touched; the surface samples,
+// their cells and the inside tests run in parallel on the run's host execution space; the
+// order-dependent sums (sample velocities per cell, the propulsion's inward speeds) and the neighbour
+// marks from the body cells run serially, so every backend gives the same bits.
 #include <array>
 #include <vector>
 
@@ -48,7 +48,6 @@ class JellyGroups {
   // lattice cell of each (-1 outside the lattice).
   std::vector<bodies::JellySurfaceSample> samples_;
   std::vector<int> sample_ijk_;
-  std::vector<unsigned char> next_;  // the box's new groups in the neighbour sweep
   Box previous_{0, -1, 0, -1, 0, -1};
   JellyGroupStats stats_;
 };
