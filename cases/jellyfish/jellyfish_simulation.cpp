@@ -60,7 +60,7 @@ JellyfishSimulation::JellyfishSimulation(const json& r, const std::string& sourc
     for (int a = 0; a < 3; ++a)
       if (s.x[a] < cell_cm_ || s.x[a] > (n - 1) * cell_cm_)
         throw InputError(source + ": key 'bell.origin_cm': the bell does not fit inside the lattice (one cell from the border)");
-  groups_ = std::make_unique<coupling::JellyGroups>(n, n, n, cell_cm_, dt_s_);
+  groups_ = std::make_unique<coupling::JellyGroups>(n, n, n, cell_cm_, dt_s_, opt.backend);
   stats_ = groups_->update(*bell_);
   flow_->set_groups(groups_->groups());
   mass0_ = flow_->mass();
@@ -101,7 +101,8 @@ void JellyfishSimulation::step() {
   bell_->advance(dt_s_);
   stats_ = groups_->update(*bell_);
   flow_->set_groups(groups_->groups());
-  const double Ra = 0.5 * bell_->diameter();
+  const double diameter = bell_->diameter();  // the translation below does not change the shape
+  const double Ra = 0.5 * diameter;
   const long inner = stats_.count[lbm3d::kInner] + stats_.count[lbm3d::kInnerRim];
   // V_j = l^3 #(A + C2), or the exact bell volume that count approximates (as a cell count).
   const long volume_cells = exact_volume_ ? std::lround(bell_->volume() / std::pow(cell_cm_, 3)) : inner;
@@ -125,7 +126,7 @@ void JellyfishSimulation::step() {
   step_seconds_ += seconds_since(t0);
   ++stepped_;
   max_surface_speed_ = std::max(max_surface_speed_, stats_.max_surface_speed);
-  history_.push_back({bell_->time(), v, bell_->diameter(), bell_->contracting()});
+  history_.push_back({bell_->time(), v, diameter, bell_->contracting()});
 }
 
 void JellyfishSimulation::check_health() {
@@ -310,7 +311,14 @@ json JellyfishSimulation::phases_ms() const {
 json JellyfishSimulation::compare_tolerances() const {
   // Per-cell arithmetic and the host body code are identical on every host backend; the mass sums
   // are reduced in a different order.
-  return {{"mass_drift_rel", {{"rel", 1e-6}, {"abs", 1e-10}, {"why", "mass sum reduced in a different order"}}}};
+  // The body's hand-over to the lattice (groups, velocities, region) is bit-identical on every backend
+  // (tests/lbm3d JellyGroupsBookkeeping.SerialAndOpenmpGiveIdenticalGroups, and checked step by step in
+  // a full run), but the lattice's serial and openmp kernels can round a C1 cell's equilibrium one float
+  // ulp apart (measured: rho 1 vs 1.00000012 in one C1 cell of the quick run at step 1); the flow carries
+  // that to the border, whose fastest water (a max of small speeds) then differs by ~1e-6 relative.
+  return {{"mass_drift_rel", {{"rel", 1e-6}, {"abs", 1e-10}, {"why", "mass sum reduced in a different order"}}},
+          {"border_speed_cm_s",
+           {{"rel", 1e-5}, {"abs", 1e-9}, {"why", "lattice kernels round a C1 equilibrium one float ulp apart between backends in rare cells; measured 1.3e-6 rel"}}}};
 }
 
 std::unique_ptr<Simulation> make_jellyfish(const json& r, const std::string& source, const RunOptions& opt) {

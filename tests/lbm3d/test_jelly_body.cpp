@@ -182,6 +182,139 @@ TEST(JellyPropulsionModel, PushedVolumeFormula) {
   EXPECT_NEAR(coupling::jelly_propulsion(100.0, 1000, 2.0, 20.0, 0.04, 0.5).v_j, 0.5 * p.v_j, 1e-12);
 }
 
+// A deformed bell for the fast-path tests: mid-contraction, swimming, on a tilted axis, so the control
+// net is neither the relaxed one nor aligned with the lattice.
+static JellyBell deformed_bell() {
+  auto bp = default_bell();
+  bp.axis = {1, 0.3, 1};
+  bp.origin = {38, 40, 30};
+  JellyBell bell(bp);
+  for (int s = 0; s < 30; ++s) bell.advance(0.04), bell.translate(1.5, 0.04);
+  return bell;
+}
+
+// The cached-basis, per-direction factorised grid evaluation (sample_surface) against the reference
+// rational formula evaluated point by point (JellyNurbsSurface::evaluate: its own span search and basis
+// per point, the 12-term sum). Both are the same surface summed in a different order: positions of
+// ~60 cm and speeds of ~10 cm/s agree to a few hundred ulps; 1e-10 cm (cm/s) bounds that rounding with
+// a wide margin and is far below any cell size (>= 0.5 cm). Two spacings in turn check that the cached
+// basis follows a change of grid.
+TEST(JellyNurbs, CachedGridSamplingMatchesPointwiseEvaluation) {
+  const JellyBell bell = deformed_bell();
+  ASSERT_TRUE(bell.contracting());
+  std::vector<Eigen::Vector3d> cp, cv;
+  bell.control_grid(cp, cv);
+  std::vector<bodies::JellySurfaceSample> samples;
+  for (double spacing : {1.0, 0.5, 1.0}) {
+    bell.sample_surface(spacing, samples);
+    const auto n = bell.sample_grid(spacing);
+    ASSERT_EQ(samples.size(), static_cast<size_t>(n[0] + 1) * n[1]);
+    double max_speed = 0;
+    for (int a = 0; a <= n[0]; ++a)
+      for (int b = 0; b < n[1]; ++b) {
+        Eigen::Vector3d x, v;
+        bell.surface().evaluate(cp, cv, static_cast<double>(a) / n[0], static_cast<double>(b) / n[1], x, v);
+        const auto& s = samples[a * n[1] + b];
+        ASSERT_LT((s.x - x).norm(), 1e-10) << "u " << a << "/" << n[0] << " v " << b << "/" << n[1];
+        ASSERT_LT((s.v - v).norm(), 1e-10) << "u " << a << "/" << n[0] << " v " << b << "/" << n[1];
+        max_speed = std::max(max_speed, v.norm());
+      }
+    EXPECT_GT(max_speed, 0.5);  // the bell is really moving: the velocity comparison is not 0 == 0
+  }
+}
+
+// The profile curve from the cached u basis against JellyNurbsSurface::evaluate(u, 0) on the bell-frame
+// control net: the same terms (the circle's basis is (1, 0, 0) at v = 0), so they agree to rounding
+// (1e-12 cm on ~20 cm radii and heights).
+TEST(JellyNurbs, CachedProfileCurveMatchesPointwiseEvaluation) {
+  const JellyBell bell = deformed_bell();
+  std::vector<Eigen::Vector3d> cp(12 * 9), cv(12 * 9, Eigen::Vector3d::Zero());
+  for (int i = 0; i < 12; ++i)
+    for (int j = 0; j < 9; ++j) cp[i * 9 + j] = bell.particles()[i * 8 + j % 8];
+  for (int n : {96, 192, 96}) {
+    const auto curve = bell.profile_curve(n);
+    ASSERT_EQ(curve.size(), static_cast<size_t>(n + 1));
+    for (int a = 0; a <= n; ++a) {
+      Eigen::Vector3d x, v;
+      bell.surface().evaluate(cp, cv, static_cast<double>(a) / n, 0.0, x, v);
+      EXPECT_NEAR(curve[a][0], std::hypot(x.x(), x.y()), 1e-12);
+      EXPECT_NEAR(curve[a][1], x.z(), 1e-12);
+    }
+  }
+}
+
+// The height-binned inside test against the plain even-odd rule over every edge of the same polygon,
+// at the centres of a 0.25 cm grid over the bell's box and at points exactly at the polygon's vertex
+// heights and bin borders (where an edge starts or ends). The reference is written here: the point's
+// (r, h) in the bell frame and the even-odd rule over all edges. Same edge predicate, so the answers
+// must be identical, not merely close.
+TEST(JellyBellModel, BinnedInsideTestMatchesTheEveryEdgeTest) {
+  const JellyBell bell = deformed_bell();
+  const auto fast = bell.profile(96);
+  ASSERT_GT(fast.bins, 0);
+  const Eigen::Vector3d axis = bell.axis(), o = bell.origin();
+  const Eigen::Vector3d e1 = axis.unitOrthogonal(), e2 = axis.cross(e1);
+  auto reference = [&](const Eigen::Vector3d& p) {
+    const Eigen::Vector3d d = p - o;
+    const double h = d.dot(axis), r = (d - h * axis).norm();
+    const auto& q = fast.points;
+    bool in = false;
+    for (size_t a = 0, b = q.size() - 1; a < q.size(); b = a++)
+      if ((q[a][1] > h) != (q[b][1] > h) && r < (q[b][0] - q[a][0]) * (h - q[a][1]) / (q[b][1] - q[a][1]) + q[a][0]) in = !in;
+    return in;
+  };
+  long in = 0;
+  for (double z = o.z() - 26; z < o.z() + 26; z += 0.5)
+    for (double y = o.y() - 26; y < o.y() + 26; y += 0.5)
+      for (double x = o.x() - 26; x < o.x() + 26; x += 0.5) {
+        const Eigen::Vector3d p(x + 0.25, y + 0.25, z + 0.25);
+        const bool f = bell.inside(p, fast);
+        ASSERT_EQ(f, reference(p)) << p.transpose();
+        in += f;
+      }
+  EXPECT_GT(in, 1000);  // the grid does reach the inside of the bell wall
+  std::vector<double> heights;
+  for (const auto& q : fast.points) heights.push_back(q[1]);
+  for (int k = 0; k <= fast.bins; ++k) heights.push_back(fast.hmin + k / fast.bin_scale);
+  for (double h : heights)
+    for (double r = 0; r <= fast.rmax + 0.5; r += 0.05)
+      for (double phi : {0.0, 1.0, 2.5}) {
+        const Eigen::Vector3d p = o + h * axis + r * (std::cos(phi) * e1 + std::sin(phi) * e2);
+        ASSERT_EQ(bell.inside(p, fast), reference(p)) << "h " << h << " r " << r;
+      }
+}
+
+#if defined(KOKKOS_ENABLE_OPENMP)
+// The surface samples and the groups computed on the openmp host space (parallel sample rows and inside
+// tests) are the serial ones bit for bit: every parallel iteration writes only its own outputs, runs the
+// same machine code as the serial loop, and the order-dependent sums stay serial. Compared every step
+// of a fast, tilted, contracting swim.
+TEST(JellyGroupsBookkeeping, SerialAndOpenmpGiveIdenticalGroups) {
+  auto bp = default_bell();
+  bp.axis = {1, 0.3, 1};
+  bp.origin = {38, 40, 30};
+  JellyBell bell(bp);
+  coupling::JellyGroups serial(40, 40, 40, 2.0, 0.04, Backend::serial), openmp(40, 40, 40, 2.0, 0.04, Backend::openmp);
+  for (int s = 0; s < 20; ++s) {
+    bell.advance(0.04);
+    bell.translate(3.0, 0.04);
+    std::vector<bodies::JellySurfaceSample> ss, so;
+    bell.sample_surface(1.0, ss, Backend::serial);
+    bell.sample_surface(1.0, so, Backend::openmp);
+    ASSERT_EQ(ss.size(), so.size());
+    for (size_t m = 0; m < ss.size(); ++m) ASSERT_TRUE(ss[m].x == so[m].x && ss[m].v == so[m].v) << "sample " << m;
+    const auto a = serial.update(bell), b = openmp.update(bell);
+    ASSERT_EQ(a.count, b.count);
+    ASSERT_EQ(a.inward_speed_sum, b.inward_speed_sum);
+    ASSERT_EQ(a.max_surface_speed, b.max_surface_speed);
+    ASSERT_EQ(serial.groups().group, openmp.groups().group);
+    ASSERT_EQ(serial.groups().ub, openmp.groups().ub);
+    ASSERT_EQ(serial.groups().region, openmp.groups().region);
+    ASSERT_GT(a.count[lbm3d::kInner] + a.count[lbm3d::kInnerRim], 0);
+  }
+}
+#endif
+
 // Trilinear interpolation is exact for linear fields; midpoint RK2 is exact for constant velocity and
 // for a linear shear u = (a z, 0, 0) with w = 0.
 TEST(JellyPassive, TracersFollowLinearFieldsExactly) {

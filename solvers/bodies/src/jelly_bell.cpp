@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "immerse/bodies/jelly_host_parallel.hpp"
+
 namespace immerse::bodies {
 
 JellyBell::JellyBell(const JellyBellParams& p) : p_(p), surface_(jelly_revolution_surface(kRows, 3)), origin_(p.origin) {
@@ -81,9 +83,7 @@ void JellyBell::control_grid(std::vector<Eigen::Vector3d>& cp, std::vector<Eigen
     }
 }
 
-std::vector<JellySurfaceSample> JellyBell::sample_surface(double spacing) const {
-  std::vector<Eigen::Vector3d> cp, cv;
-  control_grid(cp, cv);
+std::array<int, 2> JellyBell::sample_grid(double spacing) const {
   // Parameter steps from the control polygon's lengths (a bound on the curve lengths), 1.5 times
   // finer because the parameter speed is not uniform along the curve.
   double meridian = 0, rmax = 0;
@@ -91,36 +91,106 @@ std::vector<JellySurfaceSample> JellyBell::sample_surface(double spacing) const 
   for (const auto& x : x_) rmax = std::max(rmax, std::hypot(x.x(), x.y()));
   const int nu = std::max(8, static_cast<int>(std::ceil(1.5 * meridian / spacing)));
   const int nv = std::max(16, static_cast<int>(std::ceil(1.5 * 2 * M_PI * rmax / spacing)));
-  std::vector<Eigen::Vector3d> pts, vel;
-  surface_.evaluate_grid(cp, cv, nu, nv, pts, vel);
-  std::vector<JellySurfaceSample> out(pts.size());
-  for (size_t k = 0; k < pts.size(); ++k) out[k] = {pts[k], vel[k]};
+  return {nu, nv};
+}
+
+void JellyBell::sample_surface(double spacing, std::vector<JellySurfaceSample>& out, Backend backend) const {
+  control_grid(cp_, cv_);
+  const auto n = sample_grid(spacing);
+  surface_.prepare_grid(n[0], n[1], grid_basis_);
+  surface_.contract_rows(cp_.data(), cv_.data(), grid_basis_);
+  out.resize(static_cast<size_t>(n[0] + 1) * n[1]);
+  JellySurfaceSample* o = out.data();
+  const JellyGridBasis& b = grid_basis_;
+  const JellyNurbsSurface& s = surface_;
+  const int nv = n[1];
+  jelly_host_for(backend, n[0] + 1, [=, &b, &s](long a) { s.grid_row(b, static_cast<int>(a), o + a * nv); });
+}
+
+std::vector<JellySurfaceSample> JellyBell::sample_surface(double spacing) const {
+  std::vector<JellySurfaceSample> out;
+  sample_surface(spacing, out);
   return out;
 }
 
-std::vector<std::array<double, 2>> JellyBell::profile_curve(int n) const {
-  // The meridian v = 0 runs through control column 0 (circle weight 1): its points are (r, 0, h).
-  std::vector<Eigen::Vector3d> cp(kRows * 9), cv(kRows * 9, Eigen::Vector3d::Zero());
-  for (int i = 0; i < kRows; ++i)
-    for (int j = 0; j < 9; ++j) cp[i * 9 + j] = x_[i * kColumns + (j % kColumns)];
-  std::vector<std::array<double, 2>> out;
+const JellyBell::ProfileBasis& JellyBell::profile_basis(int n) const {
+  for (const auto& b : profile_basis_)
+    if (b.n == n) return b;
+  ProfileBasis b;
+  b.n = n;
+  b.span.resize(n + 1), b.N.assign(4 * (n + 1), 0.0);
+  double N[8];
   for (int a = 0; a <= n; ++a) {
-    Eigen::Vector3d x, v;
-    surface_.evaluate(cp, cv, static_cast<double>(a) / n, 0.0, x, v);
-    out.push_back({std::hypot(x.x(), x.y()), x.z()});
+    const double u = static_cast<double>(a) / n;
+    b.span[a] = jelly_find_span(surface_.nu, surface_.pu, surface_.ku, u);
+    jelly_basis(b.span[a], u, surface_.pu, surface_.ku, N);
+    for (int i = 0; i <= surface_.pu; ++i) b.N[4 * a + i] = N[i];
+  }
+  profile_basis_.push_back(std::move(b));
+  return profile_basis_.back();
+}
+
+std::vector<std::array<double, 2>> JellyBell::profile_curve(int n) const {
+  // The meridian v = 0 runs through control column 0 (circle weight 1): its points are (r, 0, h). At
+  // v = 0 the circle's basis is (1, 0, 0) on the first span, so the point is the u-rational combination
+  // of column 0: the terms and their order are those of JellyNurbsSurface::evaluate(u, 0), whose zero
+  // terms are left out, with the u basis cached per point count.
+  const ProfileBasis& b = profile_basis(n);
+  const int pu = surface_.pu;
+  std::vector<std::array<double, 2>> out(n + 1);
+  for (int a = 0; a <= n; ++a) {
+    Eigen::Vector3d p = Eigen::Vector3d::Zero();
+    double wsum = 0;
+    for (int i = 0; i <= pu; ++i) {
+      const int row = b.span[a] - pu + i;
+      const double c = b.N[4 * a + i] * surface_.weight[row * surface_.nv];
+      p += c * x_[row * kColumns], wsum += c;
+    }
+    const Eigen::Vector3d x = p / wsum;
+    out[a] = {std::hypot(x.x(), x.y()), x.z()};
   }
   return out;
+}
+
+void JellyProfile::finish() {
+  rmax = 0, hmin = 1e300, hmax = -1e300;
+  for (const auto& q : points) rmax = std::max(rmax, q[0]), hmin = std::min(hmin, q[1]), hmax = std::max(hmax, q[1]);
+  // About one bin per edge: each bin then holds the few edges crossing its height band.
+  const int n = static_cast<int>(points.size());
+  bins = std::max(1, n);
+  bin_scale = hmax > hmin ? bins / (hmax - hmin) : 0.0;
+  // An edge toggles the even-odd count at heights h in [min(ha, hb), max(ha, hb)): bin_of is monotone,
+  // so listing the edge in every bin from bin_of(min) to bin_of(max) covers all of them.
+  std::vector<int> count(bins + 1, 0);
+  auto span = [&](int a, int& lo, int& hi) {
+    const int b = a == 0 ? n - 1 : a - 1;
+    lo = bin_of(std::min(points[a][1], points[b][1])), hi = bin_of(std::max(points[a][1], points[b][1]));
+  };
+  for (int a = 0; a < n; ++a) {
+    int lo, hi;
+    span(a, lo, hi);
+    for (int k = lo; k <= hi; ++k) ++count[k + 1];
+  }
+  bin_first.assign(bins + 1, 0);
+  for (int k = 0; k < bins; ++k) bin_first[k + 1] = bin_first[k] + count[k + 1];
+  bin_edges.assign(bin_first[bins], 0);
+  std::vector<int> fill(bin_first.begin(), bin_first.end() - 1);
+  for (int a = 0; a < n; ++a) {
+    int lo, hi;
+    span(a, lo, hi);
+    for (int k = lo; k <= hi; ++k) bin_edges[fill[k]++] = a;
+  }
 }
 
 JellyProfile JellyBell::profile(int n) const {
   JellyProfile p;
   p.points = profile_curve(n);
-  p.rmax = 0, p.hmin = 1e300, p.hmax = -1e300;
-  for (const auto& q : p.points) p.rmax = std::max(p.rmax, q[0]), p.hmin = std::min(p.hmin, q[1]), p.hmax = std::max(p.hmax, q[1]);
+  p.finish();
   return p;
 }
 
 bool JellyBell::inside(const Eigen::Vector3d& xw, const std::vector<std::array<double, 2>>& profile) const {
+  // The reference test: the even-odd rule over every edge of the polygon (no bins).
   JellyProfile p;
   p.points = profile;
   p.rmax = 0, p.hmin = 1e300, p.hmax = -1e300;
@@ -137,10 +207,19 @@ bool JellyBell::inside(const Eigen::Vector3d& xw, const JellyProfile& pr) const 
   const auto& profile = pr.points;
   bool in = false;
   const size_t n = profile.size();
-  for (size_t a = 0, b = n - 1; a < n; b = a++) {
+  auto edge = [&](size_t a, size_t b) {
     const double ra = profile[a][0], ha = profile[a][1], rb = profile[b][0], hb = profile[b][1];
     if ((ha > h) != (hb > h) && r < (rb - ra) * (h - ha) / (hb - ha) + ra) in = !in;
+  };
+  if (pr.bins > 0) {  // only the edges of h's bin can toggle (the parity does not depend on the order)
+    const int k = pr.bin_of(h);
+    for (int e = pr.bin_first[k]; e < pr.bin_first[k + 1]; ++e) {
+      const size_t a = static_cast<size_t>(pr.bin_edges[e]);
+      edge(a, a == 0 ? n - 1 : a - 1);
+    }
+    return in;
   }
+  for (size_t a = 0, b = n - 1; a < n; b = a++) edge(a, b);
   return in;
 }
 

@@ -1,6 +1,7 @@
 #include "immerse/bodies/jelly_nurbs.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 namespace immerse::bodies {
 
@@ -79,34 +80,58 @@ void JellyNurbsSurface::evaluate(const std::vector<Eigen::Vector3d>& cp, const s
   point = p / wsum, velocity = vel / wsum;
 }
 
-void JellyNurbsSurface::evaluate_grid(const std::vector<Eigen::Vector3d>& cp, const std::vector<Eigen::Vector3d>& cv,
-                                      int n_u, int n_v, std::vector<Eigen::Vector3d>& points,
-                                      std::vector<Eigen::Vector3d>& velocities) const {
-  std::vector<int> su(n_u + 1), sv(n_v);
-  std::vector<double> Nu((n_u + 1) * 8), Nv(n_v * 8);
+void JellyNurbsSurface::prepare_grid(int n_u, int n_v, JellyGridBasis& b) const {
+  if (b.n_u == n_u && b.n_v == n_v) return;
+  if (pu > 3 || pv > 2) throw std::invalid_argument("JellyNurbsSurface::prepare_grid: degrees above (3, 2)");
+  b.n_u = n_u, b.n_v = n_v;
+  b.su.resize(n_u + 1), b.sv.resize(n_v);
+  b.Nu.assign((n_u + 1) * 4, 0.0), b.Nv.assign(n_v * 3, 0.0);
+  double N[8];
   for (int a = 0; a <= n_u; ++a) {
     const double u = static_cast<double>(a) / n_u;
-    su[a] = jelly_find_span(nu, pu, ku, u);
-    jelly_basis(su[a], u, pu, ku, &Nu[a * 8]);
+    b.su[a] = jelly_find_span(nu, pu, ku, u);
+    jelly_basis(b.su[a], u, pu, ku, N);
+    for (int i = 0; i <= pu; ++i) b.Nu[a * 4 + i] = N[i];
   }
-  for (int b = 0; b < n_v; ++b) {
-    const double v = static_cast<double>(b) / n_v;
-    sv[b] = jelly_find_span(nv, pv, kv, v);
-    jelly_basis(sv[b], v, pv, kv, &Nv[b * 8]);
+  for (int c = 0; c < n_v; ++c) {
+    const double v = static_cast<double>(c) / n_v;
+    b.sv[c] = jelly_find_span(nv, pv, kv, v);
+    jelly_basis(b.sv[c], v, pv, kv, N);
+    for (int j = 0; j <= pv; ++j) b.Nv[c * 3 + j] = N[j];
   }
-  points.resize(static_cast<size_t>(n_u + 1) * n_v), velocities.resize(points.size());
-  for (int a = 0; a <= n_u; ++a)
-    for (int b = 0; b < n_v; ++b) {
-      Eigen::Vector3d p = Eigen::Vector3d::Zero(), vel = Eigen::Vector3d::Zero();
-      double wsum = 0;
-      for (int i = 0; i <= pu; ++i)
-        for (int j = 0; j <= pv; ++j) {
-          const int idx = (su[a] - pu + i) * nv + (sv[b] - pv + j);
-          const double c = Nu[a * 8 + i] * Nv[b * 8 + j] * weight[idx];
-          p += c * cp[idx], vel += c * cv[idx], wsum += c;
-        }
-      points[a * n_v + b] = p / wsum, velocities[a * n_v + b] = vel / wsum;
+}
+
+void JellyNurbsSurface::contract_rows(const Eigen::Vector3d* cp, const Eigen::Vector3d* cv, JellyGridBasis& b) const {
+  b.row.resize(static_cast<size_t>(b.n_u + 1) * nv * 7);
+  for (int a = 0; a <= b.n_u; ++a) {
+    const double* N = &b.Nu[a * 4];
+    const int i0 = b.su[a] - pu;
+    double* r = &b.row[static_cast<size_t>(a) * nv * 7];
+    for (int j = 0; j < nv; ++j) {
+      double acc[7] = {0, 0, 0, 0, 0, 0, 0};
+      for (int i = 0; i <= pu; ++i) {
+        const int idx = (i0 + i) * nv + j;
+        const double c = N[i] * weight[idx];
+        acc[0] += c * cp[idx].x(), acc[1] += c * cp[idx].y(), acc[2] += c * cp[idx].z(), acc[3] += c;
+        acc[4] += c * cv[idx].x(), acc[5] += c * cv[idx].y(), acc[6] += c * cv[idx].z();
+      }
+      for (int m = 0; m < 7; ++m) r[j * 7 + m] = acc[m];
     }
+  }
+}
+
+void JellyNurbsSurface::grid_row(const JellyGridBasis& b, int a, JellySurfaceSample* out) const {
+  const double* row = &b.row[static_cast<size_t>(a) * nv * 7];
+  for (int c = 0; c < b.n_v; ++c) {
+    const double* M = &b.Nv[c * 3];
+    const double* r = row + (b.sv[c] - pv) * 7;
+    double acc[7] = {0, 0, 0, 0, 0, 0, 0};
+    for (int j = 0; j <= pv; ++j)
+      for (int m = 0; m < 7; ++m) acc[m] += M[j] * r[j * 7 + m];
+    const double inv = 1.0 / acc[3];
+    out[c].x = Eigen::Vector3d(acc[0] * inv, acc[1] * inv, acc[2] * inv);
+    out[c].v = Eigen::Vector3d(acc[4] * inv, acc[5] * inv, acc[6] * inv);
+  }
 }
 
 }  // namespace immerse::bodies

@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "immerse/bodies/jelly_host_parallel.hpp"
+
 namespace immerse::coupling {
 
 using lbm3d::D3Q15;
 
-JellyGroups::JellyGroups(int nx, int ny, int nz, double cell_cm, double dt_s)
-    : nx_(nx), ny_(ny), nz_(nz), cell_(cell_cm), dt_(dt_s) {
+JellyGroups::JellyGroups(int nx, int ny, int nz, double cell_cm, double dt_s, Backend backend)
+    : nx_(nx), ny_(ny), nz_(nz), cell_(cell_cm), dt_(dt_s), backend_(backend) {
   const long n = static_cast<long>(nx) * ny * nz;
   g_.group.assign(n, lbm3d::kWater);
   g_.ub.assign(3 * n, 0.f);
@@ -19,13 +21,30 @@ JellyGroups::JellyGroups(int nx, int ny, int nz, double cell_cm, double dt_s)
 JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
   const long n = static_cast<long>(nx_) * ny_ * nz_;
   const double to_lattice = dt_ / cell_;  // cm/s -> cell/step
-  const auto samples = bell.sample_surface(0.5 * cell_);
+  bell.sample_surface(0.5 * cell_, samples_, backend_);
+  const long ns = static_cast<long>(samples_.size());
 
+  // The lattice cell of every sample (floor(x / cell), the paper's rule).
+  sample_ijk_.resize(3 * ns);
+  {
+    const bodies::JellySurfaceSample* smp = samples_.data();
+    int* ijk = sample_ijk_.data();
+    const double cell = cell_;
+    // For a power-of-two cell size (the canned cases: 2, 1, 0.5 cm) 1 / cell is exact and x * (1 / cell)
+    // is x / cell exactly, without the divisions' cost.
+    int e;
+    const bool exact_inverse = std::frexp(cell, &e) == 0.5;
+    const double inv = 1.0 / cell;
+    bodies::jelly_host_for(backend_, ns, [=](long m) {
+      for (int a = 0; a < 3; ++a)
+        ijk[3 * m + a] = static_cast<int>(std::floor(exact_inverse ? smp[m].x[a] * inv : smp[m].x[a] / cell));
+    });
+  }
   // The box the body covers now (one cell of margin for C2/C3), and the one it covered before.
   Box box{nx_, -1, ny_, -1, nz_, -1};
-  for (const auto& s : samples)
+  for (long m = 0; m < ns; ++m)
     for (int a = 0; a < 3; ++a) {
-      const int c = static_cast<int>(std::floor(s.x[a] / cell_));
+      const int c = sample_ijk_[3 * m + a];
       box[2 * a] = std::min(box[2 * a], c - 1), box[2 * a + 1] = std::max(box[2 * a + 1], c + 1);
     }
   const int size[3] = {nx_, ny_, nz_};
@@ -36,94 +55,115 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
     all[2 * a] = std::min(all[2 * a], previous_[2 * a]), all[2 * a + 1] = std::max(all[2 * a + 1], previous_[2 * a + 1]);
   }
   // Forget the old groups in both boxes; every cell there is re-applied on the lattice.
-  g_.region.clear();
+  g_.region.resize(static_cast<size_t>(std::max(0, all[1] - all[0] + 1)) * std::max(0, all[3] - all[2] + 1) *
+                   std::max(0, all[5] - all[4] + 1));
+  int* region = g_.region.data();
+  float* const ub = g_.ub.data();
+  unsigned char* const group = g_.group.data();
   for (int k = all[4]; k <= all[5]; ++k)
-    for (int j = all[2]; j <= all[3]; ++j)
-      for (int i = all[0]; i <= all[1]; ++i) {
-        const long c = at(i, j, k);
-        g_.group[c] = lbm3d::kWater;
-        g_.ub[c] = g_.ub[n + c] = g_.ub[2 * n + c] = 0.f;
-        samples_in_cell_[c] = 0;
-        g_.region.push_back(static_cast<int>(c));
-      }
+    for (int j = all[2]; j <= all[3]; ++j) {
+      const long c0 = at(all[0], j, k), len = all[1] - all[0] + 1;
+      std::fill(group + c0, group + c0 + len, static_cast<unsigned char>(lbm3d::kWater));
+      for (int a = 0; a < 3; ++a) std::fill(ub + a * n + c0, ub + a * n + c0 + len, 0.f);
+      std::fill(samples_in_cell_.begin() + c0, samples_in_cell_.begin() + c0 + len, 0);
+      for (long c = c0; c < c0 + len; ++c) *region++ = static_cast<int>(c);
+    }
 
-  // C1: cells hit by surface samples, with the samples' mean velocity.
-  for (const auto& s : samples) {
-    const int i = static_cast<int>(std::floor(s.x[0] / cell_)), j = static_cast<int>(std::floor(s.x[1] / cell_)),
-              k = static_cast<int>(std::floor(s.x[2] / cell_));
+  // C1: cells hit by surface samples, with the samples' mean velocity (summed in sample order).
+  for (long m = 0; m < ns; ++m) {
+    const int i = sample_ijk_[3 * m], j = sample_ijk_[3 * m + 1], k = sample_ijk_[3 * m + 2];
     if (i < 0 || j < 0 || k < 0 || i >= nx_ || j >= ny_ || k >= nz_) continue;
     const long c = at(i, j, k);
-    g_.group[c] = lbm3d::kSurface;
+    group[c] = lbm3d::kSurface;
     ++samples_in_cell_[c];
-    for (int a = 0; a < 3; ++a) g_.ub[a * n + c] += static_cast<float>(s.v[a] * to_lattice);
+    for (int a = 0; a < 3; ++a) ub[a * n + c] += static_cast<float>(samples_[m].v[a] * to_lattice);
   }
+  const int bx = box[1] - box[0] + 1, by = box[3] - box[2] + 1, bz = box[5] - box[4] + 1;
+  const long box_cells = bx < 1 || by < 1 || bz < 1 ? 0 : static_cast<long>(bx) * by * bz;
+  const long box_rows = box_cells / std::max(1, bx);  // x rows of the box: the unit of parallel work
+  auto row_of = [=](long r, int& j, int& k) { j = box[2] + static_cast<int>(r % by), k = box[4] + static_cast<int>(r / by); };
+  // C1 cells: mean velocity, and the propulsion's inward speeds summed in box order.
   JellyGroupStats st;
   const Eigen::Vector3d axis = bell.axis(), origin = bell.origin();
   for (int k = box[4]; k <= box[5]; ++k)
     for (int j = box[2]; j <= box[3]; ++j)
       for (int i = box[0]; i <= box[1]; ++i) {
         const long c = at(i, j, k);
-        if (g_.group[c] != lbm3d::kSurface) continue;
-        for (int a = 0; a < 3; ++a) g_.ub[a * n + c] /= static_cast<float>(samples_in_cell_[c]);
+        if (group[c] != lbm3d::kSurface) continue;
+        for (int a = 0; a < 3; ++a) ub[a * n + c] /= static_cast<float>(samples_in_cell_[c]);
         // Inward radial speed at the cell centre (positive while the bell closes).
         const Eigen::Vector3d centre((i + 0.5) * cell_, (j + 0.5) * cell_, (k + 0.5) * cell_);
         Eigen::Vector3d radial = centre - origin;
         radial -= radial.dot(axis) * axis;
-        const Eigen::Vector3d v(g_.ub[c] / to_lattice, g_.ub[n + c] / to_lattice, g_.ub[2 * n + c] / to_lattice);
+        const Eigen::Vector3d v(ub[c] / to_lattice, ub[n + c] / to_lattice, ub[2 * n + c] / to_lattice);
         if (radial.norm() > 1e-9) st.inward_speed_sum += -v.dot(radial.normalized());
         st.max_surface_speed = std::max(st.max_surface_speed, v.norm());
       }
-
-  // Inside cells: centre inside the closed profile.
-  const auto profile = bell.profile(96);
-  for (int k = box[4]; k <= box[5]; ++k)
-    for (int j = box[2]; j <= box[3]; ++j)
-      for (int i = box[0]; i <= box[1]; ++i) {
-        const long c = at(i, j, k);
-        if (g_.group[c] == lbm3d::kSurface) continue;
-        if (bell.inside(Eigen::Vector3d((i + 0.5) * cell_, (j + 0.5) * cell_, (k + 0.5) * cell_), profile))
-          g_.group[c] = lbm3d::kInner;
+  // Inside cells: centre inside the closed profile (each cell writes only its own group).
+  const bodies::JellyProfile profile = bell.profile(96);
+  {
+    const bodies::JellyBell* b = &bell;
+    const bodies::JellyProfile* pr = &profile;
+    const int nx = nx_, ny = ny_;
+    const double cell = cell_;
+    const int i0 = box[0], i1 = box[1];
+    bodies::jelly_host_for(backend_, box_rows, [=](long r) {
+      int j, k;
+      row_of(r, j, k);
+      for (int i = i0; i <= i1; ++i) {
+        const long c = i + static_cast<long>(nx) * (j + static_cast<long>(ny) * k);
+        if (group[c] == lbm3d::kSurface) continue;
+        if (b->inside(Eigen::Vector3d((i + 0.5) * cell, (j + 0.5) * cell, (k + 0.5) * cell), *pr)) group[c] = lbm3d::kInner;
       }
-  // C2 / A and C3 / B from the D3Q15 neighbours.
+    });
+  }
+  // C2 / A and C3 / B from the D3Q15 neighbours, visited from the body cells (a few thousand) instead of
+  // from every cell of the box: D3Q15 is symmetric (opposite(q)), so "a water cell of the box has a body
+  // neighbour (C1 or inside)" is "it is a box neighbour of a body cell". An inside cell becomes C2 (its
+  // velocity the mean of its C1 neighbours') or A (the swimming velocity). The marks made on the way do
+  // not change what later cells read: C3 is marked only on water (never body), C2 replaces an inside mark
+  // (still body) and C1 does not change, so the order of the sweep does not matter.
   const Eigen::Vector3d swim = bell.swim_speed() * to_lattice * axis;
+  long offset[15];
+  for (int q = 0; q < 15; ++q) offset[q] = D3Q15::cx(q) + static_cast<long>(nx_) * (D3Q15::cy(q) + static_cast<long>(ny_) * D3Q15::cz(q));
   for (int k = box[4]; k <= box[5]; ++k)
     for (int j = box[2]; j <= box[3]; ++j)
       for (int i = box[0]; i <= box[1]; ++i) {
         const long c = at(i, j, k);
-        const unsigned char g = g_.group[c];
-        if (g == lbm3d::kSurface) continue;
+        const unsigned char g = group[c];
+        if (g != lbm3d::kSurface && g != lbm3d::kInner) continue;
+        const bool interior = i > box[0] && j > box[2] && k > box[4] && i < box[1] && j < box[3] && k < box[5];
         int c1 = 0;
-        bool body_neighbour = false;
         Eigen::Vector3d u = Eigen::Vector3d::Zero();
         for (int q = 1; q < 15; ++q) {
-          const int si = i + D3Q15::cx(q), sj = j + D3Q15::cy(q), sk = k + D3Q15::cz(q);
-          if (si < 0 || sj < 0 || sk < 0 || si >= nx_ || sj >= ny_ || sk >= nz_) continue;
-          const long s = at(si, sj, sk);
-          const unsigned char gs = g_.group[s];
-          if (gs == lbm3d::kSurface) {
+          if (!interior) {
+            const int si = i + D3Q15::cx(q), sj = j + D3Q15::cy(q), sk = k + D3Q15::cz(q);
+            if (si < box[0] || sj < box[2] || sk < box[4] || si > box[1] || sj > box[3] || sk > box[5]) continue;
+          }
+          const long s = c + offset[q];
+          const unsigned char gs = group[s];
+          if (gs == lbm3d::kWater) {
+            group[s] = lbm3d::kNearBody;
+          } else if (gs == lbm3d::kSurface && g == lbm3d::kInner) {
             ++c1;
-            u += Eigen::Vector3d(g_.ub[s], g_.ub[n + s], g_.ub[2 * n + s]);
+            u += Eigen::Vector3d(ub[s], ub[n + s], ub[2 * n + s]);
           }
-          // kInner marks every inside cell at this point (C2 is decided in this same sweep).
-          body_neighbour = body_neighbour || gs == lbm3d::kSurface || gs == lbm3d::kInner || gs == lbm3d::kInnerRim;
         }
-        if (g == lbm3d::kInner) {
-          if (c1 > 0) {
-            g_.group[c] = lbm3d::kInnerRim;
-            u /= c1;
-          } else {
-            u = swim;
-          }
-          for (int a = 0; a < 3; ++a) g_.ub[a * n + c] = static_cast<float>(u[a]);
-        } else if (body_neighbour) {
-          g_.group[c] = lbm3d::kNearBody;
+        if (g != lbm3d::kInner) continue;
+        if (c1 > 0) {
+          group[c] = lbm3d::kInnerRim;
+          u /= c1;
+        } else {
+          u = swim;
         }
+        for (int a = 0; a < 3; ++a) ub[a * n + c] = static_cast<float>(u[a]);
       }
   for (int g = 0; g < 5; ++g) st.count[g] = 0;
   for (int k = box[4]; k <= box[5]; ++k)
-    for (int j = box[2]; j <= box[3]; ++j)
-      for (int i = box[0]; i <= box[1]; ++i) ++st.count[g_.group[at(i, j, k)]];
-  const long box_cells = static_cast<long>(box[1] - box[0] + 1) * (box[3] - box[2] + 1) * (box[5] - box[4] + 1);
+    for (int j = box[2]; j <= box[3]; ++j) {
+      const unsigned char* row = group + at(box[0], j, k);
+      for (int i = 0; i <= box[1] - box[0]; ++i) ++st.count[row[i]];
+    }
   st.count[lbm3d::kWater] += n - box_cells;
   previous_ = box;
   stats_ = st;

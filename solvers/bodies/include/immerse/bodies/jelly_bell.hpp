@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "immerse/bodies/jelly_nurbs.hpp"
+#include "immerse/core/backend.hpp"
 
 namespace immerse::bodies {
 
@@ -33,14 +34,22 @@ struct JellyBellParams {
   Eigen::Vector3d axis{0, 0, 1};    // swimming direction (apex side)
 };
 
-// The closed profile polygon (r, h) in the bell frame with its bounding box, for inside tests.
+// The closed profile polygon (r, h) in the bell frame with its bounding box, for inside tests, and its
+// edges binned by height: the even-odd rule at height h only needs the edges whose h range covers h, so
+// `inside` visits the few edges of h's bin instead of all of them (same edge test, same answer).
 struct JellyProfile {
   std::vector<std::array<double, 2>> points;
   double rmax = 0, hmin = 0, hmax = 0;
-};
-
-struct JellySurfaceSample {
-  Eigen::Vector3d x, v;  // world position (cm) and velocity (cm/s)
+  int bins = 0;                 // 0: no bins (every edge is tested)
+  double bin_scale = 0;         // bins per unit height
+  std::vector<int> bin_first;   // bins + 1 offsets into bin_edges
+  std::vector<int> bin_edges;   // edge a joins points[a] and points[a - 1] (a = 0: points[n - 1])
+  int bin_of(double h) const {
+    const int b = static_cast<int>((h - hmin) * bin_scale);
+    return b < 0 ? 0 : b >= bins ? bins - 1 : b;
+  }
+  // Bounding box, then bins over the current points.
+  void finish();
 };
 
 class JellyBell {
@@ -64,6 +73,11 @@ class JellyBell {
   void control_grid(std::vector<Eigen::Vector3d>& cp, std::vector<Eigen::Vector3d>& cv) const;
   // Surface samples no farther apart than `spacing` (cm) in either parameter direction.
   std::vector<JellySurfaceSample> sample_surface(double spacing) const;
+  // The same into `out` (reused): the grid's basis functions are cached between calls, the samples are
+  // evaluated in parallel on the backend's host execution space (same values on every backend).
+  void sample_surface(double spacing, std::vector<JellySurfaceSample>& out, Backend backend = Backend::serial) const;
+  // The parameter grid (n_u, n_v) sample_surface uses: samples u = a / n_u (a = 0..n_u), v = b / n_v.
+  std::array<int, 2> sample_grid(double spacing) const;
   // The profile in the bell frame (r, h), `n` points of the meridian through control column 0.
   std::vector<std::array<double, 2>> profile_curve(int n) const;
   // Whether a world point lies inside the closed bell (its (r, h) inside the profile polygon).
@@ -90,6 +104,17 @@ class JellyBell {
   JellyNurbsSurface surface_;
   std::vector<Eigen::Vector3d> x_, v_, x_relaxed_;  // 96 particles, index row * 8 + column
   std::vector<double> column_scale_;                 // 1 (edge vertices) or sqrt(2) (circle corners)
+  // Caches (they depend on the parameter grids only, not on the state): the sample grid's basis
+  // functions, the world control net, and the profile curves' u basis per point count.
+  struct ProfileBasis {
+    int n = -1;
+    std::vector<int> span;
+    std::vector<double> N;  // 4 per point
+  };
+  mutable JellyGridBasis grid_basis_;
+  mutable std::vector<Eigen::Vector3d> cp_, cv_;
+  mutable std::vector<ProfileBasis> profile_basis_;
+  const ProfileBasis& profile_basis(int n) const;
   Eigen::Vector3d origin_, axis_, e1_, e2_;
   double t_ = 0, swim_speed_ = 0;
 };

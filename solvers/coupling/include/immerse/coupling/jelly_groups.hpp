@@ -9,6 +9,10 @@
 //    those C1 neighbours), A otherwise (velocity: the bell's swimming velocity).
 //  - water cells: C3 when a D3Q15 neighbour is a body cell (C1, C2 or A), B otherwise.
 // Velocities are handed to the lattice in lattice units (v dt / cell).
+// Cost: only the cells of the body's box (and of the previous frame's) are touched; the surface samples,
+// their cells and the inside tests run in parallel on the run's host execution space; the
+// order-dependent sums (sample velocities per cell, the propulsion's inward speeds) and the neighbour
+// marks from the body cells run serially, so every backend gives the same bits.
 #include <array>
 #include <vector>
 
@@ -25,7 +29,9 @@ struct JellyGroupStats {
 
 class JellyGroups {
  public:
-  JellyGroups(int nx, int ny, int nz, double cell_cm, double dt_s);
+  // `backend`: the run's backend; the per-sample and per-cell work runs on its host execution space
+  // (identical groups and velocities on every backend).
+  JellyGroups(int nx, int ny, int nz, double cell_cm, double dt_s, Backend backend = Backend::serial);
   // Recomputes the groups for the bell's current surface; `groups()` is then ready for set_groups.
   JellyGroupStats update(const bodies::JellyBell& bell);
   const lbm3d::CellGroups& groups() const { return g_; }
@@ -35,8 +41,13 @@ class JellyGroups {
   using Box = std::array<int, 6>;  // i0, i1, j0, j1, k0, k1 (inclusive)
   int nx_, ny_, nz_;
   double cell_, dt_;
+  Backend backend_;
   lbm3d::CellGroups g_;
   std::vector<int> samples_in_cell_;
+  // Reused every frame (no per-frame allocation once they have grown): the surface samples and the
+  // lattice cell of each (-1 outside the lattice).
+  std::vector<bodies::JellySurfaceSample> samples_;
+  std::vector<int> sample_ijk_;
   Box previous_{0, -1, 0, -1, 0, -1};
   JellyGroupStats stats_;
 };

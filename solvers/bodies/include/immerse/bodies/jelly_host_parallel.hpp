@@ -1,0 +1,23 @@
+#pragma once
+// Host-side parallel loops of the jellyfish body work (surface sampling, cell classification) on the
+// run's host execution space: a plain loop for a serial run, Kokkos::DefaultHostExecutionSpace (OpenMP
+// in an openmp build; the host space beside the device in a cuda build) otherwise. The loop bodies
+// only write their own outputs and read data no iteration writes, so every backend computes the same
+// bits.
+#include <Kokkos_Core.hpp>
+
+#include "immerse/core/backend.hpp"
+
+namespace immerse::bodies {
+
+template <class F>
+void jelly_host_for(Backend backend, long n, const F& f) {
+  if (backend == Backend::serial || n < 2) {
+    for (long i = 0; i < n; ++i) f(i);
+    return;
+  }
+  Kokkos::parallel_for("immerse::jelly_host_for",
+                       Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<long>>(0, n), f);
+}
+
+}  // namespace immerse::bodies
