@@ -316,7 +316,10 @@ json JellyfishSimulation::compare_tolerances() const {
   // a full run), but the lattice's serial and openmp kernels can round a C1 cell's equilibrium one float
   // ulp apart (measured: rho 1 vs 1.00000012 in one C1 cell of the quick run at step 1); the flow carries
   // that to the border, whose fastest water (a max of small speeds) then differs by ~1e-6 relative.
-  return {{"mass_drift_rel", {{"rel", 1e-6}, {"abs", 1e-10}, {"why", "mass sum reduced in a different order"}}},
+  // The same one-ulp differences in FP32 populations move the lattice's total mass at FP32 epsilon
+  // (~1e-7 of it), which is what mass_drift_rel measures (measured 1.8e-9 apart after the quick run).
+  return {{"mass_drift_rel",
+           {{"rel", 1e-6}, {"abs", 1e-7}, {"why", "FP32 populations one ulp apart between backends and the mass sum reduced in a different order: the mass agrees to FP32 epsilon"}}},
           {"border_speed_cm_s",
            {{"rel", 1e-5}, {"abs", 1e-9}, {"why", "lattice kernels round a C1 equilibrium one float ulp apart between backends in rare cells; measured 1.3e-6 rel"}}}};
 }
