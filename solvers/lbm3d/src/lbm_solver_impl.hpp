@@ -98,7 +98,10 @@ class LbmSolver final : public LbmFlow {
     Kokkos::deep_copy(Kokkos::subview(region_, std::make_pair<size_t, size_t>(0, g.region.size())), hr);
     ApplyGroups<Real, Exec> k;
     k.lat = lat_, k.region = region_, k.previous = previous_, k.f = f_[cur_];
-    Kokkos::parallel_for("lbm3d::apply_groups", Kokkos::RangePolicy<Exec>(0, static_cast<int>(g.region.size())), k);
+    const Kokkos::RangePolicy<Exec> cells(0, static_cast<int>(g.region.size()));
+    Kokkos::parallel_for("lbm3d::apply_groups", cells, k);
+    k.rim_pass = true;  // C2 averages the C1 populations set just above
+    Kokkos::parallel_for("lbm3d::apply_groups_rim", cells, k);
     Exec().fence();
     timer_.add("groups", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }

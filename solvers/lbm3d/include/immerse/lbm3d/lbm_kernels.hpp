@@ -214,6 +214,10 @@ struct Moments {
 // Applies new cell groups to the cells of `region`: C1 gets f_eq(rho0, u_surface), C2 the average of
 // its C1 neighbours' populations, A zero; a body cell that became water starts from what it held
 // (C1/C2: equilibrium at rho0) or, coming from A (zeros), from rest equilibrium at rho0.
+// Two passes over the region: the first sets every cell but C2, the second (rim_pass) averages for
+// each C2 cell the populations its C1 neighbours now hold, instead of recomputing up to 14 x 15
+// equilibria per C2 cell. A C1 cell outside the region still holds the equilibrium of its unchanged
+// velocity: body cells are never streamed into.
 template <class Real, class Exec>
 struct ApplyGroups {
   using Device = typename Exec::device_type;
@@ -221,32 +225,41 @@ struct ApplyGroups {
   Kokkos::View<const int*, Device> region;
   Kokkos::View<unsigned char*, Device> previous;
   Kokkos::View<Real*, Device> f;
+  bool rim_pass = false;
   KOKKOS_INLINE_FUNCTION void operator()(const int r) const {
-    const long n = lat.n, c = region(r);
-    const unsigned char g = lat.group(c), before = previous(c);
+    const long n = lat.n, S = lat.stride, c = region(r);
+    const unsigned char g = lat.group(c);
+    if (rim_pass) {
+      if (g == kInnerRim) average_surface_neighbours(c);
+      return;
+    }
+    const unsigned char before = previous(c);
     previous(c) = g;
     if (g == kSurface) {
-      for (int q = 0; q < 15; ++q) f(q * lat.stride + c) = D3Q15::feq(q, lat.rho0, lat.ub(c), lat.ub(n + c), lat.ub(2 * n + c));
+      for (int q = 0; q < 15; ++q) f(q * S + c) = D3Q15::feq(q, lat.rho0, lat.ub(c), lat.ub(n + c), lat.ub(2 * n + c));
     } else if (g == kInner) {
-      for (int q = 0; q < 15; ++q) f(q * lat.stride + c) = 0;
-    } else if (g == kInnerRim) {
-      const int i = static_cast<int>(c % lat.nx);
-      const long rr = c / lat.nx;
-      const int j = static_cast<int>(rr % lat.ny), k = static_cast<int>(rr / lat.ny);
-      Real acc[15] = {};
-      int count = 0;
-      for (int p = 1; p < 15; ++p) {
-        const int si = i + D3Q15::cx(p), sj = j + D3Q15::cy(p), sk = k + D3Q15::cz(p);
-        if (si < 0 || sj < 0 || sk < 0 || si >= lat.nx || sj >= lat.ny || sk >= lat.nz) continue;
-        const long s = si + static_cast<long>(lat.nx) * (sj + static_cast<long>(lat.ny) * sk);
-        if (lat.group(s) != kSurface) continue;
-        ++count;
-        for (int q = 0; q < 15; ++q) acc[q] += D3Q15::feq(q, lat.rho0, lat.ub(s), lat.ub(n + s), lat.ub(2 * n + s));
-      }
-      for (int q = 0; q < 15; ++q) f(q * lat.stride + c) = count > 0 ? acc[q] / Real(count) : Real(D3Q15::w(q)) * lat.rho0;
-    } else if (before == kInner) {
-      for (int q = 0; q < 15; ++q) f(q * lat.stride + c) = Real(D3Q15::w(q)) * lat.rho0;
+      for (int q = 0; q < 15; ++q) f(q * S + c) = 0;
+    } else if (g == kWater || g == kNearBody) {
+      if (before == kInner)
+        for (int q = 0; q < 15; ++q) f(q * S + c) = Real(D3Q15::w(q)) * lat.rho0;
     }
+  }
+  KOKKOS_INLINE_FUNCTION void average_surface_neighbours(const long c) const {
+    const long S = lat.stride;
+    const int i = static_cast<int>(c % lat.nx);
+    const long rr = c / lat.nx;
+    const int j = static_cast<int>(rr % lat.ny), k = static_cast<int>(rr / lat.ny);
+    Real acc[15] = {};
+    int count = 0;
+    for (int p = 1; p < 15; ++p) {
+      const int si = i + D3Q15::cx(p), sj = j + D3Q15::cy(p), sk = k + D3Q15::cz(p);
+      if (si < 0 || sj < 0 || sk < 0 || si >= lat.nx || sj >= lat.ny || sk >= lat.nz) continue;
+      const long s = si + static_cast<long>(lat.nx) * (sj + static_cast<long>(lat.ny) * sk);
+      if (lat.group(s) != kSurface) continue;
+      ++count;
+      for (int q = 0; q < 15; ++q) acc[q] += f(q * S + s);
+    }
+    for (int q = 0; q < 15; ++q) f(q * S + c) = count > 0 ? acc[q] / Real(count) : Real(D3Q15::w(q)) * lat.rho0;
   }
 };
 
