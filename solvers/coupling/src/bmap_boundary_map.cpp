@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
+#include <vector>
 
 namespace immerse::coupling {
 
@@ -89,15 +89,26 @@ void bmap_build(BoundaryMap& map, const bodies::FemBody& body, int nx, int ny, d
 
 std::vector<mac2d::FaceConstraint> bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny) {
   const double h = map.h;
-  // Candidate faces: those within one cell of a crossing, and the inside runs.
-  std::unordered_map<long, mac2d::FaceConstraint> faces;
-  auto key = [&](int c, int i, int j) { return (static_cast<long>(c) * (nx + 2) + i) * (ny + 2) + j; };
+  // Candidate faces: those within one cell of a crossing, and the inside runs. Each face once: a dense
+  // slot per face (kept between calls, only the touched slots reset) instead of a hash map, which cost
+  // a node allocation per face every step.
+  static thread_local std::vector<int> slot;
+  const size_t nslots = 2 * static_cast<size_t>(nx + 2) * (ny + 2);
+  if (slot.size() != nslots) slot.assign(nslots, -1);
+  std::vector<mac2d::FaceConstraint> faces;
+  std::vector<size_t> used;
+  auto key = [&](int c, int i, int j) { return (static_cast<size_t>(c) * (ny + 2) + j) * (nx + 2) + i; };
   auto touch = [&](int c, int i, int j) {
     if (i < 0 || j < 0 || i > nx + 1 || j > ny + 1) return;
     if (c == 0 && (i < 1 || i > nx - 1 || j < 1 || j > ny)) return;  // interior u faces only
     if (c == 1 && (i < 1 || i > nx || j < 1 || j > ny - 1)) return;
-    auto& f = faces[key(c, i, j)];
+    const size_t k = key(c, i, j);
+    if (slot[k] >= 0) return;
+    slot[k] = static_cast<int>(faces.size());
+    used.push_back(k);
+    mac2d::FaceConstraint f;
     f.c = c, f.i = i, f.j = j;
+    faces.push_back(f);
   };
   auto around = [&](double x, double y) {
     const int ci = static_cast<int>(std::floor(x / h)), cj = static_cast<int>(std::floor(y / h));
@@ -118,9 +129,10 @@ std::vector<mac2d::FaceConstraint> bmap_constraints(const BoundaryMap& map, Coup
   for (int m = 0; m < map.cols.lines; ++m)
     for (int k = map.cols.start[m]; k < map.cols.start[m + 1]; ++k) around(m * 0.5 * h, map.cols.entries[k].s);
 
+  for (size_t k : used) slot[k] = -1;
   std::vector<mac2d::FaceConstraint> out;
   out.reserve(faces.size());
-  for (auto& [k, f] : faces) {
+  for (auto& f : faces) {
     // Face point on the half-cell lattice: u (2i, 2j - 1), v (2i - 1, 2j).
     const int mx = f.c == 0 ? 2 * f.i : 2 * f.i - 1, my = f.c == 0 ? 2 * f.j - 1 : 2 * f.j;
     const double x = 0.5 * h * mx, y = 0.5 * h * my;

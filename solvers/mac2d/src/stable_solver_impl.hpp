@@ -73,14 +73,19 @@ class StableSolver final : public StableFlow {
   // (finite-volume agglomeration), piecewise-constant prolongation scaled by mg_overcorrect_.
   struct MgLevel {
     StableGrid g;
-    view wu, wv, p, b, r;
+    view wu, wv, p, b;
   };
   void mg_setup();
   void mg_smooth(const MgLevel& l, int sweeps) const;
+  void mg_coarsest(const MgLevel& l, int sweeps) const;
   void mg_vcycle();
   std::vector<MgLevel> mg_;
   void apply_fixed();
-  void diffuse(int c);
+  void diffuse_jacobi(int c);
+  void diffuse_rbgs();  // both components at once, starting from the previous solve's sweep count
+  void visc_sweeps(int n);
+  double viscosity_residual(bool scaled) const;
+  int visc_guess_ = 1;  // sweeps the last viscosity solve needed
   void solve_pressure();
   double pressure_residual() const;  // max |div u| the current p would leave, 1/s
   template <class F>
@@ -99,7 +104,13 @@ class StableSolver final : public StableFlow {
   bytes code_[2], dmask_[2];
   view wgt0_[2], ddiag0_[2], drhs0_[2];  // the walls-only values, restored where a body leaves
   bytes dmask0_[2];
-  Kokkos::View<int*, device> touched_[2];  // faces the current constraints changed
+  Kokkos::View<int*, device> touched_[2];  // faces the current constraints changed (first touched_n_)
+  size_t touched_n_[2] = {0, 0};
+  // Staging of the per-face constraint values, grown as needed and reused every step.
+  Kokkos::View<double* [4], device> cval_[2];
+  Kokkos::View<unsigned char* [2], device> cbits_[2];
+  // Staging of sample(): points and results, grown as needed (sample() is const: caches only).
+  mutable Kokkos::View<double* [2], device> sample_xy_, sample_out_;
   // Per side (left, right, bottom, top) and cell along it: type, normal face value (into +x/+y).
   Kokkos::View<int* [4], device> btype_;
   Kokkos::View<double* [4], device> bnormal_;
