@@ -2,13 +2,20 @@
 // compiled into this build, beside the STREAM kernels of the shared main.
 //
 //   collide_stream/<backend>/<fp32|fp64>/<N>  one fused pull collide+stream on a periodic N^3 lattice
+//   collide_stream/<host backend>/fp32/<N>/streaming
+//                                              the same with lattice.stores = streaming, at 64^3
+//                                              (fits in this machine's 32 MB L3) and 128^3 (does not)
 //   jellyfish_frame/<backend>/<cells per edge> one frame of the jellyfish case (body, groups, lattice)
-//   stream15/<backend>/<pull|in_place>/128     the ceiling for collide_stream's memory traffic: per
+//   stream15/<backend>/<pull|pull_nt|in_place>/128
+//                                              the ceiling for collide_stream's memory traffic: per
 //                                              cell 15 FP32 loads and 15 stores, one add each, no
-//                                              collision. `pull` writes a second buffer as
-//                                              collide_stream does (the stores first read their cache
-//                                              line: write-allocate); `in_place` writes where it read
-//                                              (what an in-place AA-pattern lattice would move).
+//                                              collision. `pull` writes a second buffer with ordinary
+//                                              stores (each first reads its cache line:
+//                                              write-allocate); `pull_nt` writes it with streaming
+//                                              stores (store_run, as collide_stream does with
+//                                              lattice.stores = streaming); `in_place` writes
+//                                              where it read (what an in-place AA-pattern lattice
+//                                              would move).
 //
 // Bytes per cell of collide_stream (the minimum a step moves, STREAM convention, no write-allocate):
 // read 15 populations, write 15, read the 1-byte cell group: 2 x 15 x sizeof(Real) + 1. The counter
@@ -21,12 +28,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "immerse/cases/case_library.hpp"
 #include "immerse/cases/simulation.hpp"
 #include "immerse/core/backend.hpp"
 #include "immerse/lbm3d/lbm_flow.hpp"
 #include "immerse/lbm3d/lbm_kernels.hpp"
+#include "immerse/lbm3d/streaming_store.hpp"
 #include "support/bench_main.hpp"
 
 namespace {
@@ -37,9 +46,9 @@ namespace cases = immerse::cases;
 
 constexpr int kSizes[] = {64, 128, 256};
 
-void collide_stream(benchmark::State& state, Backend backend, bool fp64, int n) {
+void collide_stream(benchmark::State& state, Backend backend, bool fp64, int n, bool streaming_stores) {
   lbm3d::LbmParams p;
-  p.nx = p.ny = p.nz = n, p.tau = 0.8, p.fp64 = fp64, p.source = "bench_lbm3d";
+  p.nx = p.ny = p.nz = n, p.tau = 0.8, p.fp64 = fp64, p.streaming_stores = streaming_stores, p.source = "bench_lbm3d";
   p.init_ux = "0.02 * sin(2 * pi * y / " + std::to_string(n) + ")";
   auto flow = lbm3d::make_lbm_flow(backend, p);
   flow->step();
@@ -70,23 +79,34 @@ struct Stream15 {
   const float* from;
   float* to;
   long stride, n;
+  bool streaming;
   void operator()(const long block) const {
     const long c0 = block * 64, m = std::min<long>(64, n - c0);
     for (int q = 0; q < 15; ++q) {
       const float* a = from + q * stride + c0;
       float* b = to + q * stride + c0;
+      if (streaming) {
+        float sum[64];
+        for (long x = 0; x < m; ++x) sum[x] = a[x] + 1.0f;
+        lbm3d::store_run(b, sum, static_cast<int>(m), true);
+        continue;
+      }
 #pragma GCC ivdep
       for (long x = 0; x < m; ++x) b[x] = a[x] + 1.0f;
     }
+    if (streaming) lbm3d::streaming_fence();
   }
 };
 
+enum class StreamMode { kPull, kPullStreaming, kInPlace };
+
 template <class Exec>
-void stream15(benchmark::State& state, bool in_place) {
+void stream15(benchmark::State& state, StreamMode mode) {
+  const bool in_place = mode == StreamMode::kInPlace;
   const long n = 128L * 128 * 128, stride = lbm3d::population_stride<float>(n);
   Kokkos::View<float*, typename Exec::memory_space> a("a", 15 * stride), b("b", in_place ? 0 : 15 * stride);
   Kokkos::deep_copy(a, 1.0f);
-  Stream15 k{a.data(), in_place ? a.data() : b.data(), stride, n};
+  Stream15 k{a.data(), in_place ? a.data() : b.data(), stride, n, mode == StreamMode::kPullStreaming};
   const long blocks = (n + 63) / 64;
   for (auto _ : state) {
     Kokkos::parallel_for(Kokkos::RangePolicy<Exec>(0, blocks), k);
@@ -106,7 +126,7 @@ int main(int argc, char** argv) {
         for (int n : kSizes)
           benchmark::RegisterBenchmark(
               ("collide_stream/" + immerse::to_string(b) + (fp64 ? "/fp64/" : "/fp32/") + std::to_string(n)).c_str(),
-              collide_stream, b, fp64, n)
+              collide_stream, b, fp64, n, false)
               ->UseRealTime()
               ->Unit(benchmark::kMillisecond);
       benchmark::RegisterBenchmark(("jellyfish_frame/" + immerse::to_string(b) + "/40").c_str(), jellyfish_frame, b,
@@ -118,20 +138,28 @@ int main(int argc, char** argv) {
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);
     }
-    // Host spaces only: the ceiling kernel is a plain loop over host pointers.
+    // Host spaces only: the store kinds are the host line kernel's, and the ceiling kernel is a plain
+    // loop over host pointers.
     for (Backend b : immerse::enabled_backends())
       immerse::with_backend(b, [b](auto tag) {
         using Exec = typename decltype(tag)::execution_space;
-        if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
-          for (bool in_place : {false, true})
-            benchmark::RegisterBenchmark(
-                ("stream15/" + immerse::to_string(b) + (in_place ? "/in_place/128" : "/pull/128")).c_str(),
-                stream15<Exec>, in_place)
+        if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible) {
+          for (int n : {64, 128})
+            benchmark::RegisterBenchmark(("collide_stream/" + immerse::to_string(b) + "/fp32/" + std::to_string(n) + "/streaming").c_str(),
+                                         collide_stream, b, false, n, true)
                 ->UseRealTime()
                 ->Unit(benchmark::kMillisecond);
+          for (auto [mode, name] : {std::pair{StreamMode::kPull, "/pull/128"},
+                                    std::pair{StreamMode::kPullStreaming, "/pull_nt/128"},
+                                    std::pair{StreamMode::kInPlace, "/in_place/128"}})
+            benchmark::RegisterBenchmark(("stream15/" + immerse::to_string(b) + name).c_str(), stream15<Exec>, mode)
+                ->UseRealTime()
+                ->Unit(benchmark::kMillisecond);
+        }
       });
   };
   options.summary_kernels = {"collide_stream/openmp/fp32/128", "collide_stream/openmp/fp32/256",
-                             "collide_stream/openmp/fp64/128", "stream15/openmp/pull/128", "stream15/openmp/in_place/128"};
+                             "collide_stream/openmp/fp64/128", "stream15/openmp/pull/128", "stream15/openmp/pull_nt/128",
+                             "stream15/openmp/in_place/128"};
   return immerse::bench::run(argc, argv, options);
 }

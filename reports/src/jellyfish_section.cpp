@@ -85,8 +85,9 @@ std::string speed(const ReportContext& ctx) {
   md += fmt::format("### Collide + stream against the bandwidth roofline\n\nBytes per cell: 2 x 15 x sizeof(real) + 1 "
                     "(flags). Roofline = best STREAM triad of the same run ({:.2f} GB/s) / bytes per cell. The stream15 rows "
                     "are the ceiling of this memory pattern: 15 loads and 15 stores per cell and no collision, into a second "
-                    "buffer (`pull`, as collide_stream does: each store first reads its cache line) or where it read "
-                    "(`in_place`, what an in-place AA-pattern lattice would move).\n\n"
+                    "buffer with ordinary stores (`pull`: each store first reads its cache line) or streaming stores "
+                    "(`pull_nt`: no read), or where it read (`in_place`, what an in-place AA-pattern lattice would move). "
+                    "Rows ending in `streaming` run collide_stream with streaming stores (`lattice.stores`).\n\n"
                     "| kernel | MLUPS | GB/s | roofline MLUPS | fraction of STREAM |\n|---|---|---|---|---|\n", triad / 1e9);
   for (const auto& b : it->second["benchmarks"]) {
     std::string name = b.value("name", "");

@@ -1,7 +1,8 @@
 // The host line kernel (lbm_line_kernel.hpp: per-line plans, SIMD runs of water cells) against the
 // reference: the per-cell kernel CollideStream::cell that device spaces run, whose gather applies the
 // border and body rules cell by cell. Same input state, same groups, every border kind on some face,
-// bodies touching faces and periodic seams: the two must write the same populations.
+// bodies touching faces and periodic seams: the two must write the same populations, with the line
+// kernel's ordinary stores and with its streaming stores (streaming_store.hpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -52,7 +53,7 @@ std::vector<unsigned char> make_groups(const LatticeSetup& s) {
 }
 
 template <class Real, class Exec>
-void compare_line_kernel_with_cell_kernel(const LatticeSetup& s) {
+void compare_line_kernel_with_cell_kernel(const LatticeSetup& s, const bool streaming) {
   using Device = typename Exec::device_type;
   const long n = static_cast<long>(s.nx) * s.ny * s.nz, stride = population_stride<Real>(n);
   Kokkos::View<Real*, Device> src("src", 15 * stride), by_line("by_line", 15 * stride), by_cell("by_cell", 15 * stride);
@@ -84,7 +85,7 @@ void compare_line_kernel_with_cell_kernel(const LatticeSetup& s) {
   k.dst = by_cell;
   Kokkos::parallel_for(Kokkos::RangePolicy<Exec>(0, n), k);
   k.dst = by_line;
-  Kokkos::parallel_for(Kokkos::RangePolicy<Exec>(0, s.ny * s.nz), CollideStreamLines<Real, Exec>{k});
+  Kokkos::parallel_for(Kokkos::RangePolicy<Exec>(0, s.ny * s.nz), CollideStreamLines<Real, Exec>{k, streaming});
   Exec().fence();
 
   // Both paths gather the same values and relax them with the same bgk_relax; only the compiler's
@@ -118,11 +119,14 @@ TEST(LatticeLineKernel, MatchesTheCellKernelOnEveryBorderKind) {
   };
   for (const auto& s : setups) {
     SCOPED_TRACE(testing::Message() << s.nx << "x" << s.ny << "x" << s.nz << (s.forced ? " forced" : ""));
-    compare_line_kernel_with_cell_kernel<float, Kokkos::Serial>(s);
-    compare_line_kernel_with_cell_kernel<double, Kokkos::Serial>(s);
+    for (const bool streaming : {false, true}) {
+      SCOPED_TRACE(streaming ? "streaming stores" : "ordinary stores");
+      compare_line_kernel_with_cell_kernel<float, Kokkos::Serial>(s, streaming);
+      compare_line_kernel_with_cell_kernel<double, Kokkos::Serial>(s, streaming);
 #if defined(KOKKOS_ENABLE_OPENMP)
-    compare_line_kernel_with_cell_kernel<float, Kokkos::OpenMP>(s);
-    compare_line_kernel_with_cell_kernel<double, Kokkos::OpenMP>(s);
+      compare_line_kernel_with_cell_kernel<float, Kokkos::OpenMP>(s, streaming);
+      compare_line_kernel_with_cell_kernel<double, Kokkos::OpenMP>(s, streaming);
 #endif
+    }
   }
 }

@@ -33,7 +33,11 @@ Schema lbm_schema() {
   lattice.integer("nx", 32, 2, 4096, "cells along x")
       .integer("ny", 32, 2, 4096, "cells along y")
       .integer("nz", 32, 2, 4096, "cells along z")
-      .choice("precision", "fp32", {"fp32", "fp64"}, "storage and arithmetic of the populations");
+      .choice("precision", "fp32", {"fp32", "fp64"}, "storage and arithmetic of the populations")
+      .choice("stores", "cached", {"cached", "streaming"},
+              "how the CPU kernel writes populations: 'streaming' (non-temporal) stores skip reading the "
+              "destination first but bypass the caches (slower on the 2-core reference machine, see "
+              "bench_lbm3d). Results are the same; only the speed differs");
   Schema time;
   time.integer("steps", 1000, 0, 1e10, "number of lattice steps");
   Schema physics;
@@ -69,6 +73,7 @@ LbmParams lbm_params_from_json(const json& r, const std::string& source) {
   p.source = source;
   p.nx = r["lattice"]["nx"], p.ny = r["lattice"]["ny"], p.nz = r["lattice"]["nz"];
   p.fp64 = r["lattice"]["precision"] == "fp64";
+  p.streaming_stores = r["lattice"]["stores"] == "streaming";
   const double nu = r["physics"]["viscosity"];
   p.tau = nu > 0 ? 3 * nu + 0.5 : r["physics"]["tau"].get<double>();
   p.rho0 = r["physics"]["rho0"];

@@ -38,6 +38,7 @@ class LbmSolver final : public LbmFlow {
       lat_.offset[q] = D3Q15::cx(q) + static_cast<long>(p.nx) * (D3Q15::cy(q) + static_cast<long>(p.ny) * D3Q15::cz(q));
     }
     lat_.group = group_, lat_.ub = ub_;
+    streaming_ = have_streaming_stores() && p.streaming_stores;
     h_group_ = Kokkos::create_mirror_view(group_);
     h_ub_ = Kokkos::create_mirror_view(ub_);
     Kokkos::deep_copy(h_group_, group_);
@@ -72,7 +73,7 @@ class LbmSolver final : public LbmFlow {
     k.force_pref = static_cast<Real>(1.0 - 0.5 / p_.tau);
     k.forced = force_[0] != 0 || force_[1] != 0 || force_[2] != 0;
     if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible) {
-      const CollideStreamLines<Real, Exec> lines{k};
+      const CollideStreamLines<Real, Exec> lines{k, streaming_};
       Kokkos::parallel_for("lbm3d::collide_stream", Kokkos::RangePolicy<Exec>(0, p_.ny * p_.nz), lines);
     } else {
       Kokkos::parallel_for("lbm3d::collide_stream", Kokkos::RangePolicy<Exec>(0, N_), k);
@@ -207,6 +208,7 @@ class LbmSolver final : public LbmFlow {
   LbmParams p_;
   long N_;
   long S_;  // population block stride (population_stride)
+  bool streaming_ = false;  // host line kernel stores around the caches (lattice.stores)
   View<Real*> f_[2];
   int cur_ = 0;
   View<unsigned char*> group_, previous_;

@@ -101,7 +101,7 @@ KOKKOS_INLINE_FUNCTION void moments(const Real f[15], const Real force[3], Real&
   ux = (ux + Real(0.5) * force[0]) * inv, uy = (uy + Real(0.5) * force[1]) * inv, uz = (uz + Real(0.5) * force[2]) * inv;
 }
 
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDACC__)  // nvcc, both passes: its front end does not know GCC's spelling
 #define IMMERSE_LBM_UNROLL _Pragma("unroll")
 #elif defined(__GNUC__) && !defined(__clang__)
 #define IMMERSE_LBM_UNROLL _Pragma("GCC unroll 15")

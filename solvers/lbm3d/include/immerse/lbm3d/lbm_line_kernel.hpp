@@ -8,8 +8,11 @@
 // out once per line (`plan_interior`), so every line, border lines included, runs its plain water
 // cells through SIMD runs (`water_run`). Cells next to a body, and the two x ends with a plan of
 // their own (`plan_end`: their x face added), go cell by cell (`planned_cell`).
+// With `streaming` (lattice.stores = streaming) the runs write with streaming stores
+// (streaming_store.hpp): no write-allocate read of the destination buffer.
 // Device spaces do not use this file: they run CollideStream one cell per work item.
 #include "immerse/lbm3d/lbm_kernels.hpp"
+#include "immerse/lbm3d/streaming_store.hpp"
 
 // The SIMD loop's stores never alias its loads (other buffer, other population blocks): ivdep tells
 // GCC so, and it vectorises without run-time alias checks over 30 pointers.
@@ -24,6 +27,7 @@ namespace immerse::lbm3d {
 template <class Real, class Exec>
 struct CollideStreamLines {
   CollideStream<Real, Exec> k;  // lattice, buffers, relaxation and force
+  bool streaming = false;       // water runs store around the caches (lattice.stores)
   static constexpr int kRun = 64;  // cells per SIMD run: the constant fills below are this long
 
   // Where the 15 populations arriving at cells of line (j, k) come from: at every interior cell
@@ -144,6 +148,7 @@ struct CollideStreamLines {
     }
     planned_cell(plan_end(plan, 0, base), 0, base);
     if (lat.nx > 1) planned_cell(plan_end(plan, lat.nx - 1, base), lat.nx - 1, base);
+    if (streaming) streaming_fence();  // this line's stores land before the step's end
   }
 
   // Cell i of the line by its plan, one direction at a time: the two end cells, and interior cells
@@ -174,9 +179,10 @@ struct CollideStreamLines {
   // equilibrium and one store. The second pass reads the run again from L1 (15 x kRun values) and has
   // one input and one output stream live per loop, where a single fused loop keeps 30 pointers and
   // spills them: that single loop (all of bgk_relax per cell) took 2x the CPU time (serial 128^3).
+  // With `streaming` each direction is relaxed into `staged` (L1) and then stored around the caches.
   void water_run(const Real* const in[15], Real* const out[15], const int m) const {
     const Real om = k.omega, pref = k.force_pref, F0 = k.force[0], F1 = k.force[1], F2 = k.force[2];
-    Real rho[kRun], ux[kRun], uy[kRun], uz[kRun], uu[kRun];
+    Real rho[kRun], ux[kRun], uy[kRun], uz[kRun], uu[kRun], staged[kRun];
     const Real* i0 = in[0]; const Real* i1 = in[1]; const Real* i2 = in[2]; const Real* i3 = in[3];
     const Real* i4 = in[4]; const Real* i5 = in[5]; const Real* i6 = in[6]; const Real* i7 = in[7];
     const Real* i8 = in[8]; const Real* i9 = in[9]; const Real* i10 = in[10]; const Real* i11 = in[11];
@@ -191,7 +197,7 @@ struct CollideStreamLines {
       const Real ex = D3Q15::cx(q), ey = D3Q15::cy(q), ez = D3Q15::cz(q), w = Real(D3Q15::w(q));
       const Real eF = ex * F0 + ey * F1 + ez * F2;
       const Real* from = in[q];
-      Real* to = out[q];
+      Real* to = streaming ? staged : out[q];
       if (k.forced) {
         IMMERSE_LBM_SIMD
         for (int a = 0; a < m; ++a) {
@@ -208,6 +214,7 @@ struct CollideStreamLines {
           to[a] = from[a] - om * (from[a] - feq);
         }
       }
+      if (streaming) store_run(out[q], staged, m, true);
     }
   }
 };
