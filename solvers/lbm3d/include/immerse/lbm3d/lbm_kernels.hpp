@@ -101,8 +101,12 @@ KOKKOS_INLINE_FUNCTION void moments(const Real f[15], const Real force[3], Real&
   ux = (ux + Real(0.5) * force[0]) * inv, uy = (uy + Real(0.5) * force[1]) * inv, uz = (uz + Real(0.5) * force[2]) * inv;
 }
 
-#if defined(__CUDACC__)  // nvcc, both passes: its front end does not know GCC's spelling
+// Unrolled q loops. Under nvcc: the device pass gets CUDA's pragma; the host pass gets none, because
+// nvcc's front end warns on GCC's spelling (#1675-D) and g++ then warns on CUDA's (-Wunknown-pragmas).
+#if defined(__CUDA_ARCH__)
 #define IMMERSE_LBM_UNROLL _Pragma("unroll")
+#elif defined(__CUDACC__)
+#define IMMERSE_LBM_UNROLL
 #elif defined(__GNUC__) && !defined(__clang__)
 #define IMMERSE_LBM_UNROLL _Pragma("GCC unroll 15")
 #else

@@ -175,14 +175,14 @@ struct CollideStreamLines {
   }
 
   // m consecutive cells: populations from in[q][a], collided populations to out[q][a].
-  // Two passes: the moments of all m cells (15 loads each), then per direction q one load, the
-  // equilibrium and one store. The second pass reads the run again from L1 (15 x kRun values) and has
-  // one input and one output stream live per loop, where a single fused loop keeps 30 pointers and
-  // spills them: that single loop (all of bgk_relax per cell) took 2x the CPU time (serial 128^3).
+  // Two passes: the moments of all m cells (15 loads each), then the relaxation one pair of opposite
+  // directions at a time (relax). The second pass reads the run again from L1 (15 x kRun values) and
+  // has two input and two output streams live per loop, where a single fused loop keeps 30 pointers
+  // and spills them: that single loop (all of bgk_relax per cell) took 2x the CPU time (serial 128^3).
   // With `streaming` each direction is relaxed into `staged` (L1) and then stored around the caches.
   void water_run(const Real* const in[15], Real* const out[15], const int m) const {
-    const Real om = k.omega, pref = k.force_pref, F0 = k.force[0], F1 = k.force[1], F2 = k.force[2];
-    Real rho[kRun], ux[kRun], uy[kRun], uz[kRun], uu[kRun], staged[kRun];
+    const Real F0 = k.force[0], F1 = k.force[1], F2 = k.force[2];
+    Real rho[kRun], ux[kRun], uy[kRun], uz[kRun], uu[kRun], staged[2][kRun];
     const Real* i0 = in[0]; const Real* i1 = in[1]; const Real* i2 = in[2]; const Real* i3 = in[3];
     const Real* i4 = in[4]; const Real* i5 = in[5]; const Real* i6 = in[6]; const Real* i7 = in[7];
     const Real* i8 = in[8]; const Real* i9 = in[9]; const Real* i10 = in[10]; const Real* i11 = in[11];
@@ -193,28 +193,59 @@ struct CollideStreamLines {
                           i8[a], i9[a], i10[a], i11[a], i12[a], i13[a], i14[a]};
       bgk_moments(f, F0, F1, F2, rho[a], ux[a], uy[a], uz[a], uu[a]);
     }
-    for (int q = 0; q < 15; ++q) {
-      const Real ex = D3Q15::cx(q), ey = D3Q15::cy(q), ez = D3Q15::cz(q), w = Real(D3Q15::w(q));
-      const Real eF = ex * F0 + ey * F1 + ez * F2;
-      const Real* from = in[q];
-      Real* to = streaming ? staged : out[q];
-      if (k.forced) {
-        IMMERSE_LBM_SIMD
-        for (int a = 0; a < m; ++a) {
-          const Real eu = ex * ux[a] + ey * uy[a] + ez * uz[a];
-          const Real uF = ux[a] * F0 + uy[a] * F1 + uz[a] * F2;
-          const Real feq = w * rho[a] * (Real(1) + Real(3) * eu + Real(4.5) * eu * eu - uu[a]);
-          to[a] = from[a] - om * (from[a] - feq) + pref * w * (Real(3) * (eF - uF) + Real(9) * eu * eF);
-        }
-      } else {
-        IMMERSE_LBM_SIMD
-        for (int a = 0; a < m; ++a) {
-          const Real eu = ex * ux[a] + ey * uy[a] + ez * uz[a];
-          const Real feq = w * rho[a] * (Real(1) + Real(3) * eu + Real(4.5) * eu * eu - uu[a]);
-          to[a] = from[a] - om * (from[a] - feq);
-        }
+    const RunMoments mo{rho, ux, uy, uz, uu};
+    relax<0>(in, out, mo, m, staged);
+    relax<1>(in, out, mo, m, staged);
+    relax<3>(in, out, mo, m, staged);
+    relax<5>(in, out, mo, m, staged);
+    relax<7>(in, out, mo, m, staged);
+    relax<9>(in, out, mo, m, staged);
+    relax<11>(in, out, mo, m, staged);
+    relax<13>(in, out, mo, m, staged);
+  }
+
+  struct RunMoments {
+    const Real *rho, *ux, *uy, *uz, *uu;  // uu = 3/2 |u|^2 (bgk_moments)
+  };
+
+  // BGK with Guo forcing (bgk_relax's expressions) for direction q and, for odd q, its opposite q + 1.
+  // The two equilibria share w rho (1 + 9/2 (e.u)^2 - 3/2 u^2) and differ in the sign of 3 w rho e.u
+  // (and the two forcing terms in the sign of 3 w e.F), so a pair costs little more than one
+  // direction; q is a template constant, so e_q's 0 and +-1 components fold away. q = 0: rest alone.
+  template <int q>
+  void relax(const Real* const in[15], Real* const out[15], const RunMoments& mo, const int m, Real (*staged)[kRun]) const {
+    constexpr bool pair = q > 0;
+    constexpr int o = pair ? q + 1 : q;
+    static_assert(!pair || (q % 2 == 1 && q + 1 < 15), "pairs are (1, 2), (3, 4), ... (13, 14)");
+    const Real ex = D3Q15::cx(q), ey = D3Q15::cy(q), ez = D3Q15::cz(q), w = Real(D3Q15::w(q));
+    const Real om = k.omega, F0 = k.force[0], F1 = k.force[1], F2 = k.force[2];
+    const Real pw = k.force_pref * w, eF = ex * F0 + ey * F1 + ez * F2;
+    const Real* rho = mo.rho; const Real* ux = mo.ux; const Real* uy = mo.uy; const Real* uz = mo.uz; const Real* uu = mo.uu;
+    const Real* fa = in[q]; const Real* fb = in[o];
+    Real* ta = streaming ? staged[0] : out[q];
+    Real* tb = streaming ? staged[1] : out[o];
+    if (k.forced) {
+      const Real force_odd = pw * Real(3) * eF;
+      IMMERSE_LBM_SIMD
+      for (int a = 0; a < m; ++a) {
+        const Real eu = ex * ux[a] + ey * uy[a] + ez * uz[a], wr = w * rho[a];
+        const Real even = wr * (Real(1) + Real(4.5) * eu * eu - uu[a]), odd = wr * Real(3) * eu;
+        const Real force_even = pw * (Real(9) * eu * eF - Real(3) * (ux[a] * F0 + uy[a] * F1 + uz[a] * F2));
+        ta[a] = fa[a] - om * (fa[a] - (even + odd)) + (force_even + force_odd);
+        if constexpr (pair) tb[a] = fb[a] - om * (fb[a] - (even - odd)) + (force_even - force_odd);
       }
-      if (streaming) store_run(out[q], staged, m, true);
+    } else {
+      IMMERSE_LBM_SIMD
+      for (int a = 0; a < m; ++a) {
+        const Real eu = ex * ux[a] + ey * uy[a] + ez * uz[a], wr = w * rho[a];
+        const Real even = wr * (Real(1) + Real(4.5) * eu * eu - uu[a]), odd = wr * Real(3) * eu;
+        ta[a] = fa[a] - om * (fa[a] - (even + odd));
+        if constexpr (pair) tb[a] = fb[a] - om * (fb[a] - (even - odd));
+      }
+    }
+    if (streaming) {
+      store_run(out[q], staged[0], m, true);
+      if constexpr (pair) store_run(out[o], staged[1], m, true);
     }
   }
 };
