@@ -38,7 +38,10 @@ Schema float_schema() {
       .number("alpha", 0.5, 0, 1, "", "effective-area weight alpha (Yuksel et al.; PAPERS.md's form of eq. 6)")
       .number("k_plus", 10, 0, 1e4, "1/s", "body -> water forcing rate when the body pushes (eq. 7)")
       .number("k_minus", 1, 0, 1e4, "1/s", "body -> water forcing rate when the body drags (eq. 7)")
-      .boolean("body_to_water", true, "bodies move the water (false: one-way coupling)");
+      .boolean("body_to_water", true, "bodies move the water (false: one-way coupling)")
+      .boolean("overlap", false,
+               "run Bullet's step while the device runs the water step (host backends: the same arithmetic "
+               "in turn); the water is then forced with the bodies' velocities of the frame's start");
   Schema load;
   load.integer("body", 0, 0, 1e6, "index in bodies")
       .vector("force", json::array({0, 0, 0}), 3, -1e9, 1e9, "N", "force")
@@ -125,6 +128,7 @@ FloatCase float_case_from_json(const json& r, const std::string& source) {
   c.coupling.forces.rho = c.rho, c.coupling.forces.g = c.water.g;
   c.coupling.forces.drag = k["drag"], c.coupling.forces.lift = k["lift"], c.coupling.forces.alpha = k["alpha"];
   c.coupling.k_plus = k["k_plus"], c.coupling.k_minus = k["k_minus"], c.coupling.body_to_water = k["body_to_water"];
+  c.coupling.overlap = k["overlap"];
   for (size_t i = 0; i < r["bodies"].size(); ++i) {
     double density = 0;
     c.bodies.push_back(float_body_from_json(r["bodies"][i], source, fmt::format("bodies.{}", i), &density));

@@ -101,6 +101,7 @@ class FpsObjects final : public Simulation {
     }
     m["columns"] = cols;
     m["backend"] = to_string(opt_.backend);
+    m["overlap"] = case_.coupling.overlap;
     m["grid"] = fmt::format("{} x {}", case_.water.nx, case_.water.ny);
     return m;
   }

@@ -37,6 +37,10 @@ std::string fps_section(const ReportContext& ctx, const CaseRun& run) {
         << ms("wetted section") << " " << ms("water step") << "\n";
   }
   dat.close();
+  if (m.value("overlap", false))
+    md += "\nThe case ran with `coupling.overlap`: on a device Bullet's physics update runs while the wetted-section "
+          "and water kernels run (its time is then inside the water step's); on host backends the same arithmetic "
+          "runs in turn.\n";
   const bool plotted = run_gnuplot(
       ctx.dir, "fps_phases.gp",
       "set terminal pngcairo size 800,500 noenhanced\nset output 'fps_phases.png'\nset style data histograms\n"

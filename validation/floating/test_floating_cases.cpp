@@ -33,6 +33,16 @@ TYPED_TEST(FloatingCases, BoxSettlesAtItsArchimedesDraft) {
   EXPECT_NEAR(static_cast<double>(out.result["metrics"]["bodies"][0]["mean_draft_m"]), 0.2, 0.03 * 0.5);
 }
 
+// The same box with overlapped frames (coupling.overlap: Bullet alongside the water step, the
+// water forced with the velocities of the frame's start): a lag of one frame in the forcing must
+// not move the equilibrium, which is set by Archimedes alone. Same reference and tolerance.
+TEST(FloatingArchimedes, BoxDraftWithOverlappedFrames) {
+  const auto out = run("floating_box", default_backend(), {"time.steps=1000", "coupling.overlap=true"}, Length::full,
+                       "-overlap");
+  expect_all_pass(out, 2);
+  EXPECT_NEAR(static_cast<double>(out.result["metrics"]["bodies"][0]["mean_draft_m"]), 0.2, 0.03 * 0.5);
+}
+
 // The 80-triangle ball at density 500: centre at the still level (central symmetry, exact for the
 // polyhedron), tolerance 3% of the diameter.
 TEST(FloatingArchimedes, BallCentreAtTheLevel) {

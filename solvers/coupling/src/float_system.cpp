@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <type_traits>
 
 #include "immerse/core/error.hpp"
@@ -57,27 +58,10 @@ class FloatSystemImpl final : public FloatSystem {
       auto scope = phases_.scope("forces");
       compute_forces();
     }
-    {
-      auto scope = phases_.scope("physics update");
-      for (int b = 0; b < body_count(); ++b) rigid_.apply(b, bodies_[b].loads.force, bodies_[b].loads.torque);
-      for (const auto& l : loads_) {
-        const bodies::FloatBodyState s = rigid_.state(l.body);
-        const Eigen::Matrix3d R = s.rotation();
-        const Eigen::Vector3d F = l.body_frame ? Eigen::Vector3d(R * l.force) : l.force;
-        const Eigen::Vector3d r = R * (l.point - bodies_[l.body].com_in_mesh);
-        rigid_.apply(l.body, F, r.cross(F));
-      }
-      rigid_.step(water_.params().dt);
-    }
-    {
-      auto scope = phases_.scope("wetted section");
-      if (cp_.body_to_water) wetted_section();
-      Exec().fence();
-    }
-    {
-      auto scope = phases_.scope("water step");
-      water_.step();
-    }
+    if (cp_.overlap)
+      step_overlapped();
+    else
+      step_in_turn();
     ++frames_;
   }
 
@@ -97,6 +81,65 @@ class FloatSystemImpl final : public FloatSystem {
   }
 
  private:
+  // The paper's order: Bullet first, then the water, forced with the bodies' updated velocities.
+  void step_in_turn() {
+    {
+      auto scope = phases_.scope("physics update");
+      physics_update();
+    }
+    {
+      auto scope = phases_.scope("wetted section");
+      if (cp_.body_to_water) wetted_section(true);
+      Exec().fence();
+    }
+    {
+      auto scope = phases_.scope("water step");
+      water_.step();
+    }
+  }
+
+  // Within a frame Bullet needs only the loads of the water at the frame's start, and the water
+  // needs only the bodies' sections and velocities at the frame's start (both fixed by
+  // compute_forces): the two are independent. On a device the wetted-section and water kernels are
+  // queued and Bullet runs on the host meanwhile; "water step" is then the launch plus the wait for
+  // the kernels after Bullet, and "physics update" ran alongside it. On host spaces the same
+  // arithmetic runs in turn: a second host thread for Bullet was measured slower (its share of the
+  // frame is a few per cent, and it contends with the OpenMP team for the two cores), and keeping
+  // the order of operations the same keeps every backend's results the same. The price of the
+  // overlap: eq. 7 forces the water with the velocities of the frame's start, not the updated ones
+  // (a lag of one frame, O(dt) in the forcing velocity).
+  void step_overlapped() {
+    {
+      auto scope = phases_.scope("wetted section");
+      if (cp_.body_to_water) wetted_section(false);
+    }
+    constexpr bool async_kernels =
+        !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
+    double physics_s = 0;
+    {
+      auto scope = phases_.scope("water step");
+      water_.launch_step();
+      const auto t0 = std::chrono::steady_clock::now();
+      physics_update();  // on a device: while the kernels run
+      physics_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      Exec().fence();
+    }
+    phases_.add("physics update", physics_s);
+    if (!async_kernels) phases_.add("water step", -physics_s);  // ran in turn: count it once
+  }
+
+  void physics_update() {
+    for (int b = 0; b < body_count(); ++b) rigid_.apply(b, bodies_[b].loads.force, bodies_[b].loads.torque);
+    for (const auto& l : loads_) {
+      const bodies::FloatBodyState s = rigid_.state(l.body);
+      const Eigen::Matrix3d R = s.rotation();
+      const Eigen::Vector3d F = l.body_frame ? Eigen::Vector3d(R * l.force) : l.force;
+      const Eigen::Vector3d r = R * (l.point - bodies_[l.body].com_in_mesh);
+      rigid_.apply(l.body, F, r.cross(F));
+    }
+    rigid_.step(water_.params().dt);
+  }
+
   void compute_forces() {
     // Host view of the water (no copy on host backends).
     auto h = Kokkos::create_mirror_view(water_.depth());
@@ -126,9 +169,10 @@ class FloatSystemImpl final : public FloatSystem {
     }
   }
 
-  void wetted_section() {
-    // Post-update velocities move the water; the section is the one found by the forces phase.
-    for (int b = 0; b < body_count(); ++b) {
+  // updated: the bodies' velocities after Bullet's step move the water (else those of the frame's
+  // start, written by compute_forces). The section is always the one found by the forces phase.
+  void wetted_section(bool updated) {
+    for (int b = 0; updated && b < body_count(); ++b) {
       const auto s = rigid_.state(b);
       bodies_host_(b, 3) = s.velocity.x(), bodies_host_(b, 4) = s.velocity.y();
       bodies_host_(b, 5) = s.angular_velocity.x(), bodies_host_(b, 6) = s.angular_velocity.y();

@@ -79,11 +79,12 @@ void SwSolver<Exec>::fill_borders(double t) {
 }
 
 template <class Exec>
-void SwSolver<Exec>::step() {
+void SwSolver<Exec>::launch_step() {
   {
     auto scope = phases_.scope("borders");
     if (borders_move_) fill_borders(time_);
   }
+  // On host spaces the launch runs the kernel; on a device it only queues it (step() waits).
   auto scope = phases_.scope("water step");
   const double v = p_.lattice_speed();
   SwStep<device> k{f_[cur_], f_[1 - cur_], h_, ux_, uy_, fx_, fy_, border_[0], border_[1], border_[2], border_[3],
@@ -94,10 +95,16 @@ void SwSolver<Exec>::step() {
     Kokkos::parallel_for("swlbm::step_rows", Kokkos::RangePolicy<Exec>(0, p_.ny), typename SwStep<device>::Rows{k});
   else
     Kokkos::parallel_for("swlbm::step", Kokkos::RangePolicy<Exec>(0, p_.nx * p_.ny), k);
-  Exec().fence();  // device work is asynchronous: the phase ends when it has run
   cur_ = 1 - cur_;
   time_ += p_.dt;
   ++steps_;
+}
+
+template <class Exec>
+void SwSolver<Exec>::step() {
+  launch_step();
+  auto scope = phases_.scope("water step");
+  Exec().fence();  // device work is asynchronous: the phase ends when it has run
 }
 
 template <class Exec>

@@ -2,7 +2,9 @@
 // The floating-bodies scene of P5: shallow-water LBM + triangle-mesh rigid bodies (Bullet) coupled
 // both ways. One frame = forces (water -> bodies, host), physics update (Bullet), wetted section
 // (submerged sections rasterised, eq. 7-9 forcing, device), water step (device). Per-phase wall
-// times are kept under the paper's Table 1 names.
+// times are kept under the paper's Table 1 names. With FloatCouplingParams::overlap the physics
+// update runs while the device runs the wetted section and the water step (on host spaces the
+// same arithmetic runs in turn).
 #include <Eigen/Dense>
 #include <Eigen/Geometry>
 
@@ -43,6 +45,9 @@ struct FloatCouplingParams {
   double k_plus = 10, k_minus = 1;  // 1/s, eq. 7 (see float_mask.hpp)
   bool body_to_water = true;
   bool record_pressure = true;  // keep rho g h per face for the hull-pressure display
+  // Run Bullet's step while the device runs the wetted section and the water step (the water is
+  // then forced with the bodies' velocities of the frame's start; see float_system.cpp).
+  bool overlap = false;
 };
 
 struct FloatBodyRuntime {
@@ -65,7 +70,9 @@ class FloatSystem {
   virtual std::vector<FloatExternalLoad>& external_loads() = 0;
   virtual std::vector<int> mask() const = 0;  // the latest submerged-section mask (-1: water)
   virtual long frames_done() const = 0;
-  // Wall seconds per phase: "forces", "physics update", "wetted section", "water step".
+  // Wall seconds per phase: "forces", "physics update", "wetted section", "water step"; with
+  // overlap on a device, "physics update" ran during "water step" (the phases add up to more than
+  // the frame).
   virtual std::vector<std::pair<std::string, double>> phase_seconds() const = 0;
 };
 

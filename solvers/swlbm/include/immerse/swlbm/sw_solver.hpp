@@ -21,6 +21,9 @@ class SwSolver final : public SwFlow {
   explicit SwSolver(const SwParams& p);
 
   void step() override;
+  // The step's kernel launched without waiting for it: on a device the host is free until the
+  // next fence (the floating-body coupling runs Bullet meanwhile); on host spaces it has run.
+  void launch_step();
   HostFields fields() const override;
   FieldStatus status() const override;
   double volume() const override;
