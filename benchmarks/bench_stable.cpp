@@ -2,7 +2,7 @@
 //
 //   stable_step/<backend>/<N>            one fluid step (jet into an N x N box, outflow opposite),
 //                                        counters: per-phase ms, pressure V-cycles/iterations per solve
-//   pressure_solve/<solver>/<backend>/<N> the same step with jacobi, rbsor or multigrid to the same
+//   pressure_solve/<solver>/<backend>/<N> the same step with jacobi, rbsor, multigrid or mgcg to the same
 //                                        divergence tolerance (1e-3 1/s): ms and iterations per solve
 //                                        (jacobi at 128^2 only: at 256^2 one solve takes minutes)
 //   case_step/<case>/<backend>           one coupled step of the canned elastic_bar / windmill case at
@@ -83,7 +83,8 @@ int main(int argc, char** argv) {
         benchmark::RegisterBenchmark(("stable_step/" + bn + "/" + std::to_string(n)).c_str(), stable_step, b, n,
                                      mac2d::LinearSolver::multigrid)
             ->UseRealTime()->Unit(benchmark::kMillisecond);
-      for (auto s : {mac2d::LinearSolver::multigrid, mac2d::LinearSolver::rbsor, mac2d::LinearSolver::jacobi})
+      for (auto s : {mac2d::LinearSolver::multigrid, mac2d::LinearSolver::mgcg, mac2d::LinearSolver::rbsor,
+                     mac2d::LinearSolver::jacobi})
         for (int n : {128, 256}) {
           if (s == mac2d::LinearSolver::jacobi && n > 128) continue;  // minutes per solve at 256^2
           benchmark::RegisterBenchmark(("pressure_solve/" + std::string(mac2d::to_string(s)) + "/" + bn + "/" + std::to_string(n)).c_str(),

@@ -539,6 +539,8 @@ void StableSolver<Exec>::solve_pressure() {
       if (!(res == res)) throw NumericalError(fmt::format("{}: pressure solve produced NaN at step {}", p_.source, steps_));
       converged = res <= p_.pressure_tol;
     }
+  } else if (p_.pressure_solver == LinearSolver::mgcg) {
+    solve_pressure_mgcg(it, res, converged);
   } else {
     res = pressure_residual();
     converged = res <= p_.pressure_tol;
@@ -598,13 +600,120 @@ void StableSolver<Exec>::mg_setup() {
   }
 }
 
+// Conjugate gradients for A p = -b, A = -L with L p = sum over faces w (p_neighbour - p) (symmetric,
+// positive definite on the cells with a face of weight > 0 once an outflow fixes the level; with
+// walls all round the right-hand side sums to zero and CG stays in the range). Preconditioner: one
+// symmetric V-cycle (red-black before, black-red after the coarse correction, Galerkin coarse
+// levels), which approximates L^-1 and so maps the residual r = b - L p to an approximate
+// correction z. With A-residual rho = -r: rho.z = -(r.z), and the Polak-Ribiere beta keeps CG
+// convergent where the V-cycle is not exactly symmetric (the coarsest level's fixed sweeps).
+// Cells with no open face (inside a body) are left out: r, z, d are 0 there and p keeps its value.
+// A breakdown (non-positive curvature, from round-off near convergence) falls back to V-cycles.
 template <class Exec>
-void StableSolver<Exec>::mg_smooth(const MgLevel& l, int sweeps) const {
+void StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converged) {
+  const StableGrid g = g_;
+  const size_t n = p_field_.extent(0);
+  if (cg_r_.extent(0) != n)
+    cg_r_ = view("cg_r", n), cg_z_ = view("cg_z", n), cg_d_ = view("cg_d", n), cg_q_ = view("cg_q", n);
+  auto pf = p_field_, b = b_, r = cg_r_, z = cg_z_, d = cg_d_, q = cg_q_;
+  auto wu = wgt_[0], wv = wgt_[1];
+  const double scale = p_.dt / (p_.rho * p_.h * p_.h);
+  // One-dimensional policy over the interior cells (as the smoother's): cheaper per pass on host
+  // backends than the 2D MDRange.
+  const Kokkos::RangePolicy<Exec> cells(0, g.nx * g.ny);
+  mg_setup();
+  double rmax = 0;
+  Kokkos::parallel_reduce("stable_cg_residual", cells, KOKKOS_LAMBDA(int t, double& m) {
+    const int k = g.at(1 + t % g.nx, 1 + t / g.nx);
+    const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
+    r(k) = W > 0 ? b(k) - (we * pf(k + 1) + ww * pf(k - 1) + wn * pf(k + g.w) + ws * pf(k - g.w) - W * pf(k)) : 0.0;
+    const double a = Kokkos::Experimental::fabs(r(k));
+    m = a > m ? a : m;
+  }, Kokkos::Max<double>(rmax));
+  res = rmax * scale;
+  converged = res <= p_.pressure_tol;
+  if (converged) return;
+  mg_precondition(r, z);
+  double delta = -cg_dot(r, z);
+  double beta = 0;
+  bool breakdown = false;
+  while (!converged && it < p_.max_iterations) {
+    // d = z + beta d on the open cells; q = A d and d.q in one pass needs d's neighbours updated
+    // first, so two passes.
+    Kokkos::parallel_for("stable_cg_direction", cells, KOKKOS_LAMBDA(int t) {
+      const int k = g.at(1 + t % g.nx, 1 + t / g.nx);
+      const double W = wu(k) + wu(k - 1) + wv(k) + wv(k - g.w);
+      d(k) = W > 0 ? z(k) + beta * d(k) : 0.0;
+    });
+    double dq = 0;
+    Kokkos::parallel_reduce("stable_cg_apply", cells, KOKKOS_LAMBDA(int t, double& acc) {
+      const int k = g.at(1 + t % g.nx, 1 + t / g.nx);
+      const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
+      q(k) = W * d(k) - (we * d(k + 1) + ww * d(k - 1) + wn * d(k + g.w) + ws * d(k - g.w));
+      acc += d(k) * q(k);
+    }, dq);
+    if (!(delta > 0) || !(dq > 0)) {
+      breakdown = true;
+      break;
+    }
+    const double alpha = delta / dq;
+    rmax = 0;
+    Kokkos::parallel_reduce("stable_cg_update", cells, KOKKOS_LAMBDA(int t, double& m) {
+      const int k = g.at(1 + t % g.nx, 1 + t / g.nx);
+      pf(k) += alpha * d(k);
+      r(k) += alpha * q(k);  // r = b - L p = -rho, and rho -= alpha A d
+      const double a = Kokkos::Experimental::fabs(r(k));
+      m = a > m ? a : m;
+    }, Kokkos::Max<double>(rmax));
+    ++it;
+    res = rmax * scale;
+    if (!(res == res)) throw NumericalError(fmt::format("{}: pressure solve produced NaN at step {}", p_.source, steps_));
+    converged = res <= p_.pressure_tol;
+    if (converged) break;
+    const double r_z_old = cg_dot(r, z);  // r (new) . z (old), for Polak-Ribiere
+    mg_precondition(r, z);
+    const double delta_new = -cg_dot(r, z);
+    beta = (delta_new + r_z_old) / delta;
+    delta = delta_new;
+  }
+  if (breakdown) {
+    while (!converged && it < p_.max_iterations) {
+      mg_vcycle();
+      ++it;
+      res = pressure_residual();
+      converged = res <= p_.pressure_tol;
+    }
+  }
+  if (converged) res = pressure_residual();  // the recurrence's residual, confirmed on p itself
+}
+
+template <class Exec>
+double StableSolver<Exec>::cg_dot(const view& a, const view& b) const {
+  const StableGrid g = g_;
+  double s = 0;
+  Kokkos::parallel_reduce("stable_cg_dot", Kokkos::RangePolicy<Exec>(0, g.nx * g.ny), KOKKOS_LAMBDA(int t, double& acc) {
+    const int k = g.at(1 + t % g.nx, 1 + t / g.nx);
+    acc += a(k) * b(k);
+  }, s);
+  return s;
+}
+
+template <class Exec>
+void StableSolver<Exec>::mg_precondition(const view& r, const view& z) {
+  Kokkos::deep_copy(z, 0.0);
+  mg_[0].p = z, mg_[0].b = r;
+  mg_vcycle(/*symmetric=*/true);
+  mg_[0].p = p_field_, mg_[0].b = b_;
+}
+
+template <class Exec>
+void StableSolver<Exec>::mg_smooth(const MgLevel& l, int sweeps, bool reverse) const {
   const StableGrid g = l.g;
   auto wu = l.wu, wv = l.wv, p = l.p, b = l.b;
   const int half = (g.nx + 1) / 2;  // cells of one colour per row (at most)
   for (int s = 0; s < sweeps; ++s)
-    for (int colour = 0; colour < 2; ++colour)
+    for (int c = 0; c < 2; ++c) {
+      const int colour = reverse ? 1 - c : c;
       Kokkos::parallel_for("stable_mg_smooth", Kokkos::RangePolicy<Exec>(0, half * g.ny), KOKKOS_LAMBDA(int t) {
         const int j = 1 + t / half;
         const int i = 2 * (t % half) + 1 + ((1 + j + colour) & 1);
@@ -613,6 +722,7 @@ void StableSolver<Exec>::mg_smooth(const MgLevel& l, int sweeps) const {
         const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
         if (W > 0) p(k) = (we * p(k + 1) + ww * p(k - 1) + wn * p(k + g.w) + ws * p(k - g.w) - b(k)) / W;
       });
+    }
 }
 
 // The coarsest level (a few cells across): all sweeps in one launch on one thread, as launch and
@@ -634,7 +744,7 @@ void StableSolver<Exec>::mg_coarsest(const MgLevel& l, int sweeps) const {
 }
 
 template <class Exec>
-void StableSolver<Exec>::mg_vcycle() {
+void StableSolver<Exec>::mg_vcycle(bool symmetric) {
   const int L = static_cast<int>(mg_.size());
   for (int l = 0; l + 1 < L; ++l) {
     mg_smooth(mg_[l], kPreSmooth);
@@ -663,7 +773,7 @@ void StableSolver<Exec>::mg_vcycle() {
     Kokkos::parallel_for("stable_mg_prolong", range2({1, 1}, {f.nx + 1, f.ny + 1}), KOKKOS_LAMBDA(int i, int j) {
       p(f.at(i, j)) += k * cp(c.at((i + 1) / 2, (j + 1) / 2));
     });
-    mg_smooth(mg_[l], kPostSmooth);
+    mg_smooth(mg_[l], kPostSmooth, /*reverse=*/symmetric);
   }
 }
 

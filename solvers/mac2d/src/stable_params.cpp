@@ -26,7 +26,9 @@ WallSpec wall_from(const json& w) {
 
 }  // namespace
 
-const char* to_string(LinearSolver s) { return s == LinearSolver::jacobi ? "jacobi" : s == LinearSolver::rbsor ? "rbsor" : "multigrid"; }
+const char* to_string(LinearSolver s) {
+  return s == LinearSolver::jacobi ? "jacobi" : s == LinearSolver::rbsor ? "rbsor" : s == LinearSolver::mgcg ? "mgcg" : "multigrid";
+}
 
 Schema stable_fluid_schema() {
   Schema grid;
@@ -51,8 +53,8 @@ Schema stable_fluid_schema() {
   Schema initial;
   initial.expression("u", "0", "initial u, formula of x, y").expression("v", "0", "initial v, formula of x, y");
   Schema solver;
-  solver.choice("pressure", "multigrid", {"jacobi", "rbsor", "multigrid"},
-                "pressure Poisson solver: jacobi (the paper, damped 0.9), red-black SOR, or multigrid V-cycles (red-black Gauss-Seidel smoother)")
+  solver.choice("pressure", "multigrid", {"jacobi", "rbsor", "multigrid", "mgcg"},
+                "pressure Poisson solver: jacobi (the paper, damped 0.9), red-black SOR, multigrid V-cycles (red-black Gauss-Seidel smoother), or mgcg (conjugate gradients preconditioned by one symmetric V-cycle)")
       .choice("viscosity", "rbsor", {"jacobi", "rbsor"}, "implicit viscosity solver")
       .number("pressure_tol", 1e-4, 1e-14, 1e6, "1/s", "stop when max |div u| after projection is below this")
       .number("viscosity_tol", 1e-8, 1e-16, 1e6, "m/s", "stop when max |residual| of the viscosity system is below this")
@@ -84,7 +86,9 @@ StableParams stable_params_from_json(const json& r, const std::string& source) {
   }
   p.initial_u = r["initial"]["u"], p.initial_v = r["initial"]["v"];
   const auto& fs = r["fluid_solver"];
-  p.pressure_solver = fs["pressure"] == "jacobi" ? LinearSolver::jacobi : fs["pressure"] == "rbsor" ? LinearSolver::rbsor : LinearSolver::multigrid;
+  const std::string ps = fs["pressure"];
+  p.pressure_solver = ps == "jacobi" ? LinearSolver::jacobi : ps == "rbsor" ? LinearSolver::rbsor
+                      : ps == "mgcg" ? LinearSolver::mgcg : LinearSolver::multigrid;
   p.viscosity_solver = fs["viscosity"] == "jacobi" ? LinearSolver::jacobi : LinearSolver::rbsor;
   p.pressure_tol = fs["pressure_tol"], p.viscosity_tol = fs["viscosity_tol"];
   p.max_iterations = fs["max_iterations"], p.omega = fs["omega"];

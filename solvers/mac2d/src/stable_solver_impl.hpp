@@ -76,10 +76,16 @@ class StableSolver final : public StableFlow {
     view wu, wv, p, b;
   };
   void mg_setup();
-  void mg_smooth(const MgLevel& l, int sweeps) const;
+  // reverse: black before red (the post-smoother of a symmetric V-cycle, the adjoint of the pre-one).
+  void mg_smooth(const MgLevel& l, int sweeps, bool reverse = false) const;
   void mg_coarsest(const MgLevel& l, int sweeps) const;
-  void mg_vcycle();
+  void mg_vcycle(bool symmetric = false);
   std::vector<MgLevel> mg_;
+  // Conjugate gradients on the pressure equation preconditioned by one symmetric V-cycle (mgcg).
+  void solve_pressure_mgcg(int& it, double& res, bool& converged);
+  void mg_precondition(const view& r, const view& z);  // z = V-cycle from 0 for the residual r
+  double cg_dot(const view& a, const view& b) const;   // over the interior cells
+  view cg_r_, cg_z_, cg_d_, cg_q_;
   void apply_fixed();
   void diffuse_jacobi(int c);
   void diffuse_rbgs();  // both components at once, starting from the previous solve's sweep count

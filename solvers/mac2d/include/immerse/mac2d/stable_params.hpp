@@ -28,7 +28,7 @@ struct JetSpec {
   std::string speed = "1";
 };
 
-enum class LinearSolver { jacobi, rbsor, multigrid };
+enum class LinearSolver { jacobi, rbsor, multigrid, mgcg };
 
 struct StableParams {
   int nx = 64, ny = 64;
