@@ -26,6 +26,25 @@ bodies::FloatBodyState at_rest(const Vector3d& x) {
   return s;
 }
 
+// 4 x 4 m of still water 1 m deep (40 x 40 cells), for the coupled FloatSystem tests.
+swlbm::SwParams still_water() {
+  swlbm::SwParams p;
+  p.nx = p.ny = 40, p.dx = 0.1, p.dt = 0.01, p.tau = 0.6;
+  p.initial_h = "1";
+  return p;
+}
+
+// The 80-triangle ball (r = 0.5 m) of density 500, centred on the level in the middle, moving at vx.
+FloatBodySpec floating_ball(double vx) {
+  FloatBodySpec s;
+  s.mesh = bodies::float_sphere(0.5);
+  s.sphere_radius = 0.5;
+  s.mass = 500 * bodies::mass_properties(s.mesh).volume;
+  s.position = {2, 2, 1.0};
+  s.velocity = {vx, 0, 0};
+  return s;
+}
+
 struct FlatWater {
   double h[4], zero[4] = {0, 0, 0, 0};
   explicit FlatWater(double level) : h{level, level, level, level} {}
@@ -171,21 +190,12 @@ TYPED_TEST_SUITE(FloatStill, test::EnabledSpaces, test::SpaceName);
 // turn, and overlapped (Bullet alongside the water step, the forcing with the frame's start
 // velocities).
 TYPED_TEST(FloatStill, BodyAtRestLeavesStillWaterStill) {
-  swlbm::SwParams p;
-  p.nx = p.ny = 40, p.dx = 0.1, p.dt = 0.01, p.tau = 0.6;
-  p.initial_h = "1";
   for (const bool overlap : {false, true}) {
     double speeds[2];
     for (int moving = 0; moving < 2; ++moving) {
-      FloatBodySpec s;
-      s.mesh = bodies::float_sphere(0.5);
-      s.sphere_radius = 0.5;
-      s.mass = 500 * bodies::mass_properties(s.mesh).volume;
-      s.position = {2, 2, 1.0};
-      s.velocity = {0.5 * moving, 0, 0};
       FloatCouplingParams cp;
       cp.overlap = overlap;
-      auto sys = make_float_system(this->backend, p, {s}, cp);
+      auto sys = make_float_system(this->backend, still_water(), {floating_ball(0.5 * moving)}, cp);
       for (int n = 0; n < 50; ++n) sys->step();
       speeds[moving] = sys->water().status().max_speed;
     }
@@ -203,20 +213,11 @@ TYPED_TEST(FloatStill, BodyAtRestLeavesStillWaterStill) {
 // speed: the body slows from 0.5 to ~0.38 m/s in the 50 frames, so the lagged velocity is off by
 // ~5e-3 of it per frame and the stirred speed by as much; 5% leaves a factor ten.
 TYPED_TEST(FloatStill, OverlappedFramesStirLikeFramesInTurn) {
-  swlbm::SwParams p;
-  p.nx = p.ny = 40, p.dx = 0.1, p.dt = 0.01, p.tau = 0.6;
-  p.initial_h = "1";
   double speed[2], x[2];
   for (const bool overlap : {false, true}) {
-    FloatBodySpec s;
-    s.mesh = bodies::float_sphere(0.5);
-    s.sphere_radius = 0.5;
-    s.mass = 500 * bodies::mass_properties(s.mesh).volume;
-    s.position = {2, 2, 1.0};
-    s.velocity = {0.5, 0, 0};
     FloatCouplingParams cp;
     cp.overlap = overlap;
-    auto sys = make_float_system(this->backend, p, {s}, cp);
+    auto sys = make_float_system(this->backend, still_water(), {floating_ball(0.5)}, cp);
     for (int n = 0; n < 50; ++n) sys->step();
     speed[overlap] = sys->water().status().max_speed;
     x[overlap] = sys->body_state(0).position.x();

@@ -525,7 +525,10 @@ void StableSolver<Exec>::solve_pressure() {
   int it = 0;
   double res = 0;
   bool converged = false;
-  if (p_.pressure_solver == LinearSolver::multigrid) {
+  // mgcg falls back to V-cycles after a breakdown (see solve_pressure_mgcg).
+  const bool vcycles = p_.pressure_solver == LinearSolver::multigrid ||
+                       (p_.pressure_solver == LinearSolver::mgcg && !solve_pressure_mgcg(it, res, converged));
+  if (vcycles) {
     mg_setup();
     // One V-cycle per iteration, the residual checked after each. (Skipping the checks of cycles
     // predicted not to reach the tolerance was tried: the prediction overshot by 0.3-1.5 cycles per
@@ -539,9 +542,7 @@ void StableSolver<Exec>::solve_pressure() {
       if (!(res == res)) throw NumericalError(fmt::format("{}: pressure solve produced NaN at step {}", p_.source, steps_));
       converged = res <= p_.pressure_tol;
     }
-  } else if (p_.pressure_solver == LinearSolver::mgcg) {
-    solve_pressure_mgcg(it, res, converged);
-  } else {
+  } else if (p_.pressure_solver != LinearSolver::mgcg) {
     res = pressure_residual();
     converged = res <= p_.pressure_tol;
   }
@@ -610,7 +611,7 @@ void StableSolver<Exec>::mg_setup() {
 // Cells with no open face (inside a body) are left out: r, z, d are 0 there and p keeps its value.
 // A breakdown (non-positive curvature, from round-off near convergence) falls back to V-cycles.
 template <class Exec>
-void StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converged) {
+bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converged) {
   const StableGrid g = g_;
   const size_t n = p_field_.extent(0);
   if (cg_r_.extent(0) != n)
@@ -632,11 +633,10 @@ void StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
   }, Kokkos::Max<double>(rmax));
   res = rmax * scale;
   converged = res <= p_.pressure_tol;
-  if (converged) return;
+  if (converged) return true;
   mg_precondition(r, z);
   double delta = -cg_dot(r, z);
   double beta = 0;
-  bool breakdown = false;
   while (!converged && it < p_.max_iterations) {
     // d = z + beta d on the open cells; q = A d and d.q in one pass needs d's neighbours updated
     // first, so two passes.
@@ -652,10 +652,7 @@ void StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
       q(k) = W * d(k) - (we * d(k + 1) + ww * d(k - 1) + wn * d(k + g.w) + ws * d(k - g.w));
       acc += d(k) * q(k);
     }, dq);
-    if (!(delta > 0) || !(dq > 0)) {
-      breakdown = true;
-      break;
-    }
+    if (!(delta > 0) || !(dq > 0)) return false;
     const double alpha = delta / dq;
     rmax = 0;
     Kokkos::parallel_reduce("stable_cg_update", cells, KOKKOS_LAMBDA(int t, double& m) {
@@ -676,15 +673,8 @@ void StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
     beta = (delta_new + r_z_old) / delta;
     delta = delta_new;
   }
-  if (breakdown) {
-    while (!converged && it < p_.max_iterations) {
-      mg_vcycle();
-      ++it;
-      res = pressure_residual();
-      converged = res <= p_.pressure_tol;
-    }
-  }
   if (converged) res = pressure_residual();  // the recurrence's residual, confirmed on p itself
+  return true;
 }
 
 template <class Exec>

@@ -82,7 +82,8 @@ class StableSolver final : public StableFlow {
   void mg_vcycle(bool symmetric = false);
   std::vector<MgLevel> mg_;
   // Conjugate gradients on the pressure equation preconditioned by one symmetric V-cycle (mgcg).
-  void solve_pressure_mgcg(int& it, double& res, bool& converged);
+  // false: CG broke down (non-positive curvature) and the caller continues with V-cycles.
+  bool solve_pressure_mgcg(int& it, double& res, bool& converged);
   void mg_precondition(const view& r, const view& z);  // z = V-cycle from 0 for the residual r
   double cg_dot(const view& a, const view& b) const;   // over the interior cells
   view cg_r_, cg_z_, cg_d_, cg_q_;
