@@ -1,9 +1,14 @@
 // bench_lbm3d: Google Benchmark timings of the D3Q15 lattice and the jellyfish scene, for every backend
 // compiled into this build, beside the STREAM kernels of the shared main.
 //
-//   collide_stream/<backend>/<fp32|fp64>/<N>  one fused pull collide+stream on a periodic N^3 lattice
-//   collide_stream/<host backend>/fp32/<N>/streaming
-//                                              the same with lattice.stores = streaming, at 64^3
+//   collide_stream/<backend>/<fp32|fp64>/<N>  one collide+stream step on a periodic N^3 lattice with
+//                                              the default lattice.pattern = aa (in place, one buffer;
+//                                              each iteration times two steps: the AA pattern's
+//                                              exchange and local step; ms are per two steps)
+//   collide_stream/<backend>/<fp32|fp64>/<N>/pull
+//                                              the same with lattice.pattern = pull (two buffers)
+//   collide_stream/<host backend>/fp32/<N>/pull_streaming
+//                                              pull with lattice.stores = streaming, at 64^3
 //                                              (fits in this machine's 32 MB L3) and 128^3 (does not)
 //   jellyfish_frame/<backend>/<cells per edge> one frame of the jellyfish case (body, groups, lattice)
 //   stream15/<backend>/<pull|pull_nt|in_place>/128
@@ -14,8 +19,7 @@
 //                                              write-allocate); `pull_nt` writes it with streaming
 //                                              stores (store_run, as collide_stream does with
 //                                              lattice.stores = streaming); `in_place` writes
-//                                              where it read (what an in-place AA-pattern lattice
-//                                              would move).
+//                                              where it read (what the AA pattern moves).
 //
 // Bytes per cell of collide_stream (the minimum a step moves, STREAM convention, no write-allocate):
 // read 15 populations, write 15, read the 1-byte cell group: 2 x 15 x sizeof(Real) + 1. The counter
@@ -46,17 +50,21 @@ namespace cases = immerse::cases;
 
 constexpr int kSizes[] = {64, 128, 256};
 
-void collide_stream(benchmark::State& state, Backend backend, bool fp64, int n, bool streaming_stores) {
+void collide_stream(benchmark::State& state, Backend backend, bool fp64, int n, lbm3d::Pattern pattern,
+                    bool streaming_stores) {
   lbm3d::LbmParams p;
-  p.nx = p.ny = p.nz = n, p.tau = 0.8, p.fp64 = fp64, p.streaming_stores = streaming_stores, p.source = "bench_lbm3d";
+  p.nx = p.ny = p.nz = n, p.tau = 0.8, p.fp64 = fp64, p.pattern = pattern, p.streaming_stores = streaming_stores;
+  p.source = "bench_lbm3d";
   p.init_ux = "0.02 * sin(2 * pi * y / " + std::to_string(n) + ")";
   auto flow = lbm3d::make_lbm_flow(backend, p);
-  flow->step();
-  for (auto _ : state) flow->step();  // step() fences
+  flow->step(), flow->step();
+  // Two steps per iteration, both patterns: the AA pattern's exchange and local steps differ, and a
+  // pair gives their mean.
+  for (auto _ : state) flow->step(), flow->step();  // step() fences
   if (!flow->health().ok) state.SkipWithError("unhealthy lattice after the timed steps");
   const double cells = double(n) * n * n;
-  state.counters["lattice_updates_per_s"] = benchmark::Counter(cells * state.iterations(), benchmark::Counter::kIsRate);
-  state.SetBytesProcessed(static_cast<std::int64_t>((2 * 15 * (fp64 ? 8 : 4) + 1) * cells) * state.iterations());
+  state.counters["lattice_updates_per_s"] = benchmark::Counter(2 * cells * state.iterations(), benchmark::Counter::kIsRate);
+  state.SetBytesProcessed(static_cast<std::int64_t>((2 * 15 * (fp64 ? 8 : 4) + 1) * cells) * 2 * state.iterations());
 }
 
 void jellyfish_frame(benchmark::State& state, Backend backend, const std::string& name, double paper) {
@@ -124,11 +132,14 @@ int main(int argc, char** argv) {
     for (Backend b : immerse::enabled_backends()) {
       for (bool fp64 : {false, true})
         for (int n : kSizes)
-          benchmark::RegisterBenchmark(
-              ("collide_stream/" + immerse::to_string(b) + (fp64 ? "/fp64/" : "/fp32/") + std::to_string(n)).c_str(),
-              collide_stream, b, fp64, n, false)
-              ->UseRealTime()
-              ->Unit(benchmark::kMillisecond);
+          for (auto pattern : {lbm3d::Pattern::aa, lbm3d::Pattern::pull}) {
+            const std::string suffix = pattern == lbm3d::Pattern::pull ? "/pull" : "";
+            benchmark::RegisterBenchmark(
+                ("collide_stream/" + immerse::to_string(b) + (fp64 ? "/fp64/" : "/fp32/") + std::to_string(n) + suffix).c_str(),
+                collide_stream, b, fp64, n, pattern, false)
+                ->UseRealTime()
+                ->Unit(benchmark::kMillisecond);
+          }
       benchmark::RegisterBenchmark(("jellyfish_frame/" + immerse::to_string(b) + "/40").c_str(), jellyfish_frame, b,
                                    std::string("jellyfish"), 1.1)
           ->UseRealTime()
@@ -145,8 +156,8 @@ int main(int argc, char** argv) {
         using Exec = typename decltype(tag)::execution_space;
         if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible) {
           for (int n : {64, 128})
-            benchmark::RegisterBenchmark(("collide_stream/" + immerse::to_string(b) + "/fp32/" + std::to_string(n) + "/streaming").c_str(),
-                                         collide_stream, b, false, n, true)
+            benchmark::RegisterBenchmark(("collide_stream/" + immerse::to_string(b) + "/fp32/" + std::to_string(n) + "/pull_streaming").c_str(),
+                                         collide_stream, b, false, n, lbm3d::Pattern::pull, true)
                 ->UseRealTime()
                 ->Unit(benchmark::kMillisecond);
           for (auto [mode, name] : {std::pair{StreamMode::kPull, "/pull/128"},
@@ -159,7 +170,7 @@ int main(int argc, char** argv) {
       });
   };
   options.summary_kernels = {"collide_stream/openmp/fp32/128", "collide_stream/openmp/fp32/256",
-                             "collide_stream/openmp/fp64/128", "stream15/openmp/pull/128", "stream15/openmp/pull_nt/128",
+                             "collide_stream/openmp/fp32/256/pull", "collide_stream/openmp/fp64/128", "stream15/openmp/pull/128", "stream15/openmp/pull_nt/128",
                              "stream15/openmp/in_place/128"};
   return immerse::bench::run(argc, argv, options);
 }

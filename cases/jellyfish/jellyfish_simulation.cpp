@@ -37,6 +37,7 @@ JellyfishSimulation::JellyfishSimulation(const json& r, const std::string& sourc
   lattice_.tau = r["water"]["tau"];
   lattice_.rho0 = r["water"]["rho0"];
   lattice_.fp64 = r["lattice"]["precision"] == "fp64";
+  lattice_.pattern = r["lattice"]["pattern"] == "pull" ? lbm3d::Pattern::pull : lbm3d::Pattern::aa;
   lattice_.source = source;
   for (int f = 0; f < 6; ++f) {
     const std::string b = r["borders"][lbm3d::kFaceNames[f]];

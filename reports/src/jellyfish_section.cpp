@@ -83,11 +83,12 @@ std::string speed(const ReportContext& ctx) {
   for (const auto& b : it->second["benchmarks"])
     if (b.value("name", "").rfind("stream_triad", 0) == 0 && b.contains("bytes_per_second")) triad = std::max(triad, b["bytes_per_second"].get<double>());
   md += fmt::format("### Collide + stream against the bandwidth roofline\n\nBytes per cell: 2 x 15 x sizeof(real) + 1 "
-                    "(flags). Roofline = best STREAM triad of the same run ({:.2f} GB/s) / bytes per cell. The stream15 rows "
-                    "are the ceiling of this memory pattern: 15 loads and 15 stores per cell and no collision, into a second "
-                    "buffer with ordinary stores (`pull`: each store first reads its cache line) or streaming stores "
-                    "(`pull_nt`: no read), or where it read (`in_place`, what an in-place AA-pattern lattice would move). "
-                    "Rows ending in `streaming` run collide_stream with streaming stores (`lattice.stores`).\n\n"
+                    "(flags). Roofline = best STREAM triad of the same run ({:.2f} GB/s) / bytes per cell. collide_stream rows "
+                    "run the default AA pattern (one buffer, in place); rows ending in `pull` the two-buffer pull pattern, "
+                    "`pull_streaming` the pull pattern with streaming stores (`lattice.pattern`, `lattice.stores`). The "
+                    "stream15 rows are the ceiling of each memory pattern: 15 loads and 15 stores per cell and no collision, "
+                    "into a second buffer with ordinary stores (`pull`: each store first reads its cache line) or streaming "
+                    "stores (`pull_nt`: no read), or where it read (`in_place`: what the AA pattern moves).\n\n"
                     "| kernel | MLUPS | GB/s | roofline MLUPS | fraction of STREAM |\n|---|---|---|---|---|\n", triad / 1e9);
   for (const auto& b : it->second["benchmarks"]) {
     std::string name = b.value("name", "");

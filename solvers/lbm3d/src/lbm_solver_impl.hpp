@@ -9,6 +9,7 @@
 
 #include "immerse/core/expression.hpp"
 #include "immerse/core/timer.hpp"
+#include "immerse/lbm3d/lbm_aa_line_kernel.hpp"
 #include "immerse/lbm3d/lbm_flow.hpp"
 #include "immerse/lbm3d/lbm_kernels.hpp"
 #include "immerse/lbm3d/lbm_line_kernel.hpp"
@@ -22,9 +23,10 @@ class LbmSolver final : public LbmFlow {
   using View = Kokkos::View<T, Device>;
 
  public:
-  explicit LbmSolver(const LbmParams& p) : p_(p), N_(p.cells()), S_(population_stride<Real>(N_)) {
+  explicit LbmSolver(const LbmParams& p)
+      : p_(p), N_(p.cells()), S_(population_stride<Real>(N_)), aa_(p.pattern == Pattern::aa) {
     f_[0] = View<Real*>("f0", 15 * S_);
-    f_[1] = View<Real*>("f1", 15 * S_);
+    f_[1] = View<Real*>("f1", aa_ ? 0 : 15 * S_);  // the AA pattern works in place in f0
     group_ = View<unsigned char*>("group", N_);
     previous_ = View<unsigned char*>("group_previous", N_);
     ub_ = View<Real*>("ub", 3 * N_);
@@ -45,7 +47,8 @@ class LbmSolver final : public LbmFlow {
     Kokkos::deep_copy(h_ub_, ub_);
     for (int a = 0; a < 3; ++a) force_[a] = static_cast<Real>(p.force[a]);
 
-    // Initial populations: equilibrium of the initial formulas at every cell centre.
+    // Initial populations: equilibrium of the initial formulas at every cell centre, taken as a
+    // post-collision state (the first step streams it); the AA pattern stores it swapped.
     const Expression rho(p.init_rho, p.source + ": key 'initial.rho'"), ux(p.init_ux, p.source + ": key 'initial.ux'"),
         uy(p.init_uy, p.source + ": key 'initial.uy'"), uz(p.init_uz, p.source + ": key 'initial.uz'");
     auto h = Kokkos::create_mirror_view(f_[0]);
@@ -58,28 +61,18 @@ class LbmSolver final : public LbmFlow {
           const double r = rho(x, y, z);
           const double u[3] = {ux(x, y, z) - 0.5 * p.force[0] / r, uy(x, y, z) - 0.5 * p.force[1] / r,
                                uz(x, y, z) - 0.5 * p.force[2] / r};
-          for (int q = 0; q < 15; ++q) h(q * S_ + c) = D3Q15::feq<Real>(q, r, u[0], u[1], u[2]);
+          for (int q = 0; q < 15; ++q) h((aa_ ? D3Q15::opposite(q) : q) * S_ + c) = D3Q15::feq<Real>(q, r, u[0], u[1], u[2]);
         }
     Kokkos::deep_copy(f_[0], h);
-    Kokkos::deep_copy(f_[1], f_[0]);
+    if (!aa_) Kokkos::deep_copy(f_[1], f_[0]);
   }
 
   void step() override {
     const auto t0 = std::chrono::steady_clock::now();
-    CollideStream<Real, Exec> k;
-    k.lat = lat_, k.src = f_[cur_], k.dst = f_[1 - cur_];
-    k.omega = static_cast<Real>(1.0 / p_.tau);
-    for (int a = 0; a < 3; ++a) k.force[a] = force_[a];
-    k.force_pref = static_cast<Real>(1.0 - 0.5 / p_.tau);
-    k.forced = force_[0] != 0 || force_[1] != 0 || force_[2] != 0;
-    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible) {
-      const CollideStreamLines<Real, Exec> lines{k, streaming_};
-      Kokkos::parallel_for("lbm3d::collide_stream", Kokkos::RangePolicy<Exec>(0, p_.ny * p_.nz), lines);
-    } else {
-      Kokkos::parallel_for("lbm3d::collide_stream", Kokkos::RangePolicy<Exec>(0, N_), k);
-    }
-    Exec().fence();
-    cur_ = 1 - cur_;
+    if (aa_)
+      aa_step();
+    else
+      pull_step();
     ++steps_;
     timer_.add("collide_stream", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
@@ -99,6 +92,7 @@ class LbmSolver final : public LbmFlow {
     Kokkos::deep_copy(Kokkos::subview(region_, std::make_pair<size_t, size_t>(0, g.region.size())), hr);
     ApplyGroups<Real, Exec> k;
     k.lat = lat_, k.region = region_, k.previous = previous_, k.f = f_[cur_];
+    k.swapped = aa_ && swapped_;
     const Kokkos::RangePolicy<Exec> cells(0, static_cast<int>(g.region.size()));
     Kokkos::parallel_for("lbm3d::apply_groups", cells, k);
     k.rim_pass = true;  // C2 averages the C1 populations set just above
@@ -197,9 +191,52 @@ class LbmSolver final : public LbmFlow {
   }
 
  private:
+  // Pull pattern: stream from f_[cur_] and collide into the other buffer.
+  void pull_step() {
+    CollideStream<Real, Exec> k = relaxation();
+    k.src = f_[cur_], k.dst = f_[1 - cur_];
+    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible) {
+      const CollideStreamLines<Real, Exec> lines{k, streaming_};
+      Kokkos::parallel_for("lbm3d::collide_stream", Kokkos::RangePolicy<Exec>(0, p_.ny * p_.nz), lines);
+    } else {
+      Kokkos::parallel_for("lbm3d::collide_stream", Kokkos::RangePolicy<Exec>(0, N_), k);
+    }
+    Exec().fence();
+    cur_ = 1 - cur_;
+  }
+
+  // AA pattern: the exchange and local steps alternate in place in f_[0] (lbm_aa_kernels.hpp).
+  void aa_step() {
+    AaStep<Real, Exec> a;
+    const CollideStream<Real, Exec> k = relaxation();
+    a.lat = lat_, a.f = f_[0], a.omega = k.omega, a.force_pref = k.force_pref, a.forced = k.forced;
+    for (int d = 0; d < 3; ++d) a.force[d] = k.force[d];
+    a.exchange = swapped_;
+    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible) {
+      const AaLines<Real, Exec> lines{{k, false}, a};
+      Kokkos::parallel_for(swapped_ ? "lbm3d::aa_exchange" : "lbm3d::aa_local", Kokkos::RangePolicy<Exec>(0, p_.ny * p_.nz), lines);
+    } else {
+      Kokkos::parallel_for(swapped_ ? "lbm3d::aa_exchange" : "lbm3d::aa_local", Kokkos::RangePolicy<Exec>(0, N_), a);
+    }
+    Exec().fence();
+    swapped_ = !swapped_;
+  }
+
+  // The lattice and the relaxation constants (no buffers).
+  CollideStream<Real, Exec> relaxation() const {
+    CollideStream<Real, Exec> k;
+    k.lat = lat_;
+    k.omega = static_cast<Real>(1.0 / p_.tau);
+    for (int a = 0; a < 3; ++a) k.force[a] = force_[a];
+    k.force_pref = static_cast<Real>(1.0 - 0.5 / p_.tau);
+    k.forced = force_[0] != 0 || force_[1] != 0 || force_[2] != 0;
+    return k;
+  }
+
   void compute_moments() const {
     Moments<Real, Exec> k;
     k.lat = lat_, k.f = f_[cur_], k.macro = macro_;
+    k.stored = !aa_ ? Stored::kPostCollision : swapped_ ? Stored::kPostCollisionSwapped : Stored::kArrived;
     for (int a = 0; a < 3; ++a) k.force[a] = force_[a];
     Kokkos::parallel_for("lbm3d::moments", Kokkos::RangePolicy<Exec>(0, N_), k);
     Exec().fence();
@@ -209,8 +246,10 @@ class LbmSolver final : public LbmFlow {
   long N_;
   long S_;  // population block stride (population_stride)
   bool streaming_ = false;  // host line kernel stores around the caches (lattice.stores)
+  bool aa_ = true;          // lattice.pattern: AA (one buffer, in place) or pull (two buffers)
+  bool swapped_ = true;     // AA: the water's post-collision state is stored swapped (next: exchange)
   View<Real*> f_[2];
-  int cur_ = 0;
+  int cur_ = 0;  // pull: the buffer holding the state (AA: always 0)
   View<unsigned char*> group_, previous_;
   View<Real*> ub_, macro_;
   View<int*> region_;

@@ -2,9 +2,11 @@
 // Kokkos kernels of the D3Q15 solver, written once over Views for every execution space.
 // Storage: structure of arrays, population q of cell n at f[q S + n], n = i + nx (j + ny k), with a
 // block stride S slightly larger than the cell count N (see population_stride).
-// The stored state is post-collision; one fused kernel pulls (streams) the 15 populations of a cell
-// from its neighbours, collides them and writes the other buffer (pull pattern: every write is
-// contiguous per direction and no cell is read-modified-written in place).
+// Two storage patterns (lattice.pattern). Pull, here: the stored state is post-collision; one fused
+// kernel pulls (streams) the 15 populations of a cell from its neighbours, collides them and writes
+// the other buffer (every write contiguous per direction, no cell read-modified-written in place).
+// AA, the default (lbm_aa_kernels.hpp): one buffer, in place, two alternating steps that reuse the
+// lattice rules below (gather with the state stored swapped, upwind, wall_momentum).
 #include <Kokkos_Core.hpp>
 
 #include "immerse/lbm3d/d3q15.hpp"
@@ -38,52 +40,65 @@ struct Lattice {
   Kokkos::View<const unsigned char*, Device> group;
   Kokkos::View<const Real*, Device> ub;  // body-cell velocity, 3 blocks of n
 
+  // Slot of population q in a cell: q, or its opposite where the state is stored swapped (the AA
+  // pattern's post-collision state, lbm_aa_kernels.hpp). The pull pattern always stores unswapped.
+  template <bool Swapped>
+  KOKKOS_INLINE_FUNCTION static int slot(int q) { return Swapped ? D3Q15::opposite(q) : q; }
+
   // Moving-wall bounce-back (the C3 rule): the own population heading into the body cell sc returns
   // reversed, plus the momentum the body's local surface velocity gives it (Ladd 1994):
   // f_q = f*_{-q} + 6 w_q rho0 e_q . u_b.
+  template <bool Swapped = false>
   KOKKOS_INLINE_FUNCTION Real moving_wall(const Kokkos::View<const Real*, Device>& f, int q, long c, long sc) const {
+    return f(slot<Swapped>(D3Q15::opposite(q)) * stride + c) + wall_momentum(q, sc);
+  }
+  // 6 w_q rho0 e_q . u_b of body cell sc: what the moving surface adds to a population bounced into q.
+  KOKKOS_INLINE_FUNCTION Real wall_momentum(int q, long sc) const {
     const Real eu = D3Q15::cx(q) * ub(sc) + D3Q15::cy(q) * ub(n + sc) + D3Q15::cz(q) * ub(2 * n + sc);
-    return f(D3Q15::opposite(q) * stride + c) + Real(6 * D3Q15::w(q)) * rho0 * eu;
+    return Real(6 * D3Q15::w(q)) * rho0 * eu;
   }
 
-  // Pulls the 15 populations arriving at cell (i, j, k) from the post-collision state `f`.
+  // Where population q arriving at cell (i, j, k) comes from: returns the strongest border rule of
+  // the faces that the upwind cell (i, j, k) - e_q lies beyond (bounce_back > velocity > outflow >
+  // periodic) and, when that rule is periodic, the upwind cell itself in `sc` (wrapped).
+  KOKKOS_INLINE_FUNCTION int upwind(int q, int i, int j, int k, long& sc) const {
+    int s[3] = {i - D3Q15::cx(q), j - D3Q15::cy(q), k - D3Q15::cz(q)};
+    const int size[3] = {nx, ny, nz};
+    int rule = kPeriodic;
+    for (int a = 0; a < 3; ++a) {
+      int face = -1;
+      if (s[a] < 0) face = 2 * a;
+      if (s[a] >= size[a]) face = 2 * a + 1;
+      if (face < 0) continue;
+      const int b = border[face];
+      if (b == kBounceBack || (b == kVelocity && rule != kBounceBack) || (b == kOutflow && rule == kPeriodic)) rule = b;
+      s[a] += s[a] < 0 ? size[a] : -size[a];  // periodic wrap (only used when the rule stays periodic)
+    }
+    sc = s[0] + static_cast<long>(nx) * (s[1] + static_cast<long>(ny) * s[2]);
+    return rule;
+  }
+
+  // Pulls the 15 populations arriving at cell (i, j, k) from the post-collision state `f` (stored
+  // swapped when Swapped: the AA pattern's exchange step).
+  template <bool Swapped = false>
   KOKKOS_INLINE_FUNCTION void gather(const Kokkos::View<const Real*, Device>& f, int i, int j, int k, long c,
                                      Real out[15]) const {
     const bool interior = i > 0 && j > 0 && k > 0 && i < nx - 1 && j < ny - 1 && k < nz - 1;
     if (interior && group(c) == kWater) {  // fast path: no border, no body neighbour
-      for (int q = 0; q < 15; ++q) out[q] = f(q * stride + c - offset[q]);
-      return;
-    }
-    if (interior) {  // next to the body, no border: pull or moving-wall bounce-back (below)
-      for (int q = 0; q < 15; ++q) {
-        const long sc = c - offset[q];
-        out[q] = is_body(group(sc)) ? moving_wall(f, q, c, sc) : f(q * stride + sc);
-      }
+      for (int q = 0; q < 15; ++q) out[q] = f(slot<Swapped>(q) * stride + c - offset[q]);
       return;
     }
     for (int q = 0; q < 15; ++q) {
-      int s[3] = {i - D3Q15::cx(q), j - D3Q15::cy(q), k - D3Q15::cz(q)};
-      const int size[3] = {nx, ny, nz};
-      int rule = kPeriodic;  // strongest rule of the faces crossed: bounce_back > velocity > outflow > periodic
-      for (int a = 0; a < 3; ++a) {
-        int face = -1;
-        if (s[a] < 0) face = 2 * a;
-        if (s[a] >= size[a]) face = 2 * a + 1;
-        if (face < 0) continue;
-        const int b = border[face];
-        if (b == kBounceBack || (b == kVelocity && rule != kBounceBack) || (b == kOutflow && rule == kPeriodic)) rule = b;
-        s[a] += s[a] < 0 ? size[a] : -size[a];  // periodic wrap (only used when the rule stays periodic)
-      }
-      const int o = D3Q15::opposite(q);
+      long sc = c - offset[q];
+      const int rule = interior ? int(kPeriodic) : upwind(q, i, j, k, sc);
       if (rule == kBounceBack) {
-        out[q] = f(o * stride + c);
+        out[q] = f(slot<Swapped>(D3Q15::opposite(q)) * stride + c);
       } else if (rule == kOutflow) {
         out[q] = rest_feq[q];
       } else if (rule == kVelocity) {
         out[q] = inlet_feq[q];
       } else {
-        const long sc = s[0] + static_cast<long>(nx) * (s[1] + static_cast<long>(ny) * s[2]);
-        out[q] = is_body(group(sc)) ? moving_wall(f, q, c, sc) : f(q * stride + sc);
+        out[q] = is_body(group(sc)) ? moving_wall<Swapped>(f, q, c, sc) : f(slot<Swapped>(q) * stride + sc);
       }
     }
   }
@@ -189,6 +204,11 @@ struct CollideStream {
   }
 };
 
+// How the populations of water cells are stored between steps. The pull pattern keeps the
+// post-collision state unswapped; the AA pattern (lbm_aa_kernels.hpp) alternates between the
+// post-collision state stored swapped (slot -q holds q) and the streamed (arrived) populations.
+enum class Stored { kPostCollision, kPostCollisionSwapped, kArrived };
+
 // Macroscopic fields of the state the next step will collide (streamed populations).
 template <class Real, class Exec>
 struct Moments {
@@ -197,6 +217,7 @@ struct Moments {
   Kokkos::View<const Real*, Device> f;
   Kokkos::View<Real*, Device> macro;  // 4 blocks: rho, ux, uy, uz
   Real force[3] = {0, 0, 0};
+  Stored stored = Stored::kPostCollision;
   KOKKOS_INLINE_FUNCTION void operator()(const long c) const {
     const long n = lat.n;
     const int i = static_cast<int>(c % lat.nx);
@@ -208,7 +229,13 @@ struct Moments {
       for (int q = 0; q < 15; ++q) rho += f(q * lat.stride + c);
     } else {
       Real g[15];
-      lat.gather(f, i, j, k, c, g);
+      if (stored == Stored::kArrived) {
+        for (int q = 0; q < 15; ++q) g[q] = f(q * lat.stride + c);
+      } else if (stored == Stored::kPostCollisionSwapped) {
+        lat.template gather<true>(f, i, j, k, c, g);
+      } else {
+        lat.gather(f, i, j, k, c, g);
+      }
       moments(g, force, rho, ux, uy, uz);
     }
     macro(c) = rho, macro(n + c) = ux, macro(2 * n + c) = uy, macro(3 * n + c) = uz;
@@ -221,7 +248,9 @@ struct Moments {
 // Two passes over the region: the first sets every cell but C2, the second (rim_pass) averages for
 // each C2 cell the populations its C1 neighbours now hold, instead of recomputing up to 14 x 15
 // equilibria per C2 cell. A C1 cell outside the region still holds the equilibrium of its unchanged
-// velocity: body cells are never streamed into.
+// velocity: body cells are never streamed into. Body cells are stored unswapped in both patterns (no
+// step touches them); where the water is stored swapped (AA pattern, `swapped`), a C1/C2 cell that
+// becomes water has its populations swapped into the water's layout.
 template <class Real, class Exec>
 struct ApplyGroups {
   using Device = typename Exec::device_type;
@@ -230,6 +259,7 @@ struct ApplyGroups {
   Kokkos::View<unsigned char*, Device> previous;
   Kokkos::View<Real*, Device> f;
   bool rim_pass = false;
+  bool swapped = false;  // water populations stored swapped (AA pattern, after a local step)
   KOKKOS_INLINE_FUNCTION void operator()(const int r) const {
     const long n = lat.n, S = lat.stride, c = region(r);
     const unsigned char g = lat.group(c);
@@ -244,8 +274,14 @@ struct ApplyGroups {
     } else if (g == kInner) {
       for (int q = 0; q < 15; ++q) f(q * S + c) = 0;
     } else if (g == kWater || g == kNearBody) {
-      if (before == kInner)
+      if (before == kInner) {
         for (int q = 0; q < 15; ++q) f(q * S + c) = Real(D3Q15::w(q)) * lat.rho0;
+      } else if (swapped && is_body(before)) {
+        for (int q = 1; q < 15; q += 2) {
+          const Real a = f(q * S + c);
+          f(q * S + c) = f((q + 1) * S + c), f((q + 1) * S + c) = a;
+        }
+      }
     }
   }
   KOKKOS_INLINE_FUNCTION void average_surface_neighbours(const long c) const {

@@ -174,7 +174,9 @@ struct CollideStreamLines {
     k.collide(f, c);
   }
 
-  // m consecutive cells: populations from in[q][a], collided populations to out[q][a].
+  // m consecutive cells: populations from in[q][a], collided populations to out[q][a]. out may be in
+  // (the AA pattern, lbm_aa_line_kernel.hpp): out[q] is then in[-q] at the same index, so relax loads
+  // both inputs of a pair before it stores.
   // Two passes: the moments of all m cells (15 loads each), then the relaxation one pair of opposite
   // directions at a time (relax). The second pass reads the run again from L1 (15 x kRun values) and
   // has two input and two output streams live per loop, where a single fused loop keeps 30 pointers
@@ -231,16 +233,18 @@ struct CollideStreamLines {
         const Real eu = ex * ux[a] + ey * uy[a] + ez * uz[a], wr = w * rho[a];
         const Real even = wr * (Real(1) + Real(4.5) * eu * eu - uu[a]), odd = wr * Real(3) * eu;
         const Real force_even = pw * (Real(9) * eu * eF - Real(3) * (ux[a] * F0 + uy[a] * F1 + uz[a] * F2));
-        ta[a] = fa[a] - om * (fa[a] - (even + odd)) + (force_even + force_odd);
-        if constexpr (pair) tb[a] = fb[a] - om * (fb[a] - (even - odd)) + (force_even - force_odd);
+        const Real x = fa[a], y = fb[a];  // both before either store: in place, ta is fb (AA pattern)
+        ta[a] = x - om * (x - (even + odd)) + (force_even + force_odd);
+        if constexpr (pair) tb[a] = y - om * (y - (even - odd)) + (force_even - force_odd);
       }
     } else {
       IMMERSE_LBM_SIMD
       for (int a = 0; a < m; ++a) {
         const Real eu = ex * ux[a] + ey * uy[a] + ez * uz[a], wr = w * rho[a];
         const Real even = wr * (Real(1) + Real(4.5) * eu * eu - uu[a]), odd = wr * Real(3) * eu;
-        ta[a] = fa[a] - om * (fa[a] - (even + odd));
-        if constexpr (pair) tb[a] = fb[a] - om * (fb[a] - (even - odd));
+        const Real x = fa[a], y = fb[a];
+        ta[a] = x - om * (x - (even + odd));
+        if constexpr (pair) tb[a] = y - om * (y - (even - odd));
       }
     }
     if (streaming) {

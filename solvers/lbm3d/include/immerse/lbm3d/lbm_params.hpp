@@ -12,6 +12,10 @@ namespace immerse::lbm3d {
 // fictitious cell at rest equilibrium (the paper's section 3.1); velocity: the same with the
 // equilibrium at the inlet velocity; bounce_back: half-way no-slip wall; periodic: wrap around.
 enum class Border { periodic, outflow, bounce_back, velocity };
+// How populations are stored and streamed: aa = one buffer, in place, two alternating steps
+// (lbm_aa_kernels.hpp); pull = two buffers, every step pulls from one into the other. Same results with
+// fixed cell groups; aa moves fewer bytes on a CPU and needs half the memory (bench_lbm3d).
+enum class Pattern { aa, pull };
 // Faces in the order x_min, x_max, y_min, y_max, z_min, z_max.
 constexpr const char* kFaceNames[6] = {"x_min", "x_max", "y_min", "y_max", "z_min", "z_max"};
 
@@ -19,8 +23,10 @@ struct LbmParams {
   int nx = 32, ny = 32, nz = 32;
   double tau = 0.8;  // BGK relaxation time; nu = (tau - 1/2) / 3
   bool fp64 = false;
+  Pattern pattern = Pattern::aa;
   // The host (CPU) kernel writes populations with streaming (non-temporal) stores instead of ordinary
   // ones; off by default, measured slower on this machine (streaming_store.hpp). Devices ignore it.
+  // Pull pattern only (the AA pattern stores where it loaded, in cache).
   bool streaming_stores = false;
   std::array<Border, 6> border = {Border::periodic, Border::periodic, Border::periodic,
                                   Border::periodic, Border::periodic, Border::periodic};
@@ -38,10 +44,12 @@ struct LbmParams {
 Schema lbm_schema();
 LbmParams lbm_params_from_json(const json& resolved, const std::string& source);
 // Rejects parameters outside the stable range with the key and the allowed range (InputError):
-// tau in (0.5, 20], periodic faces paired, lattice Mach number of initial/inlet speeds <= 0.3.
+// tau in (0.5, 20], periodic faces paired, lattice Mach number of initial/inlet speeds <= 0.3,
+// streaming stores with the pull pattern only.
 void check_stability(const LbmParams& p);
 // Largest lattice speed the initial formulas and the inlet give (for the Mach check).
 double max_initial_speed(const LbmParams& p);
 std::string to_string(Border b);
+std::string to_string(Pattern p);
 
 }  // namespace immerse::lbm3d

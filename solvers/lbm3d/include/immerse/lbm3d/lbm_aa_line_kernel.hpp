@@ -1,0 +1,108 @@
+#pragma once
+// The host-space form of the AA pattern's two steps (lbm_aa_kernels.hpp): one x line per work item,
+// its plain cells through the pull line kernel's SIMD runs (CollideStreamLines::water_run), whose
+// input and output pointers here address the same buffer.
+//
+// In place is safe in a run: water_run reads all 15 inputs of its cells (moments), then relaxes one
+// pair of opposite directions (q, -q) at a time, and the pair's two outputs go exactly where its two
+// inputs came from (result q replaces input -q, at the same run index), so nothing is overwritten
+// before it is read and runs never share a location.
+// - local step: every run of water cells (plain or next to a body) in every line; body cells are
+//   left alone.
+// - exchange step: runs of plain water cells (no body neighbour) between the two x ends, with the
+//   line's plan (plan_interior) giving each direction's source and, through its opposite, each
+//   result's destination; the x ends, cells next to a body and lines where a periodic face brings a
+//   body in go cell by cell through AaStep::exchange_cell, the reference the device spaces run.
+#include "immerse/lbm3d/lbm_aa_kernels.hpp"
+#include "immerse/lbm3d/lbm_line_kernel.hpp"
+
+namespace immerse::lbm3d {
+
+template <class Real, class Exec>
+struct AaLines {
+  using Lines = CollideStreamLines<Real, Exec>;
+  using Plan = typename Lines::LinePlan;
+  static constexpr int kRun = Lines::kRun;
+  Lines lines;        // plans and SIMD runs; lines.k holds the lattice and the relaxation constants
+  AaStep<Real, Exec> step;  // the same lattice and buffer, for cells outside the runs
+
+  void operator()(const int line) const {
+    if (step.exchange)
+      exchange_line(line);
+    else
+      local_line(line);
+  }
+
+  void local_line(const int line) const {
+    const auto& lat = step.lat;
+    const long base = static_cast<long>(line) * lat.nx, n = lat.stride;
+    Real* f = step.f.data();
+    const Real* in[15];
+    Real* out[15];
+    int i = 0;
+    while (i < lat.nx) {
+      int m = 0;
+      const int limit = (lat.nx - i) < kRun ? (lat.nx - i) : kRun;
+      while (m < limit && !is_body(lat.group(base + i + m))) ++m;
+      if (m == 0) {  // a body cell: no step touches it
+        ++i;
+        continue;
+      }
+      for (int q = 0; q < 15; ++q) in[q] = f + q * n + base + i, out[q] = f + D3Q15::opposite(q) * n + base + i;
+      lines.water_run(in, out, m);
+      i += m;
+    }
+  }
+
+  void exchange_line(const int line) const {
+    const auto& lat = step.lat;
+    const int j = line % lat.ny, kk = line / lat.ny;
+    const long base = static_cast<long>(line) * lat.nx, n = lat.stride;
+    const Plan plan = lines.plan_interior(j, kk);
+    Real* f = step.f.data();
+    Real constant[15][kRun];  // constant-kind sources read these as if they were a line
+    Real discard[kRun];       // results pushed into an outflow/inlet face are dropped here
+    const Real* in0[15];      // source of direction q at cell 0 of the line (nullptr: constant[q])
+    Real* out0[15];           // destination of result q at cell 0 (nullptr: discard)
+    for (int q = 0; q < 15; ++q) {
+      const int r = D3Q15::opposite(q);
+      if (plan.kind[q] == Plan::kConstant)
+        for (int a = 0; a < kRun; ++a) constant[q][a] = plan.value[q];
+      // Arriving q: the upwind neighbour's result q (its slot -q), or the own result -q (slot q).
+      in0[q] = plan.kind[q] == Plan::kPull ? f + r * n + plan.source[q] : plan.kind[q] == Plan::kBounce ? f + q * n + base : nullptr;
+      // Result q goes to x + e_q, the upwind cell of direction -q (slot q), or bounces back into
+      // slot -q of the cell itself; toward an outflow/inlet face slot -q gets the face's constant.
+      out0[q] = plan.kind[r] == Plan::kPull ? f + q * n + plan.source[r] : plan.kind[r] == Plan::kBounce ? f + r * n + base : nullptr;
+    }
+    const Real* in[15];
+    Real* out[15];
+    int i = 1;
+    while (i < lat.nx - 1) {
+      int m = 0;
+      const int limit = (lat.nx - 1 - i) < kRun ? (lat.nx - 1 - i) : kRun;
+      if (!plan.wrapped_body)
+        while (m < limit && lat.group(base + i + m) == kWater) ++m;
+      if (m == 0) {
+        step.exchange_cell(i, j, kk, base + i);
+        ++i;
+        continue;
+      }
+      for (int q = 0; q < 15; ++q) {
+        in[q] = in0[q] ? in0[q] + i : constant[q];
+        out[q] = out0[q] ? out0[q] + i : discard;
+      }
+      lines.water_run(in, out, m);
+      for (int q = 0; q < 15; ++q) {
+        if (out0[q]) continue;
+        const int r = D3Q15::opposite(q);
+        Real* to = f + r * n + base + i;
+        for (int a = 0; a < m; ++a) to[a] = plan.value[r];
+      }
+      i += m;
+    }
+    step.exchange_cell(0, j, kk, base);
+    if (lat.nx > 1) step.exchange_cell(lat.nx - 1, j, kk, base + lat.nx - 1);
+  }
+};
+
+}  // namespace immerse::lbm3d
