@@ -49,7 +49,9 @@ std::string benchmark_table(const std::string& program, const json& out) {
                                                        "threads", "iterations", "real_time", "cpu_time", "time_unit",
                                                        "bytes_per_second", "family_index", "per_family_instance_index",
                                                        "aggregate_name", "aggregate_unit", "label"};
-    for (const auto& [key, value] : b.items()) {
+    for (const auto& item : b.items()) {
+      const std::string& key = item.key();  // not a structured binding: lambdas capture it (C++17)
+      const json& value = item.value();
       const bool known = std::find(kStandard.begin(), kStandard.end(), key) != kStandard.end() ||
                          std::any_of(kRateCounters.begin(), kRateCounters.end(), [&](const auto& r) { return r.first == key; });
       if (!known && value.is_number()) other += fmt::format("{}{} {:.4g}", other.empty() ? "" : ", ", key, value.get<double>());

@@ -48,8 +48,9 @@ struct Lattice {
   // Moving-wall bounce-back (the C3 rule): the own population heading into the body cell sc returns
   // reversed, plus the momentum the body's local surface velocity gives it (Ladd 1994):
   // f_q = f*_{-q} + 6 w_q rho0 e_q . u_b.
-  template <bool Swapped = false>
-  KOKKOS_INLINE_FUNCTION Real moving_wall(const Kokkos::View<const Real*, Device>& f, int q, long c, long sc) const {
+  // F: a View of the populations (const or not: the AA pattern passes its one writable buffer).
+  template <bool Swapped = false, class F>
+  KOKKOS_INLINE_FUNCTION Real moving_wall(const F& f, int q, long c, long sc) const {
     return f(slot<Swapped>(D3Q15::opposite(q)) * stride + c) + wall_momentum(q, sc);
   }
   // 6 w_q rho0 e_q . u_b of body cell sc: what the moving surface adds to a population bounced into q.
@@ -80,9 +81,8 @@ struct Lattice {
 
   // Pulls the 15 populations arriving at cell (i, j, k) from the post-collision state `f` (stored
   // swapped when Swapped: the AA pattern's exchange step).
-  template <bool Swapped = false>
-  KOKKOS_INLINE_FUNCTION void gather(const Kokkos::View<const Real*, Device>& f, int i, int j, int k, long c,
-                                     Real out[15]) const {
+  template <bool Swapped = false, class F>
+  KOKKOS_INLINE_FUNCTION void gather(const F& f, int i, int j, int k, long c, Real out[15]) const {
     const bool interior = i > 0 && j > 0 && k > 0 && i < nx - 1 && j < ny - 1 && k < nz - 1;
     if (interior && group(c) == kWater) {  // fast path: no border, no body neighbour
       for (int q = 0; q < 15; ++q) out[q] = f(slot<Swapped>(q) * stride + c - offset[q]);
