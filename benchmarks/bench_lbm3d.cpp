@@ -26,7 +26,8 @@
 // lattice_updates_per_s is cells per second (MLUPS x 1e6). jellyfish_frame reports frames_per_s beside
 // paper_frames_per_s, the paper's 1.1 (2 cm cells, 40^3) and 0.43 (1 cm, 80^3) frames/s on an Intel
 // Celeron 2.8 GHz. Run with OMP_PROC_BIND=spread OMP_PLACES=threads; --benchmark_filter=collide picks
-// the lattice kernels only. 256^3 needs 2 GB (FP32) / 4 GB (FP64) of memory.
+// the lattice kernels only. 256^3 needs 1 GB (FP32) / 2 GB (FP64) of memory with the AA pattern,
+// twice that with pull (two population buffers).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
