@@ -2,7 +2,11 @@
 // A small lattice for the kernel tests (test_line_kernel.cpp, test_aa_pattern.cpp): its size, one
 // border kind per face, an optional body force, two boxes of body cells (one on the x_min face and
 // cut by the y seam), C3 marks as JellyGroups sets them, random near-equilibrium populations and
-// random body velocities. Host spaces only (the views are filled in place).
+// random body velocities; and the comparison of two population buffers both tests make. Host spaces
+// only (the views are filled in place).
+#include <gtest/gtest.h>
+
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -89,6 +93,23 @@ TestLattice<Real, Exec> make_test_lattice(const LatticeSetup& s) {
   t.k.forced = s.forced;
   if (s.forced) t.k.force[0] = Real(1e-4), t.k.force[1] = Real(-2e-5), t.k.force[2] = Real(5e-5);
   return t;
+}
+
+// Populations of a and b (every slot of every cell) further apart than tol; the first five are
+// reported as failures naming the cell and slot, under the label `what`.
+template <class View>
+long count_differences(const View& a, const View& b, const LatticeSetup& s, long stride, double tol,
+                       const char* what) {
+  const long n = static_cast<long>(s.nx) * s.ny * s.nz;
+  long bad = 0;
+  for (long c = 0; c < n; ++c)
+    for (int q = 0; q < 15; ++q) {
+      const double x = a(q * stride + c), y = b(q * stride + c);
+      if (!(std::abs(x - y) <= tol) && bad++ < 5)
+        ADD_FAILURE() << what << ": cell (" << c % s.nx << ", " << (c / s.nx) % s.ny << ", " << c / s.nx / s.ny
+                      << ") slot " << q << ": " << x << " against " << y;
+    }
+  return bad;
 }
 
 // The setups both kernel tests run: every border kind with and without a body force; lines longer

@@ -32,21 +32,6 @@ constexpr double kernel_tolerance() {
   return sizeof(Real) == 4 ? 2e-6 : 2e-14;
 }
 
-template <class View>
-long count_differences(const View& a, const View& b, const kernel_test::LatticeSetup& s, long stride, double tol,
-                       const char* what) {
-  const long n = static_cast<long>(s.nx) * s.ny * s.nz;
-  long bad = 0;
-  for (long c = 0; c < n; ++c)
-    for (int q = 0; q < 15; ++q) {
-      const double x = a(q * stride + c), y = b(q * stride + c);
-      if (!(std::abs(x - y) <= tol) && bad++ < 5)
-        ADD_FAILURE() << what << ": cell (" << c % s.nx << ", " << (c / s.nx) % s.ny << ", " << c / s.nx / s.ny
-                      << ") slot " << q << ": " << x << " against " << y;
-    }
-  return bad;
-}
-
 template <class Real, class Exec>
 void check_aa_kernels(const kernel_test::LatticeSetup& s) {
   using Device = typename Exec::device_type;
@@ -59,19 +44,17 @@ void check_aa_kernels(const kernel_test::LatticeSetup& s) {
       const int slot = is_body(t.groups[c]) ? q : D3Q15::opposite(q);
       by_line(slot * S + c) = by_cell(slot * S + c) = t.src(q * S + c);
     }
-  AaStep<Real, Exec> step;
-  step.lat = t.k.lat, step.omega = t.k.omega, step.force_pref = t.k.force_pref, step.forced = t.k.forced;
-  for (int a = 0; a < 3; ++a) step.force[a] = t.k.force[a];
+  AaStep<Real, Exec> step{t.k, {}, true};
   const double tol = kernel_tolerance<Real>();
   for (const bool exchange : {true, false}) {
     step.exchange = exchange;
     step.f = by_cell;
     Kokkos::parallel_for(Kokkos::RangePolicy<Exec>(0, n), step);
     step.f = by_line;
-    const AaLines<Real, Exec> lines{{t.k, false}, step};
+    const AaLines<Real, Exec> lines{step};
     Kokkos::parallel_for(Kokkos::RangePolicy<Exec>(0, s.ny * s.nz), lines);
     Exec().fence();
-    EXPECT_EQ(count_differences(by_line, by_cell, s, S, tol, exchange ? "exchange step, line vs cell" : "local step, line vs cell"), 0);
+    EXPECT_EQ(kernel_test::count_differences(by_line, by_cell, s, S, tol, exchange ? "exchange step, line vs cell" : "local step, line vs cell"), 0);
   }
 
   // Two pull steps (cell kernel) from the same state.
@@ -87,7 +70,7 @@ void check_aa_kernels(const kernel_test::LatticeSetup& s) {
   Kokkos::View<Real*, Device> unswapped("unswapped", 15 * S);
   for (long c = 0; c < n; ++c)
     for (int q = 0; q < 15; ++q) unswapped(q * S + c) = by_cell((is_body(t.groups[c]) ? q : D3Q15::opposite(q)) * S + c);
-  EXPECT_EQ(count_differences(unswapped, twice, s, S, tol, "two AA steps vs two pull steps"), 0);
+  EXPECT_EQ(kernel_test::count_differences(unswapped, twice, s, S, tol, "two AA steps vs two pull steps"), 0);
 }
 
 }  // namespace

@@ -34,15 +34,7 @@ void compare_line_kernel_with_cell_kernel(const kernel_test::LatticeSetup& s, co
   // choice of fused multiply-adds may differ between the SIMD and the scalar code: a few units in the
   // last place of populations of order 0.1, so 1e-6 (FP32) / 1e-14 (FP64) absolute.
   const double tol = sizeof(Real) == 4 ? 1e-6 : 1e-14;
-  long bad = 0;
-  for (long c = 0; c < n; ++c)
-    for (int q = 0; q < 15; ++q) {
-      const double a = by_line(q * stride + c), b = by_cell(q * stride + c);
-      if (!(std::abs(a - b) <= tol) && bad++ < 5)
-        ADD_FAILURE() << "cell (" << c % s.nx << ", " << (c / s.nx) % s.ny << ", " << c / s.nx / s.ny << ") q " << q
-                      << ": line kernel " << a << ", cell kernel " << b;
-    }
-  EXPECT_EQ(bad, 0);
+  EXPECT_EQ(kernel_test::count_differences(by_line, by_cell, s, stride, tol, "line kernel vs cell kernel"), 0);
 }
 
 }  // namespace

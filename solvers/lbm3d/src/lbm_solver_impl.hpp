@@ -207,13 +207,9 @@ class LbmSolver final : public LbmFlow {
 
   // AA pattern: the exchange and local steps alternate in place in f_[0] (lbm_aa_kernels.hpp).
   void aa_step() {
-    AaStep<Real, Exec> a;
-    const CollideStream<Real, Exec> k = relaxation();
-    a.lat = lat_, a.f = f_[0], a.omega = k.omega, a.force_pref = k.force_pref, a.forced = k.forced;
-    for (int d = 0; d < 3; ++d) a.force[d] = k.force[d];
-    a.exchange = swapped_;
+    const AaStep<Real, Exec> a{relaxation(), f_[0], swapped_};
     if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible) {
-      const AaLines<Real, Exec> lines{{k, false}, a};
+      const AaLines<Real, Exec> lines{a};
       Kokkos::parallel_for(swapped_ ? "lbm3d::aa_exchange" : "lbm3d::aa_local", Kokkos::RangePolicy<Exec>(0, p_.ny * p_.nz), lines);
     } else {
       Kokkos::parallel_for(swapped_ ? "lbm3d::aa_exchange" : "lbm3d::aa_local", Kokkos::RangePolicy<Exec>(0, N_), a);

@@ -29,19 +29,16 @@ namespace immerse::lbm3d {
 template <class Real, class Exec>
 struct AaStep {
   using Device = typename Exec::device_type;
-  Lattice<Real, Device> lat;
+  CollideStream<Real, Exec> k;    // the lattice and the relaxation constants (its src/dst are not used)
   Kokkos::View<Real*, Device> f;  // the one population buffer
-  Real omega = 1;                 // 1 / tau
-  Real force[3] = {0, 0, 0};
-  Real force_pref = 0;  // (1 - 1/(2 tau)), Guo's forcing prefactor
-  bool forced = false;
-  bool exchange = true;  // which of the two steps (the state says: swapped post-collision -> exchange)
+  bool exchange = true;           // which of the two steps (the state says: swapped post-collision -> exchange)
 
   KOKKOS_INLINE_FUNCTION void relax(const Real a[15], Real g[15]) const {
-    bgk_relax(a, g, omega, force_pref, force[0], force[1], force[2], forced);
+    bgk_relax(a, g, k.omega, k.force_pref, k.force[0], k.force[1], k.force[2], k.forced);
   }
 
   KOKKOS_INLINE_FUNCTION void local_cell(const long c) const {
+    const auto& lat = k.lat;
     if (is_body(lat.group(c))) return;
     const long S = lat.stride;
     Real a[15], g[15];
@@ -50,18 +47,19 @@ struct AaStep {
     for (int q = 0; q < 15; ++q) f(D3Q15::opposite(q) * S + c) = g[q];
   }
 
-  KOKKOS_INLINE_FUNCTION void exchange_cell(const int i, const int j, const int k, const long c) const {
+  KOKKOS_INLINE_FUNCTION void exchange_cell(const int i, const int j, const int kk, const long c) const {
+    const auto& lat = k.lat;
     if (is_body(lat.group(c))) return;
     const long S = lat.stride;
     Real a[15], g[15];
-    lat.template gather<true>(f, i, j, k, c, a);
+    lat.template gather<true>(f, i, j, kk, c, a);
     relax(a, g);
-    const bool interior = i > 0 && j > 0 && k > 0 && i < lat.nx - 1 && j < lat.ny - 1 && k < lat.nz - 1;
+    const bool interior = i > 0 && j > 0 && kk > 0 && i < lat.nx - 1 && j < lat.ny - 1 && kk < lat.nz - 1;
     for (int q = 0; q < 15; ++q) {
       // Result q goes to x + e_q, the upwind cell of direction r = -q: its border rule decides.
       const int r = D3Q15::opposite(q);
       long dc = c + lat.offset[q];
-      const int rule = interior ? int(kPeriodic) : lat.upwind(r, i, j, k, dc);
+      const int rule = interior ? int(kPeriodic) : lat.upwind(r, i, j, kk, dc);
       if (rule == kBounceBack) {
         f(r * S + c) = g[q];
       } else if (rule == kOutflow) {
@@ -81,9 +79,9 @@ struct AaStep {
       local_cell(c);
       return;
     }
-    const int i = static_cast<int>(c % lat.nx);
-    const long r = c / lat.nx;
-    exchange_cell(i, static_cast<int>(r % lat.ny), static_cast<int>(r / lat.ny), c);
+    const int i = static_cast<int>(c % k.lat.nx);
+    const long r = c / k.lat.nx;
+    exchange_cell(i, static_cast<int>(r % k.lat.ny), static_cast<int>(r / k.lat.ny), c);
   }
 };
 

@@ -23,8 +23,8 @@ struct AaLines {
   using Lines = CollideStreamLines<Real, Exec>;
   using Plan = typename Lines::LinePlan;
   static constexpr int kRun = Lines::kRun;
-  Lines lines;        // plans and SIMD runs; lines.k holds the lattice and the relaxation constants
-  AaStep<Real, Exec> step;  // the same lattice and buffer, for cells outside the runs
+  AaStep<Real, Exec> step;  // the buffer, the lattice and the relaxation (step.k); cells outside the runs
+  Lines lines{step.k, false};  // plans and SIMD runs over the same lattice and relaxation
 
   void operator()(const int line) const {
     if (step.exchange)
@@ -34,7 +34,7 @@ struct AaLines {
   }
 
   void local_line(const int line) const {
-    const auto& lat = step.lat;
+    const auto& lat = step.k.lat;
     const long base = static_cast<long>(line) * lat.nx, n = lat.stride;
     Real* f = step.f.data();
     const Real* in[15];
@@ -55,7 +55,7 @@ struct AaLines {
   }
 
   void exchange_line(const int line) const {
-    const auto& lat = step.lat;
+    const auto& lat = step.k.lat;
     const int j = line % lat.ny, kk = line / lat.ny;
     const long base = static_cast<long>(line) * lat.nx, n = lat.stride;
     const Plan plan = lines.plan_interior(j, kk);
