@@ -379,7 +379,7 @@ void StableSolver<Exec>::diffuse_jacobi(int c) {
             const double d = Kokkos::Experimental::fabs(relax(f, i, j) - f(k)) * (1 + a * (4 + dd(k)));
             r = d > r ? d : r;
           }, Kokkos::Max<double>(res));
-      if (!(res == res)) throw NumericalError(fmt::format("{}: viscosity solve produced NaN at step {}", p_.source, steps_));
+      if (!std::isfinite(res)) throw NumericalError(fmt::format("{}: viscosity solve diverged (residual {} at step {})", p_.source, res, steps_));
       if (res <= p_.viscosity_tol) { converged = true; break; }
     }
   }
@@ -468,7 +468,7 @@ void StableSolver<Exec>::diffuse_rbgs() {
   double res = viscosity_residual(false);
   bool converged = res <= p_.viscosity_tol;
   while (!converged && sweeps < p_.max_iterations) {
-    if (!(res == res)) throw NumericalError(fmt::format("{}: viscosity solve produced NaN at step {}", p_.source, steps_));
+    if (!std::isfinite(res)) throw NumericalError(fmt::format("{}: viscosity solve diverged (residual {} at step {})", p_.source, res, steps_));
     visc_sweeps(1), ++sweeps;
     res = viscosity_residual(false);
     converged = res <= p_.viscosity_tol;
@@ -539,7 +539,7 @@ void StableSolver<Exec>::solve_pressure() {
       mg_vcycle();
       ++it;
       res = pressure_residual();
-      if (!(res == res)) throw NumericalError(fmt::format("{}: pressure solve produced NaN at step {}", p_.source, steps_));
+      if (!std::isfinite(res)) throw NumericalError(fmt::format("{}: pressure solve diverged (residual {} at step {})", p_.source, res, steps_));
       converged = res <= p_.pressure_tol;
     }
   } else if (p_.pressure_solver != LinearSolver::mgcg) {
@@ -566,7 +566,7 @@ void StableSolver<Exec>::solve_pressure() {
     ++it;
     if (it % kCheckEvery == 0) {
       res = pressure_residual();
-      if (!(res == res)) throw NumericalError(fmt::format("{}: pressure solve produced NaN at step {}", p_.source, steps_));
+      if (!std::isfinite(res)) throw NumericalError(fmt::format("{}: pressure solve diverged (residual {} at step {})", p_.source, res, steps_));
       converged = res <= p_.pressure_tol;
     }
   }
@@ -664,7 +664,7 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
     }, Kokkos::Max<double>(rmax));
     ++it;
     res = rmax * scale;
-    if (!(res == res)) throw NumericalError(fmt::format("{}: pressure solve produced NaN at step {}", p_.source, steps_));
+    if (!std::isfinite(res)) throw NumericalError(fmt::format("{}: pressure solve diverged (residual {} at step {})", p_.source, res, steps_));
     converged = res <= p_.pressure_tol;
     if (converged) break;
     const double r_z_old = cg_dot(r, z);  // r (new) . z (old), for Polak-Ribiere

@@ -28,8 +28,10 @@ struct StableGrid {
 template <class V>
 KOKKOS_INLINE_FUNCTION double stable_interp(const V& f, const StableGrid& g, double x, double y, double ox, double oy) {
   double fi = x / g.h - ox, fj = y / g.h - oy;
-  fi = fi < 0 ? 0 : (fi > g.nx + 0.999999 ? g.nx + 0.999999 : fi);
-  fj = fj < 0 ? 0 : (fj > g.ny + 0.999999 ? g.ny + 0.999999 : fj);
+  // Written so that a NaN coordinate clamps to 0 (a NaN fails every comparison): a diverged field then
+  // reads inside the arrays and the health check names it, instead of an out-of-bounds read.
+  fi = !(fi >= 0) ? 0 : (fi > g.nx + 0.999999 ? g.nx + 0.999999 : fi);
+  fj = !(fj >= 0) ? 0 : (fj > g.ny + 0.999999 ? g.ny + 0.999999 : fj);
   const int i = static_cast<int>(fi), j = static_cast<int>(fj);
   const double a = fi - i, b = fj - j;
   return (1 - a) * (1 - b) * f(g.at(i, j)) + a * (1 - b) * f(g.at(i + 1, j)) + (1 - a) * b * f(g.at(i, j + 1)) +
