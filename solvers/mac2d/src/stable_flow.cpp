@@ -1,4 +1,5 @@
 // Definitions of StableSolver<Exec> and their instantiation for every enabled execution space.
+#include "stable_loops.hpp"
 #include "stable_solver_impl.hpp"
 
 namespace immerse::mac2d {
@@ -281,7 +282,7 @@ void StableSolver<Exec>::predict() {
     // every normal boundary face and tangential ghost, and the entries neither touches (corner ghosts,
     // the faces outside the domain) are never written by any kernel, so both buffers hold the same.
     // Semi-Lagrangian with a midpoint (RK2) backtrace and bilinear interpolation.
-    Kokkos::parallel_for("stable_advect", range2({1, 1}, {g.nx + 1, g.ny + 1}), KOKKOS_LAMBDA(int i, int j) {
+    cell_for<Exec>("stable_advect", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
       auto vel_at = [&](double x, double y, double& a, double& b) {
         a = stable_interp(u, g, x, y, 0.0, -0.5);
         b = stable_interp(v, g, x, y, -0.5, 0.0);
@@ -322,7 +323,7 @@ void StableSolver<Exec>::predict() {
     auto u = vel_[0], v = vel_[1];
     auto cu = code_[0], cv = code_[1];
     if (fx != 0 || fy != 0)
-      Kokkos::parallel_for("stable_force", range2({1, 1}, {g.nx + 1, g.ny + 1}), KOKKOS_LAMBDA(int i, int j) {
+      cell_for<Exec>("stable_force", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
         if (i < g.nx && cu(g.at(i, j)) != 2) u(g.at(i, j)) += fx;
         if (j < g.ny && cv(g.at(i, j)) != 2) v(g.at(i, j)) += fy;
       });
@@ -360,19 +361,19 @@ void StableSolver<Exec>::diffuse_jacobi(int c) {
   while (it < p_.max_iterations) {
     if (jacobi) {
       Kokkos::deep_copy(out, f);
-      Kokkos::parallel_for("stable_visc_jacobi", range2({1, 1}, {i1 + 1, j1 + 1}), KOKKOS_LAMBDA(int i, int j) {
+      cell_for<Exec>("stable_visc_jacobi", 1, i1 + 1, 1, j1 + 1, KOKKOS_LAMBDA(int i, int j) {
         if (code(g.at(i, j)) != 2) out(g.at(i, j)) = relax(f, i, j);
       });
       Kokkos::deep_copy(f, out);
     } else {
       for (int colour = 0; colour < 2; ++colour)
-        Kokkos::parallel_for("stable_visc_gs", range2({1, 1}, {i1 + 1, j1 + 1}), KOKKOS_LAMBDA(int i, int j) {
+        cell_for<Exec>("stable_visc_gs", 1, i1 + 1, 1, j1 + 1, KOKKOS_LAMBDA(int i, int j) {
           if (((i + j) & 1) == colour && code(g.at(i, j)) != 2) f(g.at(i, j)) = relax(f, i, j);
         });
     }
     ++it;
     if (it % 2 == 0 || it == 1) {
-      Kokkos::parallel_reduce("stable_visc_residual", range2({1, 1}, {i1 + 1, j1 + 1}),
+      cell_reduce<Exec>("stable_visc_residual", 1, i1 + 1, 1, j1 + 1,
           KOKKOS_LAMBDA(int i, int j, double& r) {
             const int k = g.at(i, j);
             if (code(k) == 2) return;
@@ -408,7 +409,7 @@ double StableSolver<Exec>::viscosity_residual(bool scaled) const {
   auto ddu = ddiag_[0], ddv = ddiag_[1], dru = drhs_[0], drv = drhs_[1];
   auto dmu = dmask_[0], dmv = dmask_[1];
   double res = 0;
-  Kokkos::parallel_reduce("stable_visc_residual", range2({1, 1}, {g.nx + 1, g.ny + 1}),
+  cell_reduce<Exec>("stable_visc_residual", 1, g.nx + 1, 1, g.ny + 1,
       KOKKOS_LAMBDA(int i, int j, double& r) {
         const int k = g.at(i, j);
         auto one = [&](const view& f, const view& rhs, const bytes& dm, const view& dd, const view& dr) {
@@ -437,13 +438,9 @@ void StableSolver<Exec>::visc_sweeps(int n) {
   auto cu = code_[0], cv = code_[1];
   auto ddu = ddiag_[0], ddv = ddiag_[1], dru = drhs_[0], drv = drhs_[1];
   auto dmu = dmask_[0], dmv = dmask_[1];
-  const int half = (g.nx + 1) / 2;
   for (int s = 0; s < n; ++s)
     for (int colour = 0; colour < 2; ++colour)
-      Kokkos::parallel_for("stable_visc_gs", Kokkos::RangePolicy<Exec>(0, half * g.ny), KOKKOS_LAMBDA(int t) {
-        const int j = 1 + t / half;
-        const int i = 2 * (t % half) + 1 + ((1 + j + colour) & 1);
-        if (i > g.nx) return;
+      colour_for<Exec>("stable_visc_gs", g.nx, g.ny, colour, KOKKOS_LAMBDA(int i, int j) {
         const int k = g.at(i, j);
         auto relax = [&](const view& f, const view& rhs, const bytes& dm, const view& dd, const view& dr) {
           const unsigned char m = dm(k);
@@ -487,7 +484,7 @@ double StableSolver<Exec>::pressure_residual() const {
   auto wu = wgt_[0], wv = wgt_[1];
   const double scale = p_.dt / (p_.rho * p_.h * p_.h);
   double res = 0;
-  Kokkos::parallel_reduce("stable_p_residual", range2({1, 1}, {g.nx + 1, g.ny + 1}),
+  cell_reduce<Exec>("stable_p_residual", 1, g.nx + 1, 1, g.ny + 1,
       KOKKOS_LAMBDA(int i, int j, double& r) {
         const int k = g.at(i, j);
         const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
@@ -507,7 +504,7 @@ void StableSolver<Exec>::solve_pressure() {
   const double s = p_.rho * p_.h / p_.dt;
   // b = rho h^2/dt div(u*) with a face's body part moving at the body velocity:
   // flux = w u + (1 - w) u_body (cut cells), or the face value itself where no body touches it.
-  Kokkos::parallel_for("stable_p_rhs", range2({1, 1}, {g.nx + 1, g.ny + 1}), KOKKOS_LAMBDA(int i, int j) {
+  cell_for<Exec>("stable_p_rhs", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
     const int k = g.at(i, j);
     auto flux = [&](double val, double w, unsigned char code, double body) { return code ? w * val + (1 - w) * body : val; };
     b(k) = s * (flux(u(k), wu(k), cu(k), bu(k)) - flux(u(k - 1), wu(k - 1), cu(k - 1), bu(k - 1)) +
@@ -548,17 +545,16 @@ void StableSolver<Exec>::solve_pressure() {
   }
   while (!converged && it < p_.max_iterations) {
     if (p_.pressure_solver == LinearSolver::jacobi) {
-      Kokkos::parallel_for("stable_p_jacobi", range2({1, 1}, {g.nx + 1, g.ny + 1}), KOKKOS_LAMBDA(int i, int j) {
+      cell_for<Exec>("stable_p_jacobi", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
         const int k = g.at(i, j);
         pn(k) = pf(k) + omega * (update(pf, k) - pf(k));
       });
-      Kokkos::parallel_for("stable_p_copy", range2({1, 1}, {g.nx + 1, g.ny + 1}), KOKKOS_LAMBDA(int i, int j) {
+      cell_for<Exec>("stable_p_copy", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
         pf(g.at(i, j)) = pn(g.at(i, j));
       });
     } else {
       for (int colour = 0; colour < 2; ++colour)
-        Kokkos::parallel_for("stable_p_sor", range2({1, 1}, {g.nx + 1, g.ny + 1}), KOKKOS_LAMBDA(int i, int j) {
-          if (((i + j) & 1) != colour) return;
+        colour_for<Exec>("stable_p_sor", g.nx, g.ny, colour, KOKKOS_LAMBDA(int i, int j) {
           const int k = g.at(i, j);
           pf(k) += omega * (update(pf, k) - pf(k));
         });
@@ -594,7 +590,7 @@ void StableSolver<Exec>::mg_setup() {
   for (size_t l = 1; l < mg_.size(); ++l) {
     const StableGrid c = mg_[l].g, f = mg_[l - 1].g;
     auto wu = mg_[l].wu, wv = mg_[l].wv, fwu = mg_[l - 1].wu, fwv = mg_[l - 1].wv;
-    Kokkos::parallel_for("stable_mg_weights", range2({0, 0}, {c.nx + 1, c.ny + 1}), KOKKOS_LAMBDA(int I, int J) {
+    cell_for<Exec>("stable_mg_weights", 0, c.nx + 1, 0, c.ny + 1, KOKKOS_LAMBDA(int I, int J) {
       if (J >= 1) wu(c.at(I, J)) = fwu(f.at(2 * I, 2 * J - 1)) + fwu(f.at(2 * I, 2 * J));
       if (I >= 1) wv(c.at(I, J)) = fwv(f.at(2 * I - 1, 2 * J)) + fwv(f.at(2 * I, 2 * J));
     });
@@ -619,13 +615,10 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
   auto pf = p_field_, b = b_, r = cg_r_, z = cg_z_, d = cg_d_, q = cg_q_;
   auto wu = wgt_[0], wv = wgt_[1];
   const double scale = p_.dt / (p_.rho * p_.h * p_.h);
-  // One-dimensional policy over the interior cells (as the smoother's): cheaper per pass on host
-  // backends than the 2D MDRange.
-  const Kokkos::RangePolicy<Exec> cells(0, g.nx * g.ny);
   mg_setup();
   double rmax = 0;
-  Kokkos::parallel_reduce("stable_cg_residual", cells, KOKKOS_LAMBDA(int t, double& m) {
-    const int k = g.at(1 + t % g.nx, 1 + t / g.nx);
+  cell_reduce<Exec>("stable_cg_residual", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j, double& m) {
+    const int k = g.at(i, j);
     const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
     r(k) = W > 0 ? b(k) - (we * pf(k + 1) + ww * pf(k - 1) + wn * pf(k + g.w) + ws * pf(k - g.w) - W * pf(k)) : 0.0;
     const double a = Kokkos::Experimental::fabs(r(k));
@@ -640,14 +633,14 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
   while (!converged && it < p_.max_iterations) {
     // d = z + beta d on the open cells; q = A d and d.q in one pass needs d's neighbours updated
     // first, so two passes.
-    Kokkos::parallel_for("stable_cg_direction", cells, KOKKOS_LAMBDA(int t) {
-      const int k = g.at(1 + t % g.nx, 1 + t / g.nx);
+    cell_for<Exec>("stable_cg_direction", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
+      const int k = g.at(i, j);
       const double W = wu(k) + wu(k - 1) + wv(k) + wv(k - g.w);
       d(k) = W > 0 ? z(k) + beta * d(k) : 0.0;
     });
     double dq = 0;
-    Kokkos::parallel_reduce("stable_cg_apply", cells, KOKKOS_LAMBDA(int t, double& acc) {
-      const int k = g.at(1 + t % g.nx, 1 + t / g.nx);
+    cell_reduce<Exec>("stable_cg_apply", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j, double& acc) {
+      const int k = g.at(i, j);
       const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
       q(k) = W * d(k) - (we * d(k + 1) + ww * d(k - 1) + wn * d(k + g.w) + ws * d(k - g.w));
       acc += d(k) * q(k);
@@ -655,8 +648,8 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
     if (!(delta > 0) || !(dq > 0)) return false;
     const double alpha = delta / dq;
     rmax = 0;
-    Kokkos::parallel_reduce("stable_cg_update", cells, KOKKOS_LAMBDA(int t, double& m) {
-      const int k = g.at(1 + t % g.nx, 1 + t / g.nx);
+    cell_reduce<Exec>("stable_cg_update", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j, double& m) {
+      const int k = g.at(i, j);
       pf(k) += alpha * d(k);
       r(k) += alpha * q(k);  // r = b - L p = -rho, and rho -= alpha A d
       const double a = Kokkos::Experimental::fabs(r(k));
@@ -681,8 +674,8 @@ template <class Exec>
 double StableSolver<Exec>::cg_dot(const view& a, const view& b) const {
   const StableGrid g = g_;
   double s = 0;
-  Kokkos::parallel_reduce("stable_cg_dot", Kokkos::RangePolicy<Exec>(0, g.nx * g.ny), KOKKOS_LAMBDA(int t, double& acc) {
-    const int k = g.at(1 + t % g.nx, 1 + t / g.nx);
+  cell_reduce<Exec>("stable_cg_dot", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j, double& acc) {
+    const int k = g.at(i, j);
     acc += a(k) * b(k);
   }, s);
   return s;
@@ -700,14 +693,9 @@ template <class Exec>
 void StableSolver<Exec>::mg_smooth(const MgLevel& l, int sweeps, bool reverse) const {
   const StableGrid g = l.g;
   auto wu = l.wu, wv = l.wv, p = l.p, b = l.b;
-  const int half = (g.nx + 1) / 2;  // cells of one colour per row (at most)
   for (int s = 0; s < sweeps; ++s)
     for (int c = 0; c < 2; ++c) {
-      const int colour = reverse ? 1 - c : c;
-      Kokkos::parallel_for("stable_mg_smooth", Kokkos::RangePolicy<Exec>(0, half * g.ny), KOKKOS_LAMBDA(int t) {
-        const int j = 1 + t / half;
-        const int i = 2 * (t % half) + 1 + ((1 + j + colour) & 1);
-        if (i > g.nx) return;
+      colour_for<Exec>("stable_mg_smooth", g.nx, g.ny, reverse ? 1 - c : c, KOKKOS_LAMBDA(int i, int j) {
         const int k = g.at(i, j);
         const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
         if (W > 0) p(k) = (we * p(k + 1) + ww * p(k - 1) + wn * p(k + g.w) + ws * p(k - g.w) - b(k)) / W;
@@ -743,7 +731,7 @@ void StableSolver<Exec>::mg_vcycle(bool symmetric) {
     auto cb = mg_[l + 1].b, cp = mg_[l + 1].p;
     // Residual and restriction in one pass: each coarse cell sums its four fine residuals and starts
     // its correction at 0 (the coarse ghost cells are never written and stay 0).
-    Kokkos::parallel_for("stable_mg_restrict", range2({1, 1}, {c.nx + 1, c.ny + 1}), KOKKOS_LAMBDA(int I, int J) {
+    cell_for<Exec>("stable_mg_restrict", 1, c.nx + 1, 1, c.ny + 1, KOKKOS_LAMBDA(int I, int J) {
       double sum = 0;
       for (int dj = 0; dj < 2; ++dj)
         for (int di = 0; di < 2; ++di) {
@@ -760,7 +748,7 @@ void StableSolver<Exec>::mg_vcycle(bool symmetric) {
     const StableGrid f = mg_[l].g, c = mg_[l + 1].g;
     auto p = mg_[l].p, cp = mg_[l + 1].p;
     const double k = kOvercorrect;
-    Kokkos::parallel_for("stable_mg_prolong", range2({1, 1}, {f.nx + 1, f.ny + 1}), KOKKOS_LAMBDA(int i, int j) {
+    cell_for<Exec>("stable_mg_prolong", 1, f.nx + 1, 1, f.ny + 1, KOKKOS_LAMBDA(int i, int j) {
       p(f.at(i, j)) += k * cp(c.at((i + 1) / 2, (j + 1) / 2));
     });
     mg_smooth(mg_[l], kPostSmooth, /*reverse=*/symmetric);
@@ -776,7 +764,7 @@ void StableSolver<Exec>::project() {
     auto wu = wgt_[0], wv = wgt_[1];
     const double s = p_.dt / (p_.rho * p_.h);
     // Faces of the pressure equation (weight > 0) take the pressure gradient; ghost p = 0 at outflows.
-    Kokkos::parallel_for("stable_project", range2({0, 0}, {g.nx + 1, g.ny + 1}), KOKKOS_LAMBDA(int i, int j) {
+    cell_for<Exec>("stable_project", 0, g.nx + 1, 0, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
       const int k = g.at(i, j);
       if (j >= 1 && wu(k) > 0) u(k) -= s * (pf(k + 1) - pf(k));
       if (i >= 1 && wv(k) > 0) v(k) -= s * (pf(k + g.w) - pf(k));
@@ -872,7 +860,7 @@ double StableSolver<Exec>::max_divergence() const {
   auto cu = code_[0], cv = code_[1];
   const double ih = 1 / p_.h;
   double m = 0;
-  Kokkos::parallel_reduce("stable_div", range2({1, 1}, {g.nx + 1, g.ny + 1}), KOKKOS_LAMBDA(int i, int j, double& r) {
+  cell_reduce<Exec>("stable_div", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j, double& r) {
     const int k = g.at(i, j);
     if (wu(k) + wu(k - 1) + wv(k) + wv(k - g.w) <= 0) return;
     auto flux = [&](double val, double w, unsigned char code, double body) { return code ? w * val + (1 - w) * body : val; };

@@ -44,7 +44,6 @@ class StableSolver final : public StableFlow {
   using device = Kokkos::Device<Exec, typename Exec::memory_space>;
   using view = Kokkos::View<double*, device>;
   using bytes = Kokkos::View<unsigned char*, device>;
-  using range2 = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>>;
 
   explicit StableSolver(const StableParams& p);
 

