@@ -76,9 +76,6 @@ std::string cases_section(const ReportContext& ctx) {
   return md + "\n";
 }
 
-// Names are "<kernel>/<backend>/...": each kernel is compared with STREAM triad on its own backend,
-// measured by the same program in the same run.
-
 std::string benchmark_section(const ReportContext& ctx) {
   if (ctx.benchmarks.empty()) return "## Throughput\n\nBenchmarks skipped.\n\n";
   std::string md =

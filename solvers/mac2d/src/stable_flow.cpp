@@ -25,6 +25,12 @@ std::array<double, 2> side_point(const StableParams& p, int s, int k) {
 }  // namespace
 
 template <class Exec>
+void StableSolver<Exec>::stop_if_diverged(const char* solve, double res) const {
+  if (!std::isfinite(res))
+    throw NumericalError(fmt::format("{}: {} solve diverged (residual {} at step {})", p_.source, solve, res, steps_));
+}
+
+template <class Exec>
 StableSolver<Exec>::StableSolver(const StableParams& p) : p_(p) {
   if (p_.omega <= 0) p_.omega = 2.0 / (1.0 + std::sin(M_PI / std::max(p.nx, p.ny)));
   g_ = StableGrid{p.nx, p.ny, p.nx + 2, p.h};
@@ -358,24 +364,16 @@ void StableSolver<Exec>::diffuse_jacobi(int c) {
     if (!(m & 8)) s += src(k + g.w);
     return (rhs(k) + a * (s + dr(k))) / (1 + a * (4 + dd(k)));
   };
-  const bool jacobi = p_.viscosity_solver == LinearSolver::jacobi;
   const auto t0 = std::chrono::steady_clock::now();
   int it = 0;
   double res = 0;
   bool converged = false;
   while (it < p_.max_iterations) {
-    if (jacobi) {
-      Kokkos::deep_copy(out, f);
-      cell_for<Exec>("stable_visc_jacobi", 1, i1 + 1, 1, j1 + 1, KOKKOS_LAMBDA(int i, int j) {
-        if (code(g.at(i, j)) != 2) out(g.at(i, j)) = relax(f, i, j);
-      });
-      Kokkos::deep_copy(f, out);
-    } else {
-      for (int colour = 0; colour < 2; ++colour)
-        cell_for<Exec>("stable_visc_gs", 1, i1 + 1, 1, j1 + 1, KOKKOS_LAMBDA(int i, int j) {
-          if (((i + j) & 1) == colour && code(g.at(i, j)) != 2) f(g.at(i, j)) = relax(f, i, j);
-        });
-    }
+    Kokkos::deep_copy(out, f);
+    cell_for<Exec>("stable_visc_jacobi", 1, i1 + 1, 1, j1 + 1, KOKKOS_LAMBDA(int i, int j) {
+      if (code(g.at(i, j)) != 2) out(g.at(i, j)) = relax(f, i, j);
+    });
+    Kokkos::deep_copy(f, out);
     ++it;
     if (it % 2 == 0 || it == 1) {
       cell_reduce<Exec>("stable_visc_residual", 1, i1 + 1, 1, j1 + 1,
@@ -385,7 +383,7 @@ void StableSolver<Exec>::diffuse_jacobi(int c) {
             const double d = Kokkos::Experimental::fabs(relax(f, i, j) - f(k)) * (1 + a * (4 + dd(k)));
             r = d > r ? d : r;
           }, Kokkos::Max<double>(res));
-      if (!std::isfinite(res)) throw NumericalError(fmt::format("{}: viscosity solve diverged (residual {} at step {})", p_.source, res, steps_));
+      stop_if_diverged("viscosity", res);
       if (res <= p_.viscosity_tol) { converged = true; break; }
     }
   }
@@ -470,7 +468,7 @@ void StableSolver<Exec>::diffuse_rbgs() {
   double res = viscosity_residual(false);
   bool converged = res <= p_.viscosity_tol;
   while (!converged && sweeps < p_.max_iterations) {
-    if (!std::isfinite(res)) throw NumericalError(fmt::format("{}: viscosity solve diverged (residual {} at step {})", p_.source, res, steps_));
+    stop_if_diverged("viscosity", res);
     visc_sweeps(1), ++sweeps;
     res = viscosity_residual(false);
     converged = res <= p_.viscosity_tol;
@@ -541,7 +539,7 @@ void StableSolver<Exec>::solve_pressure() {
       mg_vcycle();
       ++it;
       res = pressure_residual();
-      if (!std::isfinite(res)) throw NumericalError(fmt::format("{}: pressure solve diverged (residual {} at step {})", p_.source, res, steps_));
+      stop_if_diverged("pressure", res);
       converged = res <= p_.pressure_tol;
     }
   } else if (p_.pressure_solver != LinearSolver::mgcg) {
@@ -567,7 +565,7 @@ void StableSolver<Exec>::solve_pressure() {
     ++it;
     if (it % kCheckEvery == 0) {
       res = pressure_residual();
-      if (!std::isfinite(res)) throw NumericalError(fmt::format("{}: pressure solve diverged (residual {} at step {})", p_.source, res, steps_));
+      stop_if_diverged("pressure", res);
       converged = res <= p_.pressure_tol;
     }
   }
@@ -662,7 +660,7 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
     }, Kokkos::Max<double>(rmax));
     ++it;
     res = rmax * scale;
-    if (!std::isfinite(res)) throw NumericalError(fmt::format("{}: pressure solve diverged (residual {} at step {})", p_.source, res, steps_));
+    stop_if_diverged("pressure", res);
     converged = res <= p_.pressure_tol;
     if (converged) break;
     const double r_z_old = cg_dot(r, z);  // r (new) . z (old), for Polak-Ribiere

@@ -89,13 +89,15 @@ class StableSolver final : public StableFlow {
   double cg_dot(const view& a, const view& b) const;   // over the interior cells
   view cg_r_, cg_z_, cg_d_, cg_q_;
   void apply_fixed();
-  void diffuse_jacobi(int c);
+  void diffuse_jacobi(int c);  // the paper's Jacobi (fluid_solver.viscosity = jacobi), one component
   void diffuse_rbgs();  // both components at once, starting from the previous solve's sweep count
   void visc_sweeps(int n);
   double viscosity_residual(bool scaled) const;
   int visc_guess_ = 1;  // sweeps the last viscosity solve needed
   void solve_pressure();
   double pressure_residual() const;  // max |div u| the current p would leave, 1/s
+  // A non-finite residual (NaN or inf: the solve diverged) stops the run, naming the solve and step.
+  void stop_if_diverged(const char* solve, double res) const;
   template <class F>
   void timed(const char* phase, F&& f) {
     auto s = phases_.scope(phase);
