@@ -5,14 +5,14 @@
 namespace immerse::mac2d {
 namespace {
 constexpr int kLeft = 0, kRight = 1, kBottom = 2, kTop = 3;
-constexpr int kCheckEvery = 10;
+constexpr int kCheckEvery = 10;  // Jacobi / SOR iterations between residual reductions (one costs ~1 sweep)
 // Red-black Gauss-Seidel sweeps before and after each coarse correction. One and one (with the
 // over-correction below) failed on the windmill at 256^2 (measured): two and two.
 constexpr int kPreSmooth = 2, kPostSmooth = 2;
 // Piecewise-constant prolongation with the Galerkin coarse operator under-corrects smooth errors by
 // about 2 (the coarse operator is twice as stiff as the rediscretised one); scaling the correction
 // (Braess's over-correction) recovers most of it. Measured on the 128^2 jet: see bench_stable.
-constexpr double kOvercorrect = 1.8;  // iterations between residual reductions (a reduction costs ~1 sweep)
+constexpr double kOvercorrect = 1.8;
 
 // Position of the boundary face centre k (1-based cell index along the side) of side s.
 std::array<double, 2> side_point(const StableParams& p, int s, int k) {
@@ -530,17 +530,21 @@ void StableSolver<Exec>::solve_pressure() {
                        (p_.pressure_solver == LinearSolver::mgcg && !solve_pressure_mgcg(it, res, converged));
   if (vcycles) {
     mg_setup();
-    // One V-cycle per iteration, the residual checked after each. (Skipping the checks of cycles
-    // predicted not to reach the tolerance was tried: the prediction overshot by 0.3-1.5 cycles per
-    // solve on the cases, more than the 1-2 % the skipped residual passes save.)
-    res = pressure_residual();
-    converged = res <= p_.pressure_tol;
-    while (!converged && it < p_.max_iterations) {
-      mg_vcycle();
-      ++it;
-      res = pressure_residual();
+    // V-cycles until the residual of p is within the tolerance. It is measured inside the cycle, by
+    // the restriction after level 0's pre-smoothing, so no pass of its own: a cycle that finds it
+    // within the tolerance stops there and is not counted. (Checking after every cycle cost a pass
+    // per cycle, 0.9 ms per step on the elastic bar.)
+    const double scale = p_.dt / (p_.rho * p_.h * p_.h);
+    while (true) {
+      res = mg_vcycle(/*symmetric=*/false, p_.pressure_tol / scale) * scale;
       stop_if_diverged("pressure", res);
       converged = res <= p_.pressure_tol;
+      if (converged) break;
+      if (++it >= p_.max_iterations) {
+        res = pressure_residual();
+        converged = res <= p_.pressure_tol;
+        break;
+      }
     }
   } else if (p_.pressure_solver != LinearSolver::mgcg) {
     res = pressure_residual();
@@ -693,11 +697,33 @@ void StableSolver<Exec>::mg_precondition(const view& r, const view& z) {
 }
 
 template <class Exec>
-void StableSolver<Exec>::mg_smooth(const MgLevel& l, int sweeps, bool reverse) const {
+void StableSolver<Exec>::mg_smooth(const MgLevel& l, int sweeps, bool reverse, const MgLevel* prolong_from) const {
   const StableGrid g = l.g;
   auto wu = l.wu, wv = l.wv, p = l.p, b = l.b;
   for (int s = 0; s < sweeps; ++s)
     for (int c = 0; c < 2; ++c) {
+      if (s == 0 && prolong_from) {
+        // The coarse correction, added where it is read instead of in a pass of its own: an update
+        // p(k) = (sum w p_nb - b) / W never reads p(k), so the first colour needs its neighbours
+        // corrected and the second colour only its closed cells (W = 0, no update) corrected.
+        const StableGrid cg = prolong_from->g;
+        auto cp = prolong_from->p;
+        const double kc = kOvercorrect;
+        const bool first = c == 0;
+        colour_for<Exec>("stable_mg_prolong_smooth", g.nx, g.ny, reverse ? 1 - c : c, KOKKOS_LAMBDA(int i, int j) {
+          const int k = g.at(i, j);
+          auto corr = [&](int ii, int jj) { return kc * cp(cg.at((ii + 1) / 2, (jj + 1) / 2)); };
+          const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
+          if (!(W > 0))
+            p(k) += corr(i, j);
+          else if (first)
+            p(k) = (we * (p(k + 1) + corr(i + 1, j)) + ww * (p(k - 1) + corr(i - 1, j)) + wn * (p(k + g.w) + corr(i, j + 1)) +
+                    ws * (p(k - g.w) + corr(i, j - 1)) - b(k)) / W;
+          else
+            p(k) = (we * p(k + 1) + ww * p(k - 1) + wn * p(k + g.w) + ws * p(k - g.w) - b(k)) / W;
+        });
+        continue;
+      }
       colour_for<Exec>("stable_mg_smooth", g.nx, g.ny, reverse ? 1 - c : c, KOKKOS_LAMBDA(int i, int j) {
         const int k = g.at(i, j);
         const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
@@ -706,8 +732,6 @@ void StableSolver<Exec>::mg_smooth(const MgLevel& l, int sweeps, bool reverse) c
     }
 }
 
-// The coarsest level (a few cells across): all sweeps in one launch on one thread, as launch and
-// barrier costs, not arithmetic, are what a 4 x 4 grid's 40 sweeps cost when done as 80 launches.
 template <class Exec>
 void StableSolver<Exec>::mg_coarsest(const MgLevel& l, int sweeps) const {
   const StableGrid g = l.g;
@@ -725,37 +749,42 @@ void StableSolver<Exec>::mg_coarsest(const MgLevel& l, int sweeps) const {
 }
 
 template <class Exec>
-void StableSolver<Exec>::mg_vcycle(bool symmetric) {
+double StableSolver<Exec>::mg_vcycle(bool symmetric, double stop_at) {
   const int L = static_cast<int>(mg_.size());
+  double r0 = 0;
   for (int l = 0; l + 1 < L; ++l) {
     mg_smooth(mg_[l], kPreSmooth);
     const StableGrid f = mg_[l].g, c = mg_[l + 1].g;
     auto wu = mg_[l].wu, wv = mg_[l].wv, p = mg_[l].p, b = mg_[l].b;
     auto cb = mg_[l + 1].b, cp = mg_[l + 1].p;
-    // Residual and restriction in one pass: each coarse cell sums its four fine residuals and starts
-    // its correction at 0 (the coarse ghost cells are never written and stay 0).
-    cell_for<Exec>("stable_mg_restrict", 1, c.nx + 1, 1, c.ny + 1, KOKKOS_LAMBDA(int I, int J) {
+    // Residual and restriction in one pass: each coarse cell sums the fine residuals it covers and
+    // starts its correction at 0 (the coarse ghost cells are never written and stay 0). The
+    // pre-smoothing ended on the colour (i + j) odd, whose residuals are therefore 0 (up to
+    // rounding): only the two (i + j) even cells of each 2x2 block, (2I-1, 2J-1) and (2I, 2J), are
+    // summed. Their maximum is the residual of level 0's current p.
+    double rmax = 0;
+    cell_reduce<Exec>("stable_mg_restrict", 1, c.nx + 1, 1, c.ny + 1, KOKKOS_LAMBDA(int I, int J, double& m) {
       double sum = 0;
-      for (int dj = 0; dj < 2; ++dj)
-        for (int di = 0; di < 2; ++di) {
-          const int k = f.at(2 * I - 1 + di, 2 * J - 1 + dj);
-          const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - f.w), W = we + ww + wn + ws;
-          if (W > 0) sum += b(k) - (we * p(k + 1) + ww * p(k - 1) + wn * p(k + f.w) + ws * p(k - f.w) - W * p(k));
-        }
+      for (int d = 0; d < 2; ++d) {
+        const int k = f.at(2 * I - 1 + d, 2 * J - 1 + d);
+        const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - f.w), W = we + ww + wn + ws;
+        if (!(W > 0)) continue;
+        const double r = b(k) - (we * p(k + 1) + ww * p(k - 1) + wn * p(k + f.w) + ws * p(k - f.w) - W * p(k));
+        const double a = Kokkos::Experimental::fabs(r);
+        m = a > m ? a : m;
+        sum += r;
+      }
       cb(c.at(I, J)) = sum;
       cp(c.at(I, J)) = 0;
-    });
+    }, Kokkos::Max<double>(rmax));
+    if (l == 0) {
+      r0 = rmax;
+      if (r0 <= stop_at) return r0;
+    }
   }
   mg_coarsest(mg_[L - 1], 40);  // coarsest: fewer than 8 cells across, 40 sweeps solve it
-  for (int l = L - 2; l >= 0; --l) {
-    const StableGrid f = mg_[l].g, c = mg_[l + 1].g;
-    auto p = mg_[l].p, cp = mg_[l + 1].p;
-    const double k = kOvercorrect;
-    cell_for<Exec>("stable_mg_prolong", 1, f.nx + 1, 1, f.ny + 1, KOKKOS_LAMBDA(int i, int j) {
-      p(f.at(i, j)) += k * cp(c.at((i + 1) / 2, (j + 1) / 2));
-    });
-    mg_smooth(mg_[l], kPostSmooth, /*reverse=*/symmetric);
-  }
+  for (int l = L - 2; l >= 0; --l) mg_smooth(mg_[l], kPostSmooth, /*reverse=*/symmetric, &mg_[l + 1]);
+  return r0;
 }
 
 template <class Exec>

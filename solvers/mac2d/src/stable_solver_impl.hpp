@@ -78,9 +78,13 @@ class StableSolver final : public StableFlow {
   };
   void mg_setup();
   // reverse: black before red (the post-smoother of a symmetric V-cycle, the adjoint of the pre-one).
-  void mg_smooth(const MgLevel& l, int sweeps, bool reverse = false) const;
+  // prolong_from: add that coarser level's correction (piecewise constant, scaled by the
+  // over-correction) during the first sweep.
+  void mg_smooth(const MgLevel& l, int sweeps, bool reverse = false, const MgLevel* prolong_from = nullptr) const;
   void mg_coarsest(const MgLevel& l, int sweeps) const;
-  void mg_vcycle(bool symmetric = false);
+  // One V-cycle on level 0's p. Returns the max |residual| of level 0 after its pre-smoothing (units
+  // of b); when that is <= stop_at the cycle ends there, p pre-smoothed, its residual the one returned.
+  double mg_vcycle(bool symmetric = false, double stop_at = -1);
   std::vector<MgLevel> mg_;
   // Conjugate gradients on the pressure equation preconditioned by one symmetric V-cycle (mgcg).
   // false: CG broke down (non-positive curvature) and the caller continues with V-cycles.
