@@ -107,7 +107,8 @@ void ElasticSimulation::step_run(ElasticRun& r) {
                                          "or lower the stiffness", fluid_.source, n, r.flow->steps_done(), r.flow->time()));
     auto s = r.phases.scope("map_build");
     coupling::bmap_build(r.map, *r.body, fluid_.nx, fluid_.ny, fluid_.h);
-    r.flow->set_constraints(coupling::bmap_constraints(r.map, r.mode, fluid_.nx, fluid_.ny));
+    coupling::bmap_constraints(r.map, r.mode, fluid_.nx, fluid_.ny, r.constraints);
+    r.flow->set_constraints(r.constraints);
     Kokkos::fence();
   }
   r.flow->predict();

@@ -23,6 +23,7 @@ struct ElasticRun {
   std::unique_ptr<mac2d::StableFlow> flow;
   std::optional<bodies::FemBody> body;
   coupling::BoundaryMap map;
+  std::vector<mac2d::FaceConstraint> constraints;  // the map's faces this step (storage reused)
   coupling::CouplingMode mode = coupling::CouplingMode::boundary_map;
   PhaseTimer phases;  // map_build, force, fem (the fluid's own phases come from the flow)
   double step_seconds = 0;

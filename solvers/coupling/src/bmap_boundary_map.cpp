@@ -87,28 +87,27 @@ void bmap_build(BoundaryMap& map, const bodies::FemBody& body, int nx, int ny, d
   build_axis(map.cols, body, 2 * nx + 1, h, 1);
 }
 
-std::vector<mac2d::FaceConstraint> bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny) {
+void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny, std::vector<mac2d::FaceConstraint>& out) {
   const double h = map.h;
-  // Candidate faces: those within one cell of a crossing, and the inside runs. Each face once: a dense
-  // slot per face (kept between calls, only the touched slots reset) instead of a hash map, which cost
-  // a node allocation per face every step.
-  static thread_local std::vector<int> slot;
-  const size_t nslots = 2 * static_cast<size_t>(nx + 2) * (ny + 2);
-  if (slot.size() != nslots) slot.assign(nslots, -1);
-  std::vector<mac2d::FaceConstraint> faces;
-  std::vector<size_t> used;
-  auto key = [&](int c, int i, int j) { return (static_cast<size_t>(c) * (ny + 2) + j) * (nx + 2) + i; };
+  // Candidate faces: those within one cell of a crossing, and the inside runs. Each face once, in
+  // the order first touched: a dense mark per face and the list of keys, both kept between calls
+  // (only the marked slots are reset). Reusing them, and the caller's out, matters: allocating the
+  // ~5000 faces afresh every step cost ~350 page faults and ~0.4 ms per step on the elastic bar.
+  static thread_local std::vector<unsigned char> seen;
+  static thread_local std::vector<size_t> used;
+  const size_t plane = static_cast<size_t>(nx + 2) * (ny + 2), nslots = 2 * plane;
+  if (seen.size() != nslots) seen.assign(nslots, 0);
+  used.clear();
+  out.clear();
+  auto key = [&](int c, int i, int j) { return c * plane + static_cast<size_t>(j) * (nx + 2) + i; };
   auto touch = [&](int c, int i, int j) {
     if (i < 0 || j < 0 || i > nx + 1 || j > ny + 1) return;
     if (c == 0 && (i < 1 || i > nx - 1 || j < 1 || j > ny)) return;  // interior u faces only
     if (c == 1 && (i < 1 || i > nx || j < 1 || j > ny - 1)) return;
     const size_t k = key(c, i, j);
-    if (slot[k] >= 0) return;
-    slot[k] = static_cast<int>(faces.size());
+    if (seen[k]) return;
+    seen[k] = 1;
     used.push_back(k);
-    mac2d::FaceConstraint f;
-    f.c = c, f.i = i, f.j = j;
-    faces.push_back(f);
   };
   auto around = [&](double x, double y) {
     const int ci = static_cast<int>(std::floor(x / h)), cj = static_cast<int>(std::floor(y / h));
@@ -129,10 +128,10 @@ std::vector<mac2d::FaceConstraint> bmap_constraints(const BoundaryMap& map, Coup
   for (int m = 0; m < map.cols.lines; ++m)
     for (int k = map.cols.start[m]; k < map.cols.start[m + 1]; ++k) around(m * 0.5 * h, map.cols.entries[k].s);
 
-  for (size_t k : used) slot[k] = -1;
-  std::vector<mac2d::FaceConstraint> out;
-  out.reserve(faces.size());
-  for (auto& f : faces) {
+  for (const size_t k : used) {
+    seen[k] = 0;
+    mac2d::FaceConstraint f;
+    f.c = static_cast<int>(k / plane), f.i = static_cast<int>(k % plane % (nx + 2)), f.j = static_cast<int>(k % plane / (nx + 2));
     // Face point on the half-cell lattice: u (2i, 2j - 1), v (2i - 1, 2j).
     const int mx = f.c == 0 ? 2 * f.i : 2 * f.i - 1, my = f.c == 0 ? 2 * f.j - 1 : 2 * f.j;
     const double x = 0.5 * h * mx, y = 0.5 * h * my;
@@ -177,7 +176,6 @@ std::vector<mac2d::FaceConstraint> bmap_constraints(const BoundaryMap& map, Coup
     }
     if (any) out.push_back(f);
   }
-  return out;
 }
 
 void bmap_apply_force(const BoundaryMap& map, const mac2d::StableFlow& flow, bodies::FemBody& body, double alpha,

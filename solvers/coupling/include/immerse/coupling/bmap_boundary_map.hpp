@@ -54,8 +54,9 @@ enum class CouplingMode { boundary_map, staircase };
 // The fluid's constraints for the current body position. Boundary map: faces whose point is inside
 // take the body velocity; every face carries its fluid fraction for the pressure equation; faces next
 // to the boundary get theta-stencils (eqs. 13-15) for viscosity. Staircase: cells whose centre is
-// inside are solid; every face of a solid cell takes the body velocity and is closed.
-std::vector<mac2d::FaceConstraint> bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny);
+// inside are solid; every face of a solid cell takes the body velocity and is closed. Replaces the
+// contents of out (pass the same vector every step: its storage is reused).
+void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny, std::vector<mac2d::FaceConstraint>& out);
 
 // Fluid -> solid force of eq. 8, f = sum alpha rho a (u_P - u_s) / dt over the map entries: u_P the
 // predicted fluid velocity at the boundary cell's lattice point just outside the crossing, a =
