@@ -38,10 +38,46 @@ void cell_for(const char* name, int i0, int i1, int j0, int j1, const F& f) {
   }
 }
 
+// The accumulator of a reduction into R: R itself for a plain number (a sum), else the reducer's.
+template <class R, bool = std::is_arithmetic<std::decay_t<R>>::value>
+struct ReduceValue {
+  using type = std::decay_t<R>;
+};
+template <class R>
+struct ReduceValue<R, false> {
+  using type = typename std::decay_t<R>::value_type;
+};
+
+// A maximum and a sum in one pass (conjugate gradients: max |r| for the stopping test and a dot
+// product), as a Kokkos reducer over MaxSum.
+struct MaxSum {
+  double max, sum;
+};
+template <class Space>
+struct MaxSumReducer {
+  using reducer = MaxSumReducer;
+  using value_type = MaxSum;
+  using result_view_type = Kokkos::View<value_type, Space, Kokkos::MemoryUnmanaged>;
+  value_type* result;
+  explicit MaxSumReducer(value_type& r) : result(&r) {}
+  KOKKOS_INLINE_FUNCTION void join(value_type& dest, const value_type& src) const {
+    dest.max = src.max > dest.max ? src.max : dest.max;
+    dest.sum += src.sum;
+  }
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type& dest, const volatile value_type& src) const {
+    dest.max = src.max > dest.max ? src.max : dest.max;
+    dest.sum += src.sum;
+  }
+  KOKKOS_INLINE_FUNCTION void init(value_type& v) const { v.max = 0, v.sum = 0; }  // max of magnitudes: 0
+  KOKKOS_INLINE_FUNCTION value_type& reference() const { return *result; }
+  result_view_type view() const { return result_view_type(result); }
+  KOKKOS_INLINE_FUNCTION bool references_scalar() const { return true; }
+};
+
 // f(i, j, acc) over the same range, reduced into result (a Kokkos reducer or a double for a sum).
 template <class Exec, class F, class Result>
 void cell_reduce(const char* name, int i0, int i1, int j0, int j1, const F& f, Result&& result) {
-  using value = double;
+  using value = typename ReduceValue<Result>::type;
   if constexpr (kRowLoops<Exec>) {
     if (run_inline(i0, i1, j0, j1)) {
       if constexpr (std::is_arithmetic<std::decay_t<Result>>::value) {

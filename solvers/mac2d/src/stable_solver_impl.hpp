@@ -89,7 +89,7 @@ class StableSolver final : public StableFlow {
   // Conjugate gradients on the pressure equation preconditioned by one symmetric V-cycle (mgcg).
   // false: CG broke down (non-positive curvature) and the caller continues with V-cycles.
   bool solve_pressure_mgcg(int& it, double& res, bool& converged);
-  void mg_precondition(const view& r, const view& z);  // z = V-cycle from 0 for the residual r
+  void mg_precondition(const view& r, const view& z);  // z = one V-cycle for the residual r, from z = 0 (the caller's)
   double cg_dot(const view& a, const view& b) const;   // over the interior cells
   view cg_r_, cg_z_, cg_d_, cg_q_;
   void apply_fixed();
