@@ -672,7 +672,7 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
       acc.max = a > acc.max ? a : acc.max;
       acc.sum += r(k) * z(k);
       z(k) = 0;
-    }, MaxSumReducer<typename Exec::memory_space>(upd));
+    }, MaxSumReducer(upd));
     ++it;
     res = upd.max * scale;
     stop_if_diverged("pressure", res);

@@ -49,15 +49,15 @@ struct ReduceValue<R, false> {
 };
 
 // A maximum and a sum in one pass (conjugate gradients: max |r| for the stopping test and a dot
-// product), as a Kokkos reducer over MaxSum.
+// product), as a Kokkos reducer over MaxSum. The result lives on the host (like Kokkos::Max's
+// default): a device backend copies it back there.
 struct MaxSum {
   double max, sum;
 };
-template <class Space>
 struct MaxSumReducer {
   using reducer = MaxSumReducer;
   using value_type = MaxSum;
-  using result_view_type = Kokkos::View<value_type, Space, Kokkos::MemoryUnmanaged>;
+  using result_view_type = Kokkos::View<value_type, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
   value_type* result;
   explicit MaxSumReducer(value_type& r) : result(&r) {}
   KOKKOS_INLINE_FUNCTION void join(value_type& dest, const value_type& src) const {
