@@ -489,7 +489,7 @@ double StableSolver<Exec>::pressure_residual() const {
   const StableGrid g = g_;
   auto pf = p_field_, b = b_;
   auto wu = wgt_[0], wv = wgt_[1];
-  const double scale = p_.dt / (p_.rho * p_.h * p_.h);
+  const double scale = div_per_residual();
   double res = 0;
   cell_reduce<Exec>("stable_p_residual", 1, g.nx + 1, 1, g.ny + 1,
       KOKKOS_LAMBDA(int i, int j, double& r) {
@@ -538,7 +538,7 @@ void StableSolver<Exec>::solve_pressure() {
     // the restriction after level 0's pre-smoothing, so no pass of its own: a cycle that finds it
     // within the tolerance stops there and is not counted. (Checking after every cycle cost a pass
     // per cycle, 0.9 ms per step on the elastic bar.)
-    const double scale = p_.dt / (p_.rho * p_.h * p_.h);
+    const double scale = div_per_residual();
     while (true) {
       res = mg_vcycle(/*symmetric=*/false, p_.pressure_tol / scale) * scale;
       stop_if_diverged("pressure", res);
@@ -625,7 +625,7 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
     cg_r_ = view("cg_r", n), cg_z_ = view("cg_z", n), cg_d_ = view("cg_d", n), cg_q_ = view("cg_q", n);
   auto pf = p_field_, b = b_, r = cg_r_, z = cg_z_, d = cg_d_, q = cg_q_;
   auto wu = wgt_[0], wv = wgt_[1];
-  const double scale = p_.dt / (p_.rho * p_.h * p_.h);
+  const double scale = div_per_residual();
   mg_setup();
   double rmax = 0;
   cell_reduce<Exec>("stable_cg_residual", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j, double& m) {
@@ -741,6 +741,9 @@ void StableSolver<Exec>::mg_smooth(const MgLevel& l, int sweeps, bool reverse, c
     }
 }
 
+// The coarsest level (a few cells across): all sweeps in one launch on one thread. On a device, 40
+// sweeps as 80 launches of a 4 x 4 grid would cost launches, not arithmetic; on host spaces the
+// levels above it run inline too (stable_loops.hpp).
 template <class Exec>
 void StableSolver<Exec>::mg_coarsest(const MgLevel& l, int sweeps) const {
   const StableGrid g = l.g;

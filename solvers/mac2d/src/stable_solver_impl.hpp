@@ -100,6 +100,8 @@ class StableSolver final : public StableFlow {
   int visc_guess_ = 1;  // sweeps the last viscosity solve needed
   void solve_pressure();
   double pressure_residual() const;  // max |div u| the current p would leave, 1/s
+  // The pressure equation's residual (units of b = rho h^2/dt div) times this is a divergence, 1/s.
+  double div_per_residual() const { return p_.dt / (p_.rho * p_.h * p_.h); }
   // A non-finite residual (NaN or inf: the solve diverged) stops the run, naming the solve and step.
   void stop_if_diverged(const char* solve, double res) const;
   template <class F>
