@@ -292,25 +292,25 @@ void StableSolver<Exec>::predict() {
     // and the other the mean of the four nearest faces of that component, which is what the bilinear
     // sample there reduces to (exactly so when h is a power of two): two of the five samples per face
     // saved, advection 1.63 -> 1.08 ms per step on the elastic bar (256^2, openmp).
-    cell_for<Exec>("stable_advect", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
-      auto vel_at = [&](double x, double y, double& a, double& b) {
-        a = stable_interp(u, g, x, y, 0.0, -0.5);
-        b = stable_interp(v, g, x, y, -0.5, 0.0);
-      };
-      const int k = g.at(i, j);
-      double a, b;
-      if (i < g.nx) {
-        const double x = i * g.h, y = (j - 0.5) * g.h;
-        a = u(k), b = 0.25 * v(k - g.w) + 0.25 * v(k - g.w + 1) + 0.25 * v(k) + 0.25 * v(k + 1);
-        vel_at(x - 0.5 * dt * a, y - 0.5 * dt * b, a, b);
-        nu_(k) = stable_interp(u, g, x - dt * a, y - dt * b, 0.0, -0.5);
-      }
-      if (j < g.ny) {
-        const double x = (i - 0.5) * g.h, y = j * g.h;
-        a = 0.25 * u(k - 1) + 0.25 * u(k) + 0.25 * u(k - 1 + g.w) + 0.25 * u(k + g.w), b = v(k);
-        vel_at(x - 0.5 * dt * a, y - 0.5 * dt * b, a, b);
-        nv(k) = stable_interp(v, g, x - dt * a, y - dt * b, -0.5, 0.0);
-      }
+    // Positions are lattice indices and displacements c = dt / h cells per (m/s), so no sample divides
+    // (stable_interp's x / h is two divisions per sample): advection 1.05 -> 0.80 ms per step on the
+    // same case. The u lattice's index (i, j) is (x / h, y / h + 1/2), the v lattice's (x / h + 1/2, y / h).
+    // u faces (i < nx) and v faces (j < ny) in a loop each, with no test on the face inside: 0.81 ->
+    // 0.68 ms (the loops stay scalar: GCC finds the gathers not worth vectorising).
+    const double c = dt / g.h;
+    cell_for<Exec>("stable_advect_u", 1, g.nx, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
+      const int k = g.at(i, j);  // the v lattice index is the u one + (1/2, -1/2)
+      double a = u(k), b = 0.25 * v(k - g.w) + 0.25 * v(k - g.w + 1) + 0.25 * v(k) + 0.25 * v(k + 1);
+      const double fi = i - 0.5 * c * a, fj = j - 0.5 * c * b;
+      a = stable_interp_index(u, g, fi, fj), b = stable_interp_index(v, g, fi + 0.5, fj - 0.5);
+      nu_(k) = stable_interp_index(u, g, i - c * a, j - c * b);
+    });
+    cell_for<Exec>("stable_advect_v", 1, g.nx + 1, 1, g.ny, KOKKOS_LAMBDA(int i, int j) {
+      const int k = g.at(i, j);  // the u lattice index is the v one + (-1/2, 1/2)
+      double a = 0.25 * u(k - 1) + 0.25 * u(k) + 0.25 * u(k - 1 + g.w) + 0.25 * u(k + g.w), b = v(k);
+      const double fi = i - 0.5 * c * a, fj = j - 0.5 * c * b;
+      a = stable_interp_index(u, g, fi - 0.5, fj + 0.5), b = stable_interp_index(v, g, fi, fj);
+      nv(k) = stable_interp_index(v, g, i - c * a, j - c * b);
     });
     std::swap(vel_[0], pred_[0]);
     std::swap(vel_[1], pred_[1]);

@@ -23,11 +23,10 @@ struct StableGrid {
   KOKKOS_INLINE_FUNCTION int at(int i, int j) const { return j * w + i; }
 };
 
-// Bilinear sample of a staggered component whose node (i, j) sits at ((i + ox) h, (j + oy) h), indices
-// clamped to [0, nx+1] x [0, ny+1] (the ghost layer holds the boundary values).
+// Bilinear sample of a component at the fractional index (fi, fj) of its own lattice (node (i, j) at
+// index (i, j)), clamped to [0, nx+1] x [0, ny+1] (the ghost layer holds the boundary values).
 template <class V>
-KOKKOS_INLINE_FUNCTION double stable_interp(const V& f, const StableGrid& g, double x, double y, double ox, double oy) {
-  double fi = x / g.h - ox, fj = y / g.h - oy;
+KOKKOS_INLINE_FUNCTION double stable_interp_index(const V& f, const StableGrid& g, double fi, double fj) {
   // Written so that a NaN coordinate clamps to 0 (a NaN fails every comparison): a diverged field then
   // reads inside the arrays and the health check names it, instead of an out-of-bounds read.
   fi = !(fi >= 0) ? 0 : (fi > g.nx + 0.999999 ? g.nx + 0.999999 : fi);
@@ -36,6 +35,12 @@ KOKKOS_INLINE_FUNCTION double stable_interp(const V& f, const StableGrid& g, dou
   const double a = fi - i, b = fj - j;
   return (1 - a) * (1 - b) * f(g.at(i, j)) + a * (1 - b) * f(g.at(i + 1, j)) + (1 - a) * b * f(g.at(i, j + 1)) +
          a * b * f(g.at(i + 1, j + 1));
+}
+
+// The same at the point (x, y) for a staggered component whose node (i, j) sits at ((i + ox) h, (j + oy) h).
+template <class V>
+KOKKOS_INLINE_FUNCTION double stable_interp(const V& f, const StableGrid& g, double x, double y, double ox, double oy) {
+  return stable_interp_index(f, g, x / g.h - ox, y / g.h - oy);
 }
 
 template <class Exec>
