@@ -441,26 +441,26 @@ void StableSolver<Exec>::visc_sweeps(int n) {
   // has Jacobi spectral radius at most rho = 4a / (1 + 4a) (cut cells only add to the diagonal), so
   // omega = 2 / (1 + sqrt(1 - rho^2)) and the error falls by omega - 1 per sweep instead of rho^2.
   const double rho = 4 * a / (1 + 4 * a), om = 2 / (1 + std::sqrt(1 - rho * rho));
-  auto u = vel_[0], v = vel_[1], ru = raw_[0], rv = raw_[1];
-  auto cu = code_[0], cv = code_[1];
-  auto ddu = ddiag_[0], ddv = ddiag_[1], dru = drhs_[0], drv = drhs_[1];
-  auto dmu = dmask_[0], dmv = dmask_[1];
-  for (int s = 0; s < n; ++s)
-    for (int colour = 0; colour < 2; ++colour)
-      colour_for<Exec>("stable_visc_gs", g.nx, g.ny, colour, KOKKOS_LAMBDA(int i, int j) {
-        const int k = g.at(i, j);
-        auto relax = [&](const view& f, const view& rhs, const bytes& dm, const view& dd, const view& dr) {
-          const unsigned char m = dm(k);
-          double sum = 0;
-          if (!(m & 1)) sum += f(k - 1);
-          if (!(m & 2)) sum += f(k + 1);
-          if (!(m & 4)) sum += f(k - g.w);
-          if (!(m & 8)) sum += f(k + g.w);
-          f(k) += om * ((rhs(k) + a * (sum + dr(k))) / (1 + a * (4 + dd(k))) - f(k));
-        };
-        if (i < g.nx && cu(k) != 2) relax(u, ru, dmu, ddu, dru);
-        if (j < g.ny && cv(k) != 2) relax(v, rv, dmv, ddv, drv);
-      });
+  // u and v one after the other (independent systems), each without branches on the cell (selects
+  // only), so that the row loops vectorise (GCC 12 does not when one loop relaxes both).
+  for (int c = 0; c < 2; ++c) {
+    auto f = vel_[c], rhs = raw_[c], dd = ddiag_[c], dr = drhs_[c];
+    auto code = code_[c];
+    auto dm = dmask_[c];
+    // The component's interior faces are (i, j) for i <= i1, j <= j1 (the colour of a face is its
+    // cell's, so the sweeps over this smaller range keep the red-black order).
+    const int i1 = c == 0 ? g.nx - 1 : g.nx, j1 = c == 0 ? g.ny : g.ny - 1;
+    colour_sweeps<Exec>("stable_visc_gs", i1, j1, 0, 2 * n, KOKKOS_LAMBDA(int i, int j, int) {
+      const int k = g.at(i, j);
+      const unsigned char m = dm(k);
+      // Neighbours read unconditionally, then masked: a conditional read would be a masked strided
+      // load, which GCC 12 does not vectorise.
+      const double fw = f(k - 1), fe = f(k + 1), fs = f(k - g.w), fn = f(k + g.w);
+      const double sum = ((m & 1) ? 0.0 : fw) + ((m & 2) ? 0.0 : fe) + ((m & 4) ? 0.0 : fs) + ((m & 8) ? 0.0 : fn);
+      const double relaxed = f(k) + om * ((rhs(k) + a * (sum + dr(k))) / (1 + a * (4 + dd(k))) - f(k));
+      f(k) = code(k) != 2 ? relaxed : f(k);  // 2: a face the body fixes
+    });
+  }
 }
 
 template <class Exec>
@@ -705,40 +705,38 @@ void StableSolver<Exec>::mg_precondition(const view& r, const view& z) {
   mg_[0].p = p_field_, mg_[0].b = b_;
 }
 
+// One red-black half-sweep h of p(k) = (sum w p_nb - b) / W on a multigrid level, written without
+// branches on the cell (selects only) so that the row loop vectorises. With Prolong, the coarse
+// correction cp is added where it is read instead of in a pass of its own: an update never reads
+// p(k), so half-sweep 0 needs its neighbours corrected and half-sweep 1 only its closed cells (W = 0,
+// no update). Prolong is a template parameter because a run-time flag leaves the coarse reads
+// conditional, and the loops scalar (measured: pressure 3.4 ms per step against 3.0 on the bar).
+template <class View, bool Prolong>
+struct MgSmoothKernel {
+  StableGrid g, cg;
+  View wu, wv, p, b, cp;
+  double kc;
+  KOKKOS_INLINE_FUNCTION double corr(int i, int j) const { return kc * cp(cg.at((i + 1) / 2, (j + 1) / 2)); }
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int h) const {
+    const int k = g.at(i, j);
+    const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
+    const bool open = W > 0;
+    double sum = we * p(k + 1) + ww * p(k - 1) + wn * p(k + g.w) + ws * p(k - g.w);
+    if (Prolong && h == 0) sum += we * corr(i + 1, j) + ww * corr(i - 1, j) + wn * corr(i, j + 1) + ws * corr(i, j - 1);
+    const double relaxed = (sum - b(k)) / (open ? W : 1.0);
+    p(k) = open ? relaxed : (Prolong && h < 2 ? p(k) + corr(i, j) : p(k));
+  }
+};
+
 template <class Exec>
 void StableSolver<Exec>::mg_smooth(const MgLevel& l, int sweeps, bool reverse, const MgLevel* prolong_from) const {
-  const StableGrid g = l.g;
-  auto wu = l.wu, wv = l.wv, p = l.p, b = l.b;
-  for (int s = 0; s < sweeps; ++s)
-    for (int c = 0; c < 2; ++c) {
-      if (s == 0 && prolong_from) {
-        // The coarse correction, added where it is read instead of in a pass of its own: an update
-        // p(k) = (sum w p_nb - b) / W never reads p(k), so the first colour needs its neighbours
-        // corrected and the second colour only its closed cells (W = 0, no update) corrected.
-        const StableGrid cg = prolong_from->g;
-        auto cp = prolong_from->p;
-        const double kc = kOvercorrect;
-        const bool first = c == 0;
-        colour_for<Exec>("stable_mg_prolong_smooth", g.nx, g.ny, reverse ? 1 - c : c, KOKKOS_LAMBDA(int i, int j) {
-          const int k = g.at(i, j);
-          auto corr = [&](int ii, int jj) { return kc * cp(cg.at((ii + 1) / 2, (jj + 1) / 2)); };
-          const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
-          if (!(W > 0))
-            p(k) += corr(i, j);
-          else if (first)
-            p(k) = (we * (p(k + 1) + corr(i + 1, j)) + ww * (p(k - 1) + corr(i - 1, j)) + wn * (p(k + g.w) + corr(i, j + 1)) +
-                    ws * (p(k - g.w) + corr(i, j - 1)) - b(k)) / W;
-          else
-            p(k) = (we * p(k + 1) + ww * p(k - 1) + wn * p(k + g.w) + ws * p(k - g.w) - b(k)) / W;
-        });
-        continue;
-      }
-      colour_for<Exec>("stable_mg_smooth", g.nx, g.ny, reverse ? 1 - c : c, KOKKOS_LAMBDA(int i, int j) {
-        const int k = g.at(i, j);
-        const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
-        if (W > 0) p(k) = (we * p(k + 1) + ww * p(k - 1) + wn * p(k + g.w) + ws * p(k - g.w) - b(k)) / W;
-      });
-    }
+  const int first = reverse ? 1 : 0, halves = 2 * sweeps;
+  if (prolong_from)
+    colour_sweeps<Exec>("stable_mg_prolong_smooth", l.g.nx, l.g.ny, first, halves,
+                        MgSmoothKernel<view, true>{l.g, prolong_from->g, l.wu, l.wv, l.p, l.b, prolong_from->p, kOvercorrect});
+  else
+    colour_sweeps<Exec>("stable_mg_smooth", l.g.nx, l.g.ny, first, halves,
+                        MgSmoothKernel<view, false>{l.g, l.g, l.wu, l.wv, l.p, l.b, l.p, 0.0});
 }
 
 // The coarsest level (a few cells across): all sweeps in one launch on one thread. On a device, 40
