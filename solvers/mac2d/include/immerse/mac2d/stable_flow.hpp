@@ -14,7 +14,8 @@
 namespace immerse::mac2d {
 
 // How a body touches one velocity face (component c: 0 = u, 1 = v; face (i, j) as in HostFields).
-// `weight` is the face's fluid fraction in the pressure equation (0 fully in the body); a face whose
+// `weight` is the face's fluid fraction in the pressure equation (0 fully in the body; below 1 % the
+// solver closes it, the small-cut-cell rule); a face whose
 // point lies inside the body is `fixed` to the body velocity `ub` after advection and viscosity.
 // `cut[d]` (d = -x, +x, -y, +y) is the fractional distance theta in (0, 1] to the body boundary
 // towards that neighbour (1: no boundary in between) and `cut_ub[d]` the boundary's velocity there:
