@@ -96,9 +96,18 @@ std::vector<Check> ElasticSimulation::checks(const json& m) const {
     out.push_back({"leak_flux_rel (boundary map)", m["leak_flux_rel"], 0.0, tol,
                    "paper sec. 4: no velocity leakage through the body; tol 5 % of the inflow flux at h = 1/256 m, O(h)"});
   }
+  if (body && (scene_ == "elastic_bar" || scene_ == "windmill")) {
+    // Stability of the explicit coupling: the jet is the flow's only source of energy and the body
+    // moves at cm/s, so no face should run much faster than the jet. Stable runs measure 1.1-1.35x
+    // (the jet accelerating round the body); the elastic bar as first configured (10 kg/m^2,
+    // lambda' = mu' = 0.1 Pa s) went unstable from t ~ 6 s: 3.4x at its last step, 8-45x later.
+    out.push_back({"max face speed over the run / jet speed", m["max_speed_run_over_inflow"], 0.0, 2.0,
+                   "no energy source but the jet: a stable coupling keeps speeds near the jet's (measured 1.1-1.35x); tol 2x"});
+  }
   if (body && scene_ == "elastic_bar") {
-    out.push_back({"tip deflection along the jet (+x) > 0", m["tip_dx"].get<double>() > 0 ? 1.0 : 0.0, 1.0, 0.0,
-                   "paper Fig. 6: the jet (from x = 0, +x) bends the bar's free end downstream"});
+    out.push_back({"mean tip deflection along the jet (+x) > 0", m["tip_dx_mean_second_half"].get<double>() > 0 ? 1.0 : 0.0, 1.0,
+                   0.0, "paper Fig. 6: the jet (from x = 0, +x) bends the bar's free end downstream (mean over the second half: "
+                   "the lightly damped bar oscillates about its deflection)"});
   }
   if (body && scene_ == "windmill") {
     // The pipe's jet passes below the pin moving +x: its torque about the pin is counter-clockwise.

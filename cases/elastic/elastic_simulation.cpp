@@ -126,10 +126,12 @@ void ElasticSimulation::step_run(ElasticRun& r) {
   r.flow->project();
   r.step_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ++r.steps;
+  r.max_speed_run = std::max(r.max_speed_run, r.flow->status().max_speed);
   if (r.body) {
     if (2 * r.steps > steps_) {
       const coupling::Leakage l = coupling::bmap_leakage(r.body->boundary(), r.map_x, r.map_v, *r.flow);
       r.leak_abs_sum += l.absolute, r.leak_net_sum += l.net, ++r.leak_samples;
+      r.tip_dx_sum += tip_displacement(r)[0];
     }
     if (r.body->has_hub() && 4 * r.steps > 3 * steps_) r.omega_tail.push_back(r.body->hub_omega());
   }
@@ -161,6 +163,14 @@ double ElasticSimulation::inflow_flux() const {
   for (int j = 1; j <= f.ny; ++j) q += std::max(0.0, f.u[f.at(0, j)]) * f.dy + std::max(0.0, -f.u[f.at(f.nx, j)]) * f.dy;
   for (int i = 1; i <= f.nx; ++i) q += std::max(0.0, f.v[f.at(i, 0)]) * f.dx + std::max(0.0, -f.v[f.at(i, f.ny)]) * f.dx;
   return q;
+}
+
+double ElasticSimulation::inflow_speed() const {
+  const mac2d::HostFields f = runs_[0].flow->fields();
+  double s = 0;
+  for (int j = 1; j <= f.ny; ++j) s = std::max({s, f.u[f.at(0, j)], -f.u[f.at(f.nx, j)]});
+  for (int i = 1; i <= f.nx; ++i) s = std::max({s, f.v[f.at(i, 0)], -f.v[f.at(i, f.ny)]});
+  return s;
 }
 
 Vec2 ElasticSimulation::tip_displacement(const ElasticRun& r) const {
@@ -216,6 +226,7 @@ json ElasticSimulation::run_metrics(ElasticRun& r) {
     const Vec2 tip = tip_displacement(r);
     m["elements"] = r.body->mesh().tris.size();
     m["tip_dx"] = tip[0], m["tip_dy"] = tip[1];
+    m["tip_dx_mean_second_half"] = r.leak_samples ? r.tip_dx_sum / r.leak_samples : tip[0];
     m["omega"] = r.body->hub_omega(), m["angle"] = r.body->hub_angle();
     if (!r.omega_tail.empty()) {
       double mean = 0, var = 0;
@@ -232,6 +243,8 @@ json ElasticSimulation::run_metrics(ElasticRun& r) {
     }
     const double q = std::max(inflow_flux(), 1e-300);
     m["inflow_flux"] = q;
+    m["max_speed_run"] = r.max_speed_run;
+    m["max_speed_run_over_inflow"] = r.max_speed_run / std::max(inflow_speed(), 1e-300);
     m["leak_flux_rel"] = r.leak_samples ? r.leak_abs_sum / r.leak_samples / q : 0.0;
     m["leak_net_rel"] = r.leak_samples ? r.leak_net_sum / r.leak_samples / q : 0.0;
     m["coupling"] = r.mode == coupling::CouplingMode::staircase ? "staircase" : "boundary_map";
@@ -279,7 +292,7 @@ json ElasticSimulation::compare_tolerances() const {
     t[std::string("boundary_map_") + k] = t[k];
   }
   for (const char* k : {"tip_dx", "tip_dy", "omega", "angle", "leak_flux_rel", "leak_net_rel", "kinetic_energy", "max_speed",
-                        "omega_mean_last_quarter", "omega_std_last_quarter", "omega_drift_last_quarter"}) {
+                        "max_speed_run", "max_speed_run_over_inflow", "tip_dx_mean_second_half", "omega_mean_last_quarter", "omega_std_last_quarter", "omega_drift_last_quarter"}) {
     t[k] = {{"rel", 0.05}, {"abs", 1e-6}, {"why", why}};
     t[std::string("staircase_") + k] = t[k];
     t[std::string("boundary_map_") + k] = t[k];

@@ -31,6 +31,11 @@ struct ElasticRun {
   // Leakage averaged over the second half of the run (the first half carries the start-up).
   double leak_abs_sum = 0, leak_net_sum = 0;
   long leak_samples = 0;
+  // The largest face speed seen after any step: an unstable coupling shows up here long before a
+  // field turns non-finite (the final field alone can miss a burst).
+  double max_speed_run = 0;
+  // Tip displacement along x averaged over the second half (the bar oscillates about its deflection).
+  double tip_dx_sum = 0;
   // Hub angular velocity samples over the last quarter (steadiness).
   std::vector<double> omega_tail;
   // Body state at the last map build: the fluid after the projection honours this one.
@@ -60,6 +65,7 @@ class ElasticSimulation : public Simulation {
   void step_run(ElasticRun& r);
   json run_metrics(ElasticRun& r);
   double inflow_flux() const;  // m^2/s through every inflow face
+  double inflow_speed() const;  // m/s, the largest normal speed on an inflow face
   Vec2 tip_displacement(const ElasticRun& r) const;
   json scene_metrics();  // elastic_checks.cpp: the cavity's centreline comparison
 

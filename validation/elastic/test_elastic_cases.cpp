@@ -1,9 +1,10 @@
 // Validation of the elastic-body cases (Imamura, Harada & Kawaguchi) and their Stable Fluids solver:
 // the lid-driven cavity against Ghia, Ghia & Shin (1982); no leakage through the body with the
-// boundary map (staircase value reported beside it); the bar deflects downstream; the windmill
-// turns in the jet's sense and settles to a steady angular velocity; serial and openmp agree.
-// The paper-size runs (256^2, hundreds of steps) belong to `immerse validate`; these use the
-// same cases at 128^2 and fewer steps to stay inside the test budget.
+// boundary map (staircase value reported beside it); the bar deflects downstream and its coupling
+// stays stable (no face much faster than the jet); the windmill turns in the jet's sense and settles
+// to a steady angular velocity; serial and openmp agree. The paper-size runs (256^2) belong to
+// `immerse validate`; these use the same cases at 128^2 (and the windmill fewer steps) to stay
+// inside the test budget.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -34,14 +35,16 @@ TEST(StableCavity, MatchesGhiaGhiaShinAtRe100) {
   expect_pass(out, "max |div u| after projection - tol (<= 0)");
 }
 
-// Elastic bar at 128^2 over 2 s (150 steps): no leakage with the boundary map, deflection downstream;
-// the staircase coupling ran alongside and its leakage is recorded for the report.
-TEST(ElasticBar, NoLeakageAndDownstreamDeflection) {
-  auto sets = kHalf;
-  sets.push_back("time.steps=150");
-  const auto out = run("elastic_bar", default_backend(), sets);
+// Elastic bar at 128^2 over the case's full 19.5 s (1500 steps): no leakage with the boundary map,
+// deflection downstream, and the explicit coupling stable throughout: with the bar's first material
+// (10 kg/m^2, lambda' = mu' = 0.1 Pa s) this run went unstable (face speeds 2900x the jet at 128^2,
+// measured), which the 150-step version of this test never reached. The staircase coupling ran
+// alongside and its leakage is recorded for the report.
+TEST(ElasticBar, NoLeakageDownstreamDeflectionAndStable) {
+  const auto out = run("elastic_bar", default_backend(), kHalf);
   expect_pass(out, "leak_flux_rel (boundary map)");
-  expect_pass(out, "tip deflection along the jet (+x) > 0");
+  expect_pass(out, "mean tip deflection along the jet (+x) > 0");
+  expect_pass(out, "max face speed over the run / jet speed");
   const auto& m = out.result["metrics"];
   ASSERT_TRUE(m.contains("staircase_leak_flux_rel"));
   RecordProperty("leak_boundary_map", std::to_string(m["leak_flux_rel"].get<double>()));
@@ -62,6 +65,7 @@ TEST(Windmill, TurnsWithTheJetAndSettles) {
   expect_pass(out, "omega std / mean over the last quarter");
   expect_pass(out, "omega drift across the last quarter / mean");
   expect_pass(out, "leak_flux_rel (boundary map)");
+  expect_pass(out, "max face speed over the run / jet speed");
 }
 
 // The same quick coupled run on serial and openmp: every metric within the case's stated
