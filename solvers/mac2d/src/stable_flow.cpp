@@ -657,14 +657,12 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
     cell_reduce<Exec>("stable_cg_direction", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j, double& acc) {
       const int k = g.at(i, j);
       const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
-      if (!(W > 0)) {
-        d(k) = 0, q(k) = 0;
-        return;
-      }
+      // Closed cells (no open face) keep d = q = 0; selects, not a branch, so the row vectorises.
+      const bool open = W > 0;
       const double az = W * z(k) - (we * z(k + 1) + ww * z(k - 1) + wn * z(k + g.w) + ws * z(k - g.w));
-      d(k) = z(k) + beta * d(k);
-      q(k) = az + beta * q(k);
-      acc += d(k) * q(k);
+      const double dn = open ? z(k) + beta * d(k) : 0.0, qn = open ? az + beta * q(k) : 0.0;
+      d(k) = dn, q(k) = qn;
+      acc += dn * qn;
     }, dq);
     if (!(delta > 0) || !(dq > 0)) return false;
     const double alpha = delta / dq;

@@ -84,6 +84,50 @@ struct MaxSumReducer {
   KOKKOS_INLINE_FUNCTION bool references_scalar() const { return true; }
 };
 
+// One row of a host reduction: f(i, j, acc) for i0 <= i < i1 into acc. The sums, maxima and
+// max-and-sum pairs the solver uses accumulate into per-row locals under omp simd, so the row
+// loop vectorises (a reference accumulator keeps it scalar); f then sees a fresh accumulator per
+// cell, which it may only combine into (acc += x, acc = max(acc, x)), as in any Kokkos reduction.
+// Other reducers keep the scalar loop. Vectorised sums add in a different order: the last bits of
+// a dot product change with the vector width.
+template <class R, class F, class V>
+KOKKOS_INLINE_FUNCTION void reduce_row(int i0, int i1, int j, const F& f, V& acc) {
+  using RD = std::decay_t<R>;
+  if constexpr (std::is_arithmetic<RD>::value) {
+    V s = 0;
+#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
+#pragma omp simd reduction(+ : s)
+#endif
+    for (int i = i0; i < i1; ++i) f(i, j, s);
+    acc += s;
+  } else if constexpr (std::is_same<RD, Kokkos::Max<double>>::value) {
+    double m = acc;
+#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
+#pragma omp simd reduction(max : m)
+#endif
+    for (int i = i0; i < i1; ++i) {
+      double a = Kokkos::reduction_identity<double>::max();
+      f(i, j, a);
+      m = a > m ? a : m;
+    }
+    acc = m;
+  } else if constexpr (std::is_same<RD, MaxSumReducer>::value) {
+    double m = acc.max, s = acc.sum;
+#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
+#pragma omp simd reduction(max : m) reduction(+ : s)
+#endif
+    for (int i = i0; i < i1; ++i) {
+      MaxSum a{0, 0};
+      f(i, j, a);
+      m = a.max > m ? a.max : m;
+      s += a.sum;
+    }
+    acc.max = m, acc.sum = s;
+  } else {
+    for (int i = i0; i < i1; ++i) f(i, j, acc);
+  }
+}
+
 // f(i, j, acc) over the same range, reduced into result (a Kokkos reducer or a double for a sum).
 template <class Exec, class F, class Result>
 void cell_reduce(const char* name, int i0, int i1, int j0, int j1, const F& f, Result&& result) {
@@ -92,20 +136,18 @@ void cell_reduce(const char* name, int i0, int i1, int j0, int j1, const F& f, R
     if (run_inline(i0, i1, j0, j1)) {
       if constexpr (std::is_arithmetic<std::decay_t<Result>>::value) {
         value acc = 0;
-        for (int j = j0; j < j1; ++j)
-          for (int i = i0; i < i1; ++i) f(i, j, acc);
+        for (int j = j0; j < j1; ++j) reduce_row<Result>(i0, i1, j, f, acc);
         result = acc;
       } else {
         value acc;
         result.init(acc);
-        for (int j = j0; j < j1; ++j)
-          for (int i = i0; i < i1; ++i) f(i, j, acc);
+        for (int j = j0; j < j1; ++j) reduce_row<Result>(i0, i1, j, f, acc);
         result.reference() = acc;
       }
       return;
     }
     Kokkos::parallel_reduce(name, Kokkos::RangePolicy<Exec>(j0, j1), KOKKOS_LAMBDA(int j, value& acc) {
-      for (int i = i0; i < i1; ++i) f(i, j, acc);
+      reduce_row<Result>(i0, i1, j, f, acc);
     }, std::forward<Result>(result));
   } else {
     Kokkos::parallel_reduce(name, Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>>({i0, j0}, {i1, j1}),
