@@ -34,7 +34,8 @@ struct ElasticRun {
   // The largest face speed seen after any step: an unstable coupling shows up here long before a
   // field turns non-finite (the final field alone can miss a burst).
   double max_speed_run = 0;
-  // Tip displacement along x averaged over the second half (the bar oscillates about its deflection).
+  // Tip displacement along x summed over the second half (the bar oscillates about its deflection);
+  // its samples are leak_samples'.
   double tip_dx_sum = 0;
   // Hub angular velocity samples over the last quarter (steadiness).
   std::vector<double> omega_tail;
