@@ -97,10 +97,11 @@ std::vector<Check> ElasticSimulation::checks(const json& m) const {
                    "paper sec. 4: no velocity leakage through the body; tol 5 % of the inflow flux at h = 1/256 m, O(h)"});
   }
   if (body && (scene_ == "elastic_bar" || scene_ == "windmill") && m.contains("max_speed_run_over_inflow")) {
-    // Stability of the explicit coupling (the ratio exists when the case has an inflow): the jet is the flow's only source of energy and the body
-    // moves at cm/s, so no face should run much faster than the jet. Stable runs measure 1.1-1.35x
-    // (the jet accelerating round the body); the elastic bar as first configured (10 kg/m^2,
-    // lambda' = mu' = 0.1 Pa s) went unstable from t ~ 6 s: 3.4x at its last step, 8-45x later.
+    // Stability of the explicit coupling (the ratio exists when the case has an inflow): the jet is
+    // the flow's only source of energy and the body moves at cm/s, so no face should run much faster
+    // than the jet. Stable runs measure 1.1-1.35x (the jet accelerating round the body); the elastic
+    // bar as first configured (10 kg/m^2, lambda' = mu' = 0.1 Pa s) went unstable from t ~ 6 s: 3.4x
+    // at its last step, 8-45x later.
     out.push_back({"max face speed over the run / jet speed", m["max_speed_run_over_inflow"], 0.0, 2.0,
                    "no energy source but the jet: a stable coupling keeps speeds near the jet's (measured 1.1-1.35x); tol 2x"});
   }

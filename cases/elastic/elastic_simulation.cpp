@@ -157,20 +157,13 @@ void ElasticSimulation::check_health() {
   }
 }
 
-double ElasticSimulation::inflow_flux() const {
+ElasticSimulation::Inflow ElasticSimulation::inflow() const {
   const mac2d::HostFields f = runs_[0].flow->fields();
-  double q = 0;
-  for (int j = 1; j <= f.ny; ++j) q += std::max(0.0, f.u[f.at(0, j)]) * f.dy + std::max(0.0, -f.u[f.at(f.nx, j)]) * f.dy;
-  for (int i = 1; i <= f.nx; ++i) q += std::max(0.0, f.v[f.at(i, 0)]) * f.dx + std::max(0.0, -f.v[f.at(i, f.ny)]) * f.dx;
-  return q;
-}
-
-double ElasticSimulation::inflow_speed() const {
-  const mac2d::HostFields f = runs_[0].flow->fields();
-  double s = 0;
-  for (int j = 1; j <= f.ny; ++j) s = std::max({s, f.u[f.at(0, j)], -f.u[f.at(f.nx, j)]});
-  for (int i = 1; i <= f.nx; ++i) s = std::max({s, f.v[f.at(i, 0)], -f.v[f.at(i, f.ny)]});
-  return s;
+  Inflow in;
+  auto face = [&](double inward, double length) { in.flux += std::max(0.0, inward) * length, in.speed = std::max(in.speed, inward); };
+  for (int j = 1; j <= f.ny; ++j) face(f.u[f.at(0, j)], f.dy), face(-f.u[f.at(f.nx, j)], f.dy);
+  for (int i = 1; i <= f.nx; ++i) face(f.v[f.at(i, 0)], f.dx), face(-f.v[f.at(i, f.ny)], f.dx);
+  return in;
 }
 
 Vec2 ElasticSimulation::tip_displacement(const ElasticRun& r) const {
@@ -191,7 +184,7 @@ std::vector<std::string> ElasticSimulation::series_columns() const {
 std::vector<double> ElasticSimulation::series_row() {
   const auto& f = *runs_[0].flow;
   std::vector<double> row = {f.time(), f.status().max_speed, f.max_divergence(), static_cast<double>(f.pressure_stats().last_iterations)};
-  const double q = std::max(inflow_flux(), 1e-300);
+  const double q = std::max(inflow().flux, 1e-300);
   for (auto& r : runs_) {
     if (!r.body) continue;
     const Vec2 tip = tip_displacement(r);
@@ -241,11 +234,12 @@ json ElasticSimulation::run_metrics(ElasticRun& r) {
         (k < half ? first : second) += r.omega_tail[k] / (k < half ? half : r.omega_tail.size() - half);
       m["omega_drift_last_quarter"] = half ? (second - first) / std::max(std::abs(mean), 1e-300) : 0.0;
     }
-    const double q = std::max(inflow_flux(), 1e-300);
+    const Inflow in = inflow();
+    const double q = std::max(in.flux, 1e-300);
     m["inflow_flux"] = q;
     m["max_speed_run"] = r.max_speed_run;
     // Only with an inflow to compare with (a case driven by its walls alone has none).
-    if (const double jet = inflow_speed(); jet > 0) m["max_speed_run_over_inflow"] = r.max_speed_run / jet;
+    if (in.speed > 0) m["max_speed_run_over_inflow"] = r.max_speed_run / in.speed;
     m["leak_flux_rel"] = r.leak_samples ? r.leak_abs_sum / r.leak_samples / q : 0.0;
     m["leak_net_rel"] = r.leak_samples ? r.leak_net_sum / r.leak_samples / q : 0.0;
     m["coupling"] = r.mode == coupling::CouplingMode::staircase ? "staircase" : "boundary_map";

@@ -65,8 +65,11 @@ class ElasticSimulation : public Simulation {
  protected:
   void step_run(ElasticRun& r);
   json run_metrics(ElasticRun& r);
-  double inflow_flux() const;  // m^2/s through every inflow face
-  double inflow_speed() const;  // m/s, the largest normal speed on an inflow face
+  // Through every inflow face of the fields: the flux (m^2/s) and the largest normal speed (m/s).
+  struct Inflow {
+    double flux = 0, speed = 0;
+  };
+  Inflow inflow() const;
   Vec2 tip_displacement(const ElasticRun& r) const;
   json scene_metrics();  // elastic_checks.cpp: the cavity's centreline comparison
 

@@ -8,8 +8,8 @@ constexpr int kLeft = 0, kRight = 1, kBottom = 2, kTop = 3;
 // A face less than this fraction open is closed (weight 0, the body's velocity): the small-cut-cell
 // rule. A cell whose only fluid opening is such a face has a pressure of order b / W, and the
 // projection then drives the face at the body's net flux over its open fraction: 3.3 m/s in the
-// 1 m/s windmill jet at 128^2 (measured, one step), 20 m/s in StableFluid.FaceBelowTheMinimum...
-// Closing it moves at most 1 % of one face's flux. Windmill and bar metrics at 256^2 unchanged
+// 1 m/s windmill jet at 128^2 (measured, one step), 20 m/s in the test
+// StableFluid.FaceBelowTheMinimumFractionIsClosed. Closing it moves at most 1 % of one face's flux. Windmill and bar metrics at 256^2 unchanged
 // beyond the rotor's chaotic spread (measured).
 constexpr double kMinFaceFraction = 0.01;
 constexpr int kCheckEvery = 10;  // Jacobi / SOR iterations between residual reductions (one costs ~1 sweep)
@@ -250,7 +250,8 @@ void StableSolver<Exec>::set_constraints(const std::vector<FaceConstraint>& face
     for (const auto& f : faces) {
       if (f.c != c) continue;
       hi(k) = g_.at(f.i, f.j);
-      hv(k, 0) = f.weight < kMinFaceFraction ? 0.0 : std::min(f.weight, 1.0), hv(k, 1) = f.ub, hv(k, 2) = 0, hv(k, 3) = 0;
+      const bool closed = f.weight < kMinFaceFraction;
+      hv(k, 0) = closed ? 0.0 : std::min(f.weight, 1.0), hv(k, 1) = f.ub, hv(k, 2) = 0, hv(k, 3) = 0;
       unsigned char mask = 0;
       for (int d = 0; d < 4; ++d)
         if (f.cut[d] < 1) {
@@ -261,7 +262,7 @@ void StableSolver<Exec>::set_constraints(const std::vector<FaceConstraint>& face
           hv(k, 2) += 1 / theta - 1;
           hv(k, 3) += f.cut_ub[d] / theta;
         }
-      hbits(k, 0) = f.fixed || f.weight < kMinFaceFraction ? 2 : 1, hbits(k, 1) = mask;
+      hbits(k, 0) = f.fixed || closed ? 2 : 1, hbits(k, 1) = mask;
       ++k;
     }
     if (count > 0) Kokkos::deep_copy(idx, hi), Kokkos::deep_copy(val, hv), Kokkos::deep_copy(bits, hbits);
