@@ -26,7 +26,7 @@ TYPED_TEST(PatentCases, Channel5x5MatchesThePrintedTable) {
 // The scheme details CASES-5x5.md established are load-bearing: a Reynolds number outside
 // about 296-304 must break the match (the check can fail).
 TYPED_TEST(PatentCases, Channel5x5DetectsAWrongReynoldsNumber) {
-  const auto out = run("channel5x5", this->backend, {"physics.Re=290"});
+  const auto out = run("channel5x5", this->backend, {"physics.Re=290"}, test::Length::full, "-re290");
   long failed = 0;
   for (const auto& c : out.checks) failed += !c.pass();
   EXPECT_GT(failed, 0);
@@ -39,8 +39,8 @@ TYPED_TEST(PatentCases, ChannelReachesPoiseuille) { expect_all_pass(run("channel
 // about 4 (between 2.5 and 6 allows for the not-quite-asymptotic coarse grid).
 TEST(PatentCasesConvergence, ChannelProfileErrorIsSecondOrder) {
   const auto coarse = run("channel", default_backend(), {"grid.nx=16", "grid.ny=8", "grid.dx=0.125", "grid.dy=0.125",
-                                                       "time.dt=3.6e-6", "time.steps=80000"});
-  const auto fine = run("channel", default_backend());
+                                                       "time.dt=3.6e-6", "time.steps=80000"}, test::Length::full, "-coarse");
+  const auto fine = run("channel", default_backend(), {}, test::Length::full, "-fine");
   const double e8 = coarse.result["metrics"]["outlet_max_deviation_rel"], e16 = fine.result["metrics"]["outlet_max_deviation_rel"];
   EXPECT_GT(e8 / e16, 2.5) << e8 << " " << e16;
   EXPECT_LT(e8 / e16, 6.0) << e8 << " " << e16;

@@ -13,16 +13,6 @@ constexpr int kLeft = 0, kRight = 1, kBottom = 2, kTop = 3;
 // beyond the rotor's chaotic spread (measured).
 constexpr double kMinFaceFraction = 0.01;
 constexpr int kCheckEvery = 10;  // Jacobi / SOR iterations between residual reductions (one costs ~1 sweep)
-// Red-black Gauss-Seidel sweeps before and after each coarse correction. One and one (with the
-// over-correction below) failed on the windmill at 256^2 (measured): two and two.
-constexpr int kPreSmooth = 2, kPostSmooth = 2;
-// Piecewise-constant prolongation with the Galerkin coarse operator (face weights summed) makes the
-// coarse operator twice as stiff as the rediscretised one, so the correction is scaled by 2 (Braess's
-// over-correction). That holds in the interior; at an outflow side mg_setup rescales the coarse
-// faces so it holds there too. Measured (300 steps, openmp): windmill 10.7 -> 7.6 mgcg iterations
-// per step against 1.8 without the boundary rescaling, elastic_bar 2.3 -> 1.5 V-cycles; 1.9 / 2.1 /
-// 2.2 give 8.2 / 8.2 / 9.2 on the windmill.
-constexpr double kOvercorrect = 2.0;
 
 // Position of the boundary face centre k (1-based cell index along the side) of side s.
 std::array<double, 2> side_point(const StableParams& p, int s, int k) {
@@ -544,14 +534,14 @@ void StableSolver<Exec>::solve_pressure() {
   const bool vcycles = p_.pressure_solver == LinearSolver::multigrid ||
                        (p_.pressure_solver == LinearSolver::mgcg && !solve_pressure_mgcg(it, res, converged));
   if (vcycles) {
-    mg_setup();
+    mg_.setup(g_, wgt_[0], wgt_[1]);
     // V-cycles until the residual of p is within the tolerance. It is measured inside the cycle, by
     // the restriction after level 0's pre-smoothing, so no pass of its own: a cycle that finds it
     // within the tolerance stops there and is not counted. (Checking after every cycle cost a pass
     // per cycle, 0.9 ms per step on the elastic bar.)
     const double scale = div_per_residual();
     while (true) {
-      res = mg_vcycle(/*symmetric=*/false, p_.pressure_tol / scale) * scale;
+      res = mg_.vcycle(p_field_, b_, /*symmetric=*/false, p_.pressure_tol / scale) * scale;
       stop_if_diverged("pressure", res);
       converged = res <= p_.pressure_tol;
       if (converged) break;
@@ -593,45 +583,12 @@ void StableSolver<Exec>::solve_pressure() {
   pstats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-template <class Exec>
-void StableSolver<Exec>::mg_setup() {
-  if (mg_.empty()) {
-    mg_.push_back({g_, wgt_[0], wgt_[1], p_field_, b_});
-    while (mg_.back().g.nx % 2 == 0 && mg_.back().g.ny % 2 == 0 && std::min(mg_.back().g.nx, mg_.back().g.ny) >= 8) {
-      const StableGrid f = mg_.back().g;
-      const StableGrid c{f.nx / 2, f.ny / 2, f.nx / 2 + 2, 2 * f.h};
-      const size_t n = static_cast<size_t>(c.nx + 2) * (c.ny + 2);
-      mg_.push_back({c, view("mg_wu", n), view("mg_wv", n), view("mg_p", n), view("mg_b", n)});
-    }
-  }
-  mg_[0].wu = wgt_[0], mg_[0].wv = wgt_[1], mg_[0].p = p_field_, mg_[0].b = b_;
-  // Coarse face weights from the current fine ones (they change with the body every step): the sum
-  // of the two fine faces, the Galerkin operator R A P of piecewise-constant prolongation P and
-  // summing restriction R = P^T, so the V-cycle is convergent for any face fractions (the plain
-  // rediscretisation, their mean, over-corrects smooth errors and diverged here).
-  for (size_t l = 1; l < mg_.size(); ++l) {
-    const StableGrid c = mg_[l].g, f = mg_[l - 1].g;
-    auto wu = mg_[l].wu, wv = mg_[l].wv, fwu = mg_[l - 1].wu, fwv = mg_[l - 1].wv;
-    // Outflow sides: level 0 puts p = 0 at the ghost centre, h / 2 outside the boundary face. Level
-    // l's boundary cell centre is h_l / 2 inside it, so its boundary face weight should be
-    // h_l / (h_l / 2 + h / 2) = 2^(l+1) / (2^l + 1) times an interior face's (1 on level 0, 4/3,
-    // 8/5, ... towards 2). Summing the two fine faces keeps level 0's ratio on every level: the
-    // coarse problem then sees the boundary too far out and, over-corrected, overshoots there (the
-    // largest residuals of the windmill's solves sat along its outflow). Walls have weight 0.
-    auto ratio = [](size_t m) { return std::ldexp(2.0, static_cast<int>(m)) / (std::ldexp(1.0, static_cast<int>(m)) + 1); };
-    const double fb = ratio(l) / ratio(l - 1);
-    cell_for<Exec>("stable_mg_weights", 0, c.nx + 1, 0, c.ny + 1, KOKKOS_LAMBDA(int I, int J) {
-      if (J >= 1) wu(c.at(I, J)) = (I == 0 || I == c.nx ? fb : 1.0) * (fwu(f.at(2 * I, 2 * J - 1)) + fwu(f.at(2 * I, 2 * J)));
-      if (I >= 1) wv(c.at(I, J)) = (J == 0 || J == c.ny ? fb : 1.0) * (fwv(f.at(2 * I - 1, 2 * J)) + fwv(f.at(2 * I, 2 * J)));
-    });
-  }
-}
 
 // Conjugate gradients for A p = -b, A = -L with L p = sum over faces w (p_neighbour - p) (symmetric,
 // positive definite on the cells with a face of weight > 0 once an outflow fixes the level; with
 // walls all round the right-hand side sums to zero and CG stays in the range). Preconditioner: one
-// symmetric V-cycle (red-black before, black-red after the coarse correction, Galerkin coarse
-// levels), which approximates L^-1 and so maps the residual r = b - L p to an approximate
+// symmetric V-cycle in float (red-black before, black-red after the coarse correction, Galerkin
+// coarse levels; stable_multigrid.hpp), which approximates L^-1 and so maps the residual r = b - L p to an approximate
 // correction z. With A-residual rho = -r: rho.z = -(r.z), and the Polak-Ribiere beta keeps CG
 // convergent where the V-cycle is not exactly symmetric (the coarsest level's fixed sweeps).
 // Cells with no open face (inside a body) are left out: r, z, d are 0 there and p keeps its value.
@@ -640,25 +597,30 @@ template <class Exec>
 bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converged) {
   const StableGrid g = g_;
   const size_t n = p_field_.extent(0);
-  if (cg_r_.extent(0) != n)
-    cg_r_ = view("cg_r", n), cg_z_ = view("cg_z", n), cg_d_ = view("cg_d", n), cg_q_ = view("cg_q", n);
-  auto pf = p_field_, b = b_, r = cg_r_, z = cg_z_, d = cg_d_, q = cg_q_;
+  if (cg_r_.extent(0) != n) {
+    cg_r_ = view("cg_r", n), cg_d_ = view("cg_d", n), cg_q_ = view("cg_q", n);
+    cg_z_ = fview("cg_z", n), cg_rf_ = fview("cg_rf", n);
+  }
+  auto pf = p_field_, b = b_, r = cg_r_, d = cg_d_, q = cg_q_;
+  auto z = cg_z_, rf = cg_rf_;
   auto wu = wgt_[0], wv = wgt_[1];
   const double scale = div_per_residual();
-  mg_setup();
+  mgf_.setup(g_, wgt_[0], wgt_[1]);
+  auto precondition = [&] { mgf_.vcycle(z, rf, /*symmetric=*/true, -1); };  // z = one V-cycle for r, from z = 0
   double rmax = 0;
   cell_reduce<Exec>("stable_cg_residual", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j, double& m) {
     const int k = g.at(i, j);
     const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
     r(k) = W > 0 ? b(k) - (we * pf(k + 1) + ww * pf(k - 1) + wn * pf(k + g.w) + ws * pf(k - g.w) - W * pf(k)) : 0.0;
+    rf(k) = static_cast<float>(r(k));
     const double a = Kokkos::Experimental::fabs(r(k));
     m = a > m ? a : m;
   }, Kokkos::Max<double>(rmax));
   res = rmax * scale;
   converged = res <= p_.pressure_tol;
   if (converged) return true;
-  Kokkos::deep_copy(z, 0.0);  // the first V-cycle starts from 0 (later ones: zeroed by the update)
-  mg_precondition(r, z);
+  Kokkos::deep_copy(z, 0.0f);  // the first V-cycle starts from 0 (later ones: zeroed by the update)
+  precondition();
   double delta = -cg_dot(r, z);
   double beta = 0;
   while (!converged && it < p_.max_iterations) {
@@ -685,6 +647,7 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
       const int k = g.at(i, j);
       pf(k) += alpha * d(k);
       r(k) += alpha * q(k);
+      rf(k) = static_cast<float>(r(k));
       const double a = Kokkos::Experimental::fabs(r(k));
       acc.max = a > acc.max ? a : acc.max;
       acc.sum += r(k) * z(k);
@@ -695,7 +658,7 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
     stop_if_diverged("pressure", res);
     converged = res <= p_.pressure_tol;
     if (converged) break;
-    mg_precondition(r, z);
+    precondition();
     const double delta_new = -cg_dot(r, z);
     beta = (delta_new + upd.sum) / delta;
     delta = delta_new;
@@ -705,7 +668,7 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
 }
 
 template <class Exec>
-double StableSolver<Exec>::cg_dot(const view& a, const view& b) const {
+double StableSolver<Exec>::cg_dot(const view& a, const fview& b) const {
   const StableGrid g = g_;
   double s = 0;
   cell_reduce<Exec>("stable_cg_dot", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j, double& acc) {
@@ -715,104 +678,6 @@ double StableSolver<Exec>::cg_dot(const view& a, const view& b) const {
   return s;
 }
 
-template <class Exec>
-void StableSolver<Exec>::mg_precondition(const view& r, const view& z) {
-  mg_[0].p = z, mg_[0].b = r;
-  mg_vcycle(/*symmetric=*/true);
-  mg_[0].p = p_field_, mg_[0].b = b_;
-}
-
-// One red-black half-sweep h of p(k) = (sum w p_nb - b) / W on a multigrid level, written without
-// branches on the cell (selects only) so that the row loop vectorises. With Prolong, the coarse
-// correction cp is added where it is read instead of in a pass of its own: an update never reads
-// p(k), so half-sweep 0 needs its neighbours corrected and half-sweep 1 only its closed cells (W = 0,
-// no update). Prolong is a template parameter because a run-time flag leaves the coarse reads
-// conditional, and the loops scalar (measured: pressure 3.4 ms per step against 3.0 on the bar).
-template <class View, bool Prolong>
-struct MgSmoothKernel {
-  StableGrid g, cg;
-  View wu, wv, p, b, cp;
-  double kc;
-  KOKKOS_INLINE_FUNCTION double corr(int i, int j) const { return kc * cp(cg.at((i + 1) / 2, (j + 1) / 2)); }
-  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int h) const {
-    const int k = g.at(i, j);
-    const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
-    const bool open = W > 0;
-    double sum = we * p(k + 1) + ww * p(k - 1) + wn * p(k + g.w) + ws * p(k - g.w);
-    if (Prolong && h == 0) sum += we * corr(i + 1, j) + ww * corr(i - 1, j) + wn * corr(i, j + 1) + ws * corr(i, j - 1);
-    const double relaxed = (sum - b(k)) / (open ? W : 1.0);
-    p(k) = open ? relaxed : (Prolong && h < 2 ? p(k) + corr(i, j) : p(k));
-  }
-};
-
-template <class Exec>
-void StableSolver<Exec>::mg_smooth(const MgLevel& l, int sweeps, bool reverse, const MgLevel* prolong_from) const {
-  const int first = reverse ? 1 : 0, halves = 2 * sweeps;
-  if (prolong_from)
-    colour_sweeps<Exec>("stable_mg_prolong_smooth", l.g.nx, l.g.ny, first, halves,
-                        MgSmoothKernel<view, true>{l.g, prolong_from->g, l.wu, l.wv, l.p, l.b, prolong_from->p, kOvercorrect});
-  else
-    colour_sweeps<Exec>("stable_mg_smooth", l.g.nx, l.g.ny, first, halves,
-                        MgSmoothKernel<view, false>{l.g, l.g, l.wu, l.wv, l.p, l.b, l.p, 0.0});
-}
-
-// The coarsest level (a few cells across): all sweeps in one launch on one thread. On a device, 40
-// sweeps as 80 launches of a 4 x 4 grid would cost launches, not arithmetic; on host spaces the
-// levels above it run inline too (stable_loops.hpp).
-template <class Exec>
-void StableSolver<Exec>::mg_coarsest(const MgLevel& l, int sweeps) const {
-  const StableGrid g = l.g;
-  auto wu = l.wu, wv = l.wv, p = l.p, b = l.b;
-  Kokkos::parallel_for("stable_mg_coarsest", Kokkos::RangePolicy<Exec>(0, 1), KOKKOS_LAMBDA(int) {
-    for (int s = 0; s < sweeps; ++s)
-      for (int colour = 0; colour < 2; ++colour)
-        for (int j = 1; j <= g.ny; ++j)
-          for (int i = 1 + ((1 + j + colour) & 1); i <= g.nx; i += 2) {
-            const int k = g.at(i, j);
-            const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
-            if (W > 0) p(k) = (we * p(k + 1) + ww * p(k - 1) + wn * p(k + g.w) + ws * p(k - g.w) - b(k)) / W;
-          }
-  });
-}
-
-template <class Exec>
-double StableSolver<Exec>::mg_vcycle(bool symmetric, double stop_at) {
-  const int L = static_cast<int>(mg_.size());
-  double r0 = 0;
-  for (int l = 0; l + 1 < L; ++l) {
-    mg_smooth(mg_[l], kPreSmooth);
-    const StableGrid f = mg_[l].g, c = mg_[l + 1].g;
-    auto wu = mg_[l].wu, wv = mg_[l].wv, p = mg_[l].p, b = mg_[l].b;
-    auto cb = mg_[l + 1].b, cp = mg_[l + 1].p;
-    // Residual and restriction in one pass: each coarse cell sums the fine residuals it covers and
-    // starts its correction at 0 (the coarse ghost cells are never written and stay 0). The
-    // pre-smoothing ended on the colour (i + j) odd, whose residuals are therefore 0 (up to
-    // rounding): only the two (i + j) even cells of each 2x2 block, (2I-1, 2J-1) and (2I, 2J), are
-    // summed. Their maximum is the residual of level 0's current p.
-    double rmax = 0;
-    cell_reduce<Exec>("stable_mg_restrict", 1, c.nx + 1, 1, c.ny + 1, KOKKOS_LAMBDA(int I, int J, double& m) {
-      double sum = 0;
-      for (int d = 0; d < 2; ++d) {
-        const int k = f.at(2 * I - 1 + d, 2 * J - 1 + d);
-        const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - f.w), W = we + ww + wn + ws;
-        if (!(W > 0)) continue;
-        const double r = b(k) - (we * p(k + 1) + ww * p(k - 1) + wn * p(k + f.w) + ws * p(k - f.w) - W * p(k));
-        const double a = Kokkos::Experimental::fabs(r);
-        m = a > m ? a : m;
-        sum += r;
-      }
-      cb(c.at(I, J)) = sum;
-      cp(c.at(I, J)) = 0;
-    }, Kokkos::Max<double>(rmax));
-    if (l == 0) {
-      r0 = rmax;
-      if (r0 <= stop_at) return r0;
-    }
-  }
-  mg_coarsest(mg_[L - 1], 40);  // coarsest: fewer than 8 cells across, 40 sweeps solve it
-  for (int l = L - 2; l >= 0; --l) mg_smooth(mg_[l], kPostSmooth, /*reverse=*/symmetric, &mg_[l + 1]);
-  return r0;
-}
 
 template <class Exec>
 void StableSolver<Exec>::project() {

@@ -14,14 +14,10 @@
 #include "immerse/core/expression.hpp"
 #include "immerse/core/timer.hpp"
 #include "immerse/mac2d/stable_flow.hpp"
+#include "stable_grid.hpp"
+#include "stable_multigrid.hpp"
 
 namespace immerse::mac2d {
-
-struct StableGrid {
-  int nx, ny, w;
-  double h;
-  KOKKOS_INLINE_FUNCTION int at(int i, int j) const { return j * w + i; }
-};
 
 // Bilinear sample of a component at the fractional index (fi, fj) of its own lattice (node (i, j) at
 // index (i, j)), clamped to [0, nx+1] x [0, ny+1] (the ghost layer holds the boundary values).
@@ -74,29 +70,18 @@ class StableSolver final : public StableFlow {
   // Normal faces of outflow sides are extrapolated before the projection only (after it they hold
   // the projected, divergence-free values).
   void apply_walls(bool extrapolate_outflow = true);
-  // Multigrid on the pressure equation: level 0 is the grid itself; coarse face weights are the sum
-  // of the two fine faces they cover, coarse right-hand sides the sum of four fine residuals
-  // (finite-volume agglomeration), piecewise-constant prolongation scaled by mg_overcorrect_.
-  struct MgLevel {
-    StableGrid g;
-    view wu, wv, p, b;
-  };
-  void mg_setup();
-  // reverse: black before red (the post-smoother of a symmetric V-cycle, the adjoint of the pre-one).
-  // prolong_from: add that coarser level's correction (piecewise constant, scaled by the
-  // over-correction) during the first sweep.
-  void mg_smooth(const MgLevel& l, int sweeps, bool reverse = false, const MgLevel* prolong_from = nullptr) const;
-  void mg_coarsest(const MgLevel& l, int sweeps) const;
-  // One V-cycle on level 0's p. Returns the max |residual| of level 0 after its pre-smoothing (units
-  // of b); when that is <= stop_at the cycle ends there, p pre-smoothed, its residual the one returned.
-  double mg_vcycle(bool symmetric = false, double stop_at = -1);
-  std::vector<MgLevel> mg_;
+  // Multigrid on the pressure equation: V-cycles on p itself (fluid_solver.pressure = multigrid, and
+  // mgcg's fallback) in double; mgcg's preconditioner in float (stable_multigrid.hpp).
+  StableMultigrid<Exec, double> mg_;
+  StableMultigrid<Exec, float> mgf_;
   // Conjugate gradients on the pressure equation preconditioned by one symmetric V-cycle (mgcg).
   // false: CG broke down (non-positive curvature) and the caller continues with V-cycles.
   bool solve_pressure_mgcg(int& it, double& res, bool& converged);
-  void mg_precondition(const view& r, const view& z);  // z = one V-cycle for the residual r, from z = 0 (the caller's)
-  double cg_dot(const view& a, const view& b) const;   // over the interior cells
-  view cg_r_, cg_z_, cg_d_, cg_q_;
+  using fview = typename StableMultigrid<Exec, float>::view;
+  double cg_dot(const view& a, const fview& b) const;  // over the interior cells
+  // r, d, q in double; z and the V-cycle's copy of r (rf) in float.
+  view cg_r_, cg_d_, cg_q_;
+  fview cg_z_, cg_rf_;
   void apply_fixed();
   void diffuse_jacobi(int c);  // the paper's Jacobi (fluid_solver.viscosity = jacobi), one component
   void diffuse_rbgs();  // both components at once, starting from the previous solve's sweep count
