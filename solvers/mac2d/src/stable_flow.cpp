@@ -40,7 +40,7 @@ StableSolver<Exec>::StableSolver(const StableParams& p) : p_(p) {
     pred_[c] = view("pred", n);
     raw_[c] = view("advected", n);
     wgt_[c] = view("wgt", n), bval_[c] = view("bval", n), ddiag_[c] = view("ddiag", n), drhs_[c] = view("drhs", n);
-    code_[c] = bytes("code", n), dmask_[c] = bytes("dmask", n);
+    code_[c] = flags("code", n), dmask_[c] = flags("dmask", n);
   }
   tmp_ = view("tmp", n), p_field_ = view("p", n), b_ = view("b", n);
   const int m = std::max(p.nx, p.ny) + 2;
@@ -106,7 +106,7 @@ StableSolver<Exec>::StableSolver(const StableParams& p) : p_(p) {
     Kokkos::deep_copy(wgt_[c], w), Kokkos::deep_copy(ddiag_[c], dd), Kokkos::deep_copy(drhs_[c], dr);
     Kokkos::deep_copy(dmask_[c], dm);
     wgt0_[c] = view("wgt0", n), ddiag0_[c] = view("ddiag0", n), drhs0_[c] = view("drhs0", n);
-    dmask0_[c] = bytes("dmask0", n);
+    dmask0_[c] = flags("dmask0", n);
     Kokkos::deep_copy(wgt0_[c], wgt_[c]), Kokkos::deep_copy(ddiag0_[c], ddiag_[c]);
     Kokkos::deep_copy(drhs0_[c], drhs_[c]), Kokkos::deep_copy(dmask0_[c], dmask_[c]);
     touched_[c] = Kokkos::View<int*, device>("touched", 0);
@@ -357,7 +357,7 @@ void StableSolver<Exec>::diffuse_jacobi(int c) {
   // (1 + a (4 + dd)) phi - a sum(unmasked neighbours) = phi* + a dr
   auto relax = [=] KOKKOS_FUNCTION(const Kokkos::View<double*, device>& src, int i, int j) {
     const int k = g.at(i, j);
-    const unsigned char m = dm(k);
+    const int m = dm(k);
     double s = 0;
     if (!(m & 1)) s += src(k - 1);
     if (!(m & 2)) s += src(k + 1);
@@ -416,8 +416,8 @@ double StableSolver<Exec>::viscosity_residual(bool scaled) const {
   cell_reduce<Exec>("stable_visc_residual", 1, g.nx + 1, 1, g.ny + 1,
       KOKKOS_LAMBDA(int i, int j, double& r) {
         const int k = g.at(i, j);
-        auto one = [&](const view& f, const view& rhs, const bytes& dm, const view& dd, const view& dr) {
-          const unsigned char m = dm(k);
+        auto one = [&](const view& f, const view& rhs, const flags& dm, const view& dd, const view& dr) {
+          const int m = dm(k);
           double sum = 0;
           if (!(m & 1)) sum += f(k - 1);
           if (!(m & 2)) sum += f(k + 1);
@@ -453,7 +453,7 @@ void StableSolver<Exec>::visc_sweeps(int n) {
     const int i1 = c == 0 ? g.nx - 1 : g.nx, j1 = c == 0 ? g.ny : g.ny - 1;
     colour_sweeps<Exec>("stable_visc_gs", i1, j1, 0, 2 * n, KOKKOS_LAMBDA(int i, int j, int) {
       const int k = g.at(i, j);
-      const unsigned char m = dm(k);
+      const int m = dm(k);
       // Neighbours read unconditionally, then masked: a conditional read would be a masked strided
       // load, which GCC 12 does not vectorise.
       const double fw = f(k - 1), fe = f(k + 1), fs = f(k - g.w), fn = f(k + g.w);
@@ -514,7 +514,7 @@ void StableSolver<Exec>::solve_pressure() {
   // flux = w u + (1 - w) u_body (cut cells), or the face value itself where no body touches it.
   cell_for<Exec>("stable_p_rhs", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
     const int k = g.at(i, j);
-    auto flux = [&](double val, double w, unsigned char code, double body) { return code ? w * val + (1 - w) * body : val; };
+    auto flux = [&](double val, double w, int code, double body) { return code ? w * val + (1 - w) * body : val; };
     b(k) = s * (flux(u(k), wu(k), cu(k), bu(k)) - flux(u(k - 1), wu(k - 1), cu(k - 1), bu(k - 1)) +
                 flux(v(k), wv(k), cv(k), bv(k)) - flux(v(k - g.w), wv(k - g.w), cv(k - g.w), bv(k - g.w)));
   });
@@ -787,7 +787,7 @@ double StableSolver<Exec>::max_divergence() const {
   cell_reduce<Exec>("stable_div", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j, double& r) {
     const int k = g.at(i, j);
     if (wu(k) + wu(k - 1) + wv(k) + wv(k - g.w) <= 0) return;
-    auto flux = [&](double val, double w, unsigned char code, double body) { return code ? w * val + (1 - w) * body : val; };
+    auto flux = [&](double val, double w, int code, double body) { return code ? w * val + (1 - w) * body : val; };
     const double d = Kokkos::Experimental::fabs(ih * (flux(u(k), wu(k), cu(k), bu(k)) - flux(u(k - 1), wu(k - 1), cu(k - 1), bu(k - 1)) +
                                     flux(v(k), wv(k), cv(k), bv(k)) - flux(v(k - g.w), wv(k - g.w), cv(k - g.w), bv(k - g.w))));
     r = d > r ? d : r;

@@ -44,7 +44,11 @@ class StableSolver final : public StableFlow {
  public:
   using device = Kokkos::Device<Exec, typename Exec::memory_space>;
   using view = Kokkos::View<double*, device>;
-  using bytes = Kokkos::View<unsigned char*, device>;
+  // Per-face small integers (body codes, stencil masks) as int, not bytes: a loop that reads bytes
+  // beside doubles gets a vectorisation factor of 64 on AVX-512 (one zmm of bytes), so a 128-cell
+  // row runs one vector iteration and up to 63 scalar ones. Measured: red-black viscosity sweeps
+  // 0.78 -> 0.52 ns per cell update (256^2, openmp, 2 threads).
+  using flags = Kokkos::View<int*, device>;
 
   explicit StableSolver(const StableParams& p);
 
@@ -107,9 +111,9 @@ class StableSolver final : public StableFlow {
   // Per component: pressure weight, body code (0 none, 1 partial face, 2 fixed face), body velocity,
   // viscosity stencil extras (excluded-neighbour bits, added diagonal and rhs in units of nu dt / h^2).
   view wgt_[2], bval_[2], ddiag_[2], drhs_[2];
-  bytes code_[2], dmask_[2];
+  flags code_[2], dmask_[2];
   view wgt0_[2], ddiag0_[2], drhs0_[2];  // the walls-only values, restored where a body leaves
-  bytes dmask0_[2];
+  flags dmask0_[2];
   Kokkos::View<int*, device> touched_[2];  // faces the current constraints changed (first touched_n_)
   size_t touched_n_[2] = {0, 0};
   // Staging of the per-face constraint values, grown as needed and reused every step.
