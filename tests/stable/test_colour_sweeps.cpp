@@ -38,6 +38,12 @@ struct Case {
   int nx, ny, first, halves;
 };
 
+// A fixed linear congruential sequence (the same on every platform): values in [0, 1).
+struct Lcg {
+  uint64_t s;
+  double operator()() { return (s = s * 6364136223846793005ULL + 1442695040888963407ULL) / 18446744073709551616.0; }
+};
+
 template <class Exec>
 void check(const Case& t) {
   using view = Kokkos::View<double*, typename Exec::memory_space>;
@@ -49,8 +55,7 @@ void check(const Case& t) {
   auto hp = Kokkos::create_mirror(p);
   auto hb = Kokkos::create_mirror(b);
   auto hc = Kokkos::create_mirror(c);
-  uint64_t s = 12345;  // a fixed linear congruential sequence: values in [0, 1)
-  auto next = [&] { return (s = s * 6364136223846793005ULL + 1442695040888963407ULL) / 18446744073709551616.0; };
+  Lcg next{12345};
   for (size_t k = 0; k < n; ++k) hp(k) = next(), hb(k) = next() - 0.5, hc(k) = next() < 0.1 ? 0.0 : 0.5 + next();
   Kokkos::deep_copy(p, hp), Kokkos::deep_copy(b, hb), Kokkos::deep_copy(c, hc);
 
@@ -96,8 +101,7 @@ void check_smoother(const Case& t) {
   auto hp = Kokkos::create_mirror(p);
   auto hb = Kokkos::create_mirror(b);
   auto hcp = Kokkos::create_mirror(cp);
-  uint64_t s = 2024;
-  auto next = [&] { return (s = s * 6364136223846793005ULL + 1442695040888963407ULL) / 18446744073709551616.0; };
+  Lcg next{2024};
   for (size_t k = 0; k < n; ++k) {
     hwu(k) = static_cast<S>(next() < 0.1 ? 0.0 : 0.5 + next());
     hwv(k) = static_cast<S>(next() < 0.1 ? 0.0 : 0.5 + next());

@@ -9,8 +9,8 @@ constexpr int kLeft = 0, kRight = 1, kBottom = 2, kTop = 3;
 // rule. A cell whose only fluid opening is such a face has a pressure of order b / W, and the
 // projection then drives the face at the body's net flux over its open fraction: 3.3 m/s in the
 // 1 m/s windmill jet at 128^2 (measured, one step), 20 m/s in the test
-// StableFluid.FaceBelowTheMinimumFractionIsClosed. Closing it moves at most 1 % of one face's flux. Windmill and bar metrics at 256^2 unchanged
-// beyond the rotor's chaotic spread (measured).
+// StableFluid.FaceBelowTheMinimumFractionIsClosed. Closing it moves at most 1 % of one face's flux.
+// Windmill and bar metrics at 256^2 unchanged beyond the rotor's chaotic spread (measured).
 constexpr double kMinFaceFraction = 0.01;
 constexpr int kCheckEvery = 10;  // Jacobi / SOR iterations between residual reductions (one costs ~1 sweep)
 
@@ -510,13 +510,10 @@ void StableSolver<Exec>::solve_pressure() {
   auto wu = wgt_[0], wv = wgt_[1], bu = bval_[0], bv = bval_[1];
   auto cu = code_[0], cv = code_[1];
   const double s = p_.rho * p_.h / p_.dt;
-  // b = rho h^2/dt div(u*) with a face's body part moving at the body velocity:
-  // flux = w u + (1 - w) u_body (cut cells), or the face value itself where no body touches it.
+  // b = rho h^2/dt div(u*) with a face's body part moving at the body velocity (stable_net_outflow).
   cell_for<Exec>("stable_p_rhs", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
     const int k = g.at(i, j);
-    auto flux = [&](double val, double w, int code, double body) { return code ? w * val + (1 - w) * body : val; };
-    b(k) = s * (flux(u(k), wu(k), cu(k), bu(k)) - flux(u(k - 1), wu(k - 1), cu(k - 1), bu(k - 1)) +
-                flux(v(k), wv(k), cv(k), bv(k)) - flux(v(k - g.w), wv(k - g.w), cv(k - g.w), bv(k - g.w)));
+    b(k) = s * stable_net_outflow(u, v, wu, wv, cu, cv, bu, bv, k, g.w);
   });
   // Jacobi is damped (weight 0.9): with walls all round the Neumann problem's checkerboard mode has
   // iteration eigenvalue -1 under plain Jacobi and never decays.
@@ -588,8 +585,8 @@ void StableSolver<Exec>::solve_pressure() {
 // positive definite on the cells with a face of weight > 0 once an outflow fixes the level; with
 // walls all round the right-hand side sums to zero and CG stays in the range). Preconditioner: one
 // symmetric V-cycle in float (red-black before, black-red after the coarse correction, Galerkin
-// coarse levels; stable_multigrid.hpp), which approximates L^-1 and so maps the residual r = b - L p to an approximate
-// correction z. With A-residual rho = -r: rho.z = -(r.z), and the Polak-Ribiere beta keeps CG
+// coarse levels; stable_multigrid.hpp), which approximates L^-1 and so maps the residual
+// r = b - L p to an approximate correction z. With A-residual rho = -r: rho.z = -(r.z), and the Polak-Ribiere beta keeps CG
 // convergent where the V-cycle is not exactly symmetric (the coarsest level's fixed sweeps).
 // Cells with no open face (inside a body) are left out: r, z, d are 0 there and p keeps its value.
 // A breakdown (non-positive curvature, from round-off near convergence) falls back to V-cycles.
@@ -791,9 +788,7 @@ double StableSolver<Exec>::max_divergence() const {
   cell_reduce<Exec>("stable_div", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j, double& r) {
     const int k = g.at(i, j);
     if (wu(k) + wu(k - 1) + wv(k) + wv(k - g.w) <= 0) return;
-    auto flux = [&](double val, double w, int code, double body) { return code ? w * val + (1 - w) * body : val; };
-    const double d = Kokkos::Experimental::fabs(ih * (flux(u(k), wu(k), cu(k), bu(k)) - flux(u(k - 1), wu(k - 1), cu(k - 1), bu(k - 1)) +
-                                    flux(v(k), wv(k), cv(k), bv(k)) - flux(v(k - g.w), wv(k - g.w), cv(k - g.w), bv(k - g.w))));
+    const double d = Kokkos::Experimental::fabs(ih * stable_net_outflow(u, v, wu, wv, cu, cv, bu, bv, k, g.w));
     r = d > r ? d : r;
   }, Kokkos::Max<double>(m));
   return m;

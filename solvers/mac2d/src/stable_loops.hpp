@@ -100,9 +100,9 @@ struct MaxSumReducer {
 template <class R, class F, class V>
 KOKKOS_INLINE_FUNCTION void reduce_row(int i0, int i1, int j, const F& f, V& acc) {
   using RD = std::decay_t<R>;
+  const F fl = f;
   if constexpr (std::is_arithmetic<RD>::value) {
     V s = 0;
-    const F fl = f;
 #if defined(_OPENMP) && !defined(__CUDA_ARCH__)
 #pragma omp simd reduction(+ : s)
 #endif
@@ -110,7 +110,6 @@ KOKKOS_INLINE_FUNCTION void reduce_row(int i0, int i1, int j, const F& f, V& acc
     acc += s;
   } else if constexpr (std::is_same<RD, Kokkos::Max<double>>::value) {
     double m = acc;
-    const F fl = f;
 #if defined(_OPENMP) && !defined(__CUDA_ARCH__)
 #pragma omp simd reduction(max : m)
 #endif
@@ -122,7 +121,6 @@ KOKKOS_INLINE_FUNCTION void reduce_row(int i0, int i1, int j, const F& f, V& acc
     acc = m;
   } else if constexpr (std::is_same<RD, MaxSumReducer>::value) {
     double m = acc.max, s = acc.sum;
-    const F fl = f;
 #if defined(_OPENMP) && !defined(__CUDA_ARCH__)
 #pragma omp simd reduction(max : m) reduction(+ : s)
 #endif
@@ -134,7 +132,7 @@ KOKKOS_INLINE_FUNCTION void reduce_row(int i0, int i1, int j, const F& f, V& acc
     }
     acc.max = m, acc.sum = s;
   } else {
-    for (int i = i0; i < i1; ++i) f(i, j, acc);
+    for (int i = i0; i < i1; ++i) fl(i, j, acc);
   }
 }
 
@@ -189,6 +187,14 @@ void colour_for(const char* name, int nx, int ny, int colour, const F& f) {
   }
 }
 
+// A kernel may bring its own host row loop, f.row(j, H, i0, i1) for the cells i0, i0 + 2, ... <= i1
+// of row j (what f(i, j, H) would do to each): where it can index something more cheaply along a
+// row than per cell (the multigrid's coarse corrections).
+template <class F, class = void>
+struct HasRowLoop : std::false_type {};
+template <class F>
+struct HasRowLoop<F, std::void_t<decltype(std::declval<const F&>().row(0, 0, 0, 0))>> : std::true_type {};
+
 // Red-black sweeps: the half-sweeps h = 0 .. halves - 1 in order, half-sweep h calling f(i, j, H)
 // on the interior cells of colour (first + h) % 2 (colour as in colour_for), with H = min(h, 2): a
 // kernel can tell the first two half-sweeps from the rest (the multigrid's prolongation), and H is a
@@ -203,14 +209,6 @@ void colour_for(const char* name, int nx, int ny, int colour, const F& f) {
 // Measured on the elastic bar (256^2, openmp, 2 threads, same hour): with the smoother and viscosity
 // kernels vectorised, pressure 3.7 -> 3.0 ms per step and diffusion 1.0 -> 0.64 ms, bitwise-equal
 // results.
-// A kernel may bring its own host row loop, f.row(j, H, i0, i1) for the cells i0, i0 + 2, ... <= i1
-// of row j (what f(i, j, H) would do to each): where it can index something more cheaply along a
-// row than per cell (the multigrid's coarse corrections).
-template <class F, class = void>
-struct HasRowLoop : std::false_type {};
-template <class F>
-struct HasRowLoop<F, std::void_t<decltype(std::declval<const F&>().row(0, 0, 0, 0))>> : std::true_type {};
-
 template <class Exec, class F>
 void colour_sweeps(const char* name, int nx, int ny, int first, int halves, const F& f) {
   if constexpr (kRowLoops<Exec>) {

@@ -40,7 +40,6 @@ class StableMultigrid {
   // there, p pre-smoothed. symmetric: the post-smoother runs black before red, the adjoint of the
   // pre-smoother, as a conjugate-gradient preconditioner needs.
   double vcycle(const view& p, const view& b, bool symmetric, double stop_at);
-  bool empty() const { return levels_.empty(); }
 
   // Implementation below. Public only because nvcc rejects extended __host__ __device__ lambdas
   // inside private or protected member functions; the class lives in src/ and is not installed.

@@ -39,6 +39,18 @@ KOKKOS_INLINE_FUNCTION double stable_interp(const V& f, const StableGrid& g, dou
   return stable_interp_index(f, g, x / g.h - ox, y / g.h - oy);
 }
 
+// The net volume flux out of cell k per unit length (east - west + north - south faces; w: the
+// row stride), each face's body part moving at the body velocity: w u + (1 - w) u_body on a face a
+// body touches (code != 0), the face value itself elsewhere. The divergence the projection removes
+// and the one it reports are both this over h.
+template <class V, class C>
+KOKKOS_INLINE_FUNCTION double stable_net_outflow(const V& u, const V& v, const V& wu, const V& wv, const C& cu,
+                                                 const C& cv, const V& bu, const V& bv, int k, int w) {
+  auto flux = [](double val, double wf, int code, double body) { return code ? wf * val + (1 - wf) * body : val; };
+  return flux(u(k), wu(k), cu(k), bu(k)) - flux(u(k - 1), wu(k - 1), cu(k - 1), bu(k - 1)) +
+         flux(v(k), wv(k), cv(k), bv(k)) - flux(v(k - w), wv(k - w), cv(k - w), bv(k - w));
+}
+
 template <class Exec>
 class StableSolver final : public StableFlow {
  public:
