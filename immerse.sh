@@ -4,8 +4,8 @@
 #                          where nvcc is present also build the CUDA preset (and test it on a GPU);
 #                          ends with `immerse compare --quick` (every case on every backend, the
 #                          backend table written to reports/latest/backends.md)
-#   ./immerse.sh report    set up (if needed), build, run every canned case + benchmarks, write
-#                          reports/latest/index.md
+#   ./immerse.sh report    set up (if needed), build, run every canned case, the benchmarks and the
+#                          quick backend comparison, write reports/latest/index.md
 #   ./immerse.sh ARGS...   build, then run `immerse ARGS...` (e.g. ./immerse.sh run channel5x5)
 # Environment: IMMERSE_CACHE (default ~/.cache/immerse) holds Kokkos builds outside the clone;
 # IMMERSE_JOBS (default nproc) sets build parallelism.
@@ -61,19 +61,19 @@ cmd_test() {
       log "cuda preset built (compile only: no GPU on this machine)"
     fi
   fi
-  log "backends compared (quick mode): build/$compare_build/cases/immerse compare --quick"
-  "build/$compare_build/cases/immerse" compare --quick --dir reports/latest
+  log "backends compared (quick mode): build/$compare_build/app/immerse compare --quick"
+  "build/$compare_build/app/immerse" compare --quick --dir reports/latest
 }
 
 cmd_report() {
   setup
   build openmp
-  build/openmp/cases/immerse report --dir reports/latest --bench-dir build/openmp/benchmarks
+  build/openmp/app/immerse report --dir reports/latest --bench-dir build/openmp/benchmarks
 }
 
 case "${1:-}" in
   test) shift; cmd_test "$@" ;;
   report) shift; cmd_report "$@" ;;
   ""|-h|--help) sed -n '2,9p' "$0" | cut -c3- ;;
-  *) setup >/dev/null; build openmp; exec build/openmp/cases/immerse "$@" ;;
+  *) setup >/dev/null; build openmp; exec build/openmp/app/immerse "$@" ;;
 esac

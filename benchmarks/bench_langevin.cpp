@@ -40,7 +40,9 @@ void added_mass(benchmark::State& state, int subdivisions) {
 
 void turbulence(benchmark::State& state, Backend backend, int nz) {
   m::TurbulenceParams p;
-  p.nx = 32, p.ny = 32, p.nz = nz;
+  p.nx = 32;
+  p.ny = 32;
+  p.nz = nz;
   p.U0 = 0.2;
   p.h = 2 * 0.08 / p.nx;  // the rubber ellipsoid's tunnel: two body lengths along the flow
   p.dt = p.h / p.U0;
@@ -77,7 +79,9 @@ b::LangevinBodyParams row_params(const Row& r) {
 void table1_step(benchmark::State& state, Row row) {
   const b::LangevinBodyParams p = row_params(row);
   b::LangevinSeries series;
-  series.chi = {2.0, 1.8}, series.eps = {2.0, 1.9}, series.dt = 0.5;
+  series.chi = {2.0, 1.8};
+  series.eps = {2.0, 1.9};
+  series.dt = 0.5;
   const double x[3] = {0, 0, 1e6}, e[3] = {0.1, 0.2, 0.3}, z[3] = {0, 0, 0};
   b::LangevinBodyState s = b::langevin_initial_state(x, e, z, z);
   const double dt = row.dt_ms * 1e-3;
@@ -96,7 +100,9 @@ void batch(benchmark::State& state, Backend backend, int n) {
   const Row r{"ellipsoid", "ellipsoid", 0.01, 0.02, 0.04, 0, 1200, 1000, 320, 5, 0};
   const b::LangevinBodyParams p = row_params(r);
   b::LangevinSeries series;
-  series.chi = {2.0, 1.8}, series.eps = {2.0, 1.9}, series.dt = 0.5;
+  series.chi = {2.0, 1.8};
+  series.eps = {2.0, 1.9};
+  series.dt = 0.5;
   std::vector<b::LangevinBodyState> bodies(n);
   for (int i = 0; i < n; ++i) {
     const double x[3] = {0, 0, 1e6}, e[3] = {1e-3 * i, 0.2, 0.3}, z[3] = {0, 0, 0};

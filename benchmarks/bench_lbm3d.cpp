@@ -54,7 +54,11 @@ constexpr int kSizes[] = {64, 128, 256};
 void collide_stream(benchmark::State& state, Backend backend, bool fp64, int n, lbm3d::Pattern pattern,
                     bool streaming_stores) {
   lbm3d::LbmParams p;
-  p.nx = p.ny = p.nz = n, p.tau = 0.8, p.fp64 = fp64, p.pattern = pattern, p.streaming_stores = streaming_stores;
+  p.nx = p.ny = p.nz = n;
+  p.tau = 0.8;
+  p.fp64 = fp64;
+  p.pattern = pattern;
+  p.streaming_stores = streaming_stores;
   p.source = "bench_lbm3d";
   p.init_ux = "0.02 * sin(2 * pi * y / " + std::to_string(n) + ")";
   auto flow = lbm3d::make_lbm_flow(backend, p);
@@ -74,9 +78,7 @@ void jellyfish_frame(benchmark::State& state, Backend backend, const std::string
   cases::RunOptions opt;
   opt.backend = backend;
   opt.quiet = true;
-  const auto& entries = cases::solver_registry();
-  const auto entry = std::find_if(entries.begin(), entries.end(), [&](const auto& e) { return e.name == params["solver"]; });
-  auto sim = entry->make(params, doc.source, opt);
+  auto sim = cases::make_simulation(params, doc.source, opt);
   sim->step();
   for (auto _ : state) sim->step();
   state.counters["frames_per_s"] = benchmark::Counter(state.iterations(), benchmark::Counter::kIsRate);

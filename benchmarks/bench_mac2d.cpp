@@ -36,8 +36,10 @@ mac2d::PenaltyParams channel(int n) {
   p.Re = 100;
   p.eps = 0.005;
   p.mode = mac2d::BoundaryMode::physical;
-  p.left = mac2d::Side::inflow, p.right = mac2d::Side::outflow;
-  p.bottom = mac2d::Side::noslip, p.top = mac2d::Side::noslip;
+  p.left = mac2d::Side::inflow;
+  p.right = mac2d::Side::outflow;
+  p.bottom = mac2d::Side::noslip;
+  p.top = mac2d::Side::noslip;
   p.inflow_u = "4*y*(1-y)";  // peak 1
   p.velocity_scale = 1.0;
   p.dt = 0.5 * mac2d::stability_limits(p, p.velocity_scale).dt_max();

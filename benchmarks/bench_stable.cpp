@@ -26,7 +26,8 @@ namespace mac2d = immerse::mac2d;
 
 mac2d::StableParams jet_box(int n, mac2d::LinearSolver solver) {
   mac2d::StableParams p;
-  p.nx = p.ny = n, p.h = 1.0 / n;
+  p.nx = p.ny = n;
+  p.h = 1.0 / n;
   p.walls[1].type = mac2d::WallType::outflow;
   p.jets.push_back({0, 0.3, 0.5, "0.2"});
   p.dt = 0.013 * 256.0 / n;  // the bar case's Courant number at every size
@@ -63,10 +64,9 @@ void case_step(benchmark::State& state, const std::string& name, Backend backend
   const CaseDoc doc = load_case(name);
   const immerse::json params = resolve_case(doc, {"output.frames=0", "coupling.compare=false"});
   RunOptions opt;
-  opt.backend = backend, opt.quiet = true;
-  std::unique_ptr<Simulation> sim;
-  for (const auto& e : solver_registry())
-    if (e.name == params["solver"]) sim = e.make(params, doc.source, opt);
+  opt.backend = backend;
+  opt.quiet = true;
+  std::unique_ptr<Simulation> sim = make_simulation(params, doc.source, opt);
   for (int s = 0; s < 3; ++s) sim->step();
   for (auto _ : state) sim->step();
   state.counters["frames_per_s"] = benchmark::Counter(state.iterations(), benchmark::Counter::kIsRate);

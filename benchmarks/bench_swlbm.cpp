@@ -30,7 +30,9 @@ constexpr int kSizes[] = {175, 512, 2048};
 swlbm::SwParams basin(int n) {
   swlbm::SwParams p;
   p.nx = p.ny = n;
-  p.dx = 0.2, p.dt = 0.02, p.tau = 0.6;  // v = 10 m/s on 1 m deep water
+  p.dx = 0.2;
+  p.dt = 0.02;
+  p.tau = 0.6;  // v = 10 m/s on 1 m deep water
   p.initial_h = "1 + 0.1 * exp(-((x - 10)^2 + (y - 10)^2))";
   p.source = "bench_swlbm";
   return p;

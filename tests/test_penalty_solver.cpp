@@ -16,8 +16,12 @@ namespace {
 
 PenaltyParams channel(int nx, int ny) {
   PenaltyParams p;
-  p.nx = nx, p.ny = ny, p.dx = 1.0 / ny, p.dy = 1.0 / ny;
-  p.Re = 10, p.eps = 0.01;
+  p.nx = nx;
+  p.ny = ny;
+  p.dx = 1.0 / ny;
+  p.dy = 1.0 / ny;
+  p.Re = 10;
+  p.eps = 0.01;
   p.dt = 0.5 * stability_limits(p, 1.0).dt_max();
   return p;
 }
@@ -39,9 +43,12 @@ TYPED_TEST_SUITE(PenaltySolverTest, test::EnabledSpaces, test::SpaceName);
 // dye's sub-cycling).
 TYPED_TEST(PenaltySolverTest, RestStaysAtRest) {
   PenaltyParams p = channel(12, 8);
-  p.left = Side::noslip, p.right = Side::noslip;
+  p.left = Side::noslip;
+  p.right = Side::noslip;
   DyeSpec d;
-  d.x = 0.75, d.y = 0.5, d.radius = 0.1;
+  d.x = 0.75;
+  d.y = 0.5;
+  d.radius = 0.1;
   p.dyes = {d};
   auto flow = make_penalty_flow(this->backend, p);
   for (int n = 0; n < 50; ++n) flow->step();
@@ -60,7 +67,9 @@ TYPED_TEST(PenaltySolverTest, RestStaysAtRest) {
 // the discrete equations: linear in y (zero Laplacian, exact ghost reflection), no x-variation, v = 0.
 TYPED_TEST(PenaltySolverTest, CouetteFlowIsSteady) {
   PenaltyParams p = channel(16, 8);
-  p.inflow_u = "y", p.initial_u = "y", p.top_wall_u = 1.0;
+  p.inflow_u = "y";
+  p.initial_u = "y";
+  p.top_wall_u = 1.0;
   auto flow = make_penalty_flow(this->backend, p);
   for (int n = 0; n < 200; ++n) flow->step();
   const HostFields f = flow->fields();
@@ -109,7 +118,9 @@ TYPED_TEST(PenaltySolverTest, AgreesWithSerial) {
   p.obstacles = {{"circle", "0.8", "0.5", 0.15, 0.15, 0, "post"},
                  {"rectangle", "1.5 + 0.2 * sin(10 * t)", "0.3", 0.1, 0.05, 20, "boat"}};
   DyeSpec d;
-  d.x = 0.1, d.y = 0.5, d.radius = 0.1;
+  d.x = 0.1;
+  d.y = 0.5;
+  d.radius = 0.1;
   p.dyes = {d};
   p.streak_seeds = {{0.05, 0.3}, {0.05, 0.7}};
   p.streak_release_every = 5;
@@ -146,6 +157,10 @@ TEST(Stability, RejectsTimeStepAboveTheLimitNamingIt) {
 TEST(Stability, PatentTableParametersAreInsideTheLimit) {
   // The patent's dt = 0.001 with dx = 1, eps = 0.005, Re = 300 ran stably; the limit must admit it.
   PenaltyParams p;
-  p.nx = p.ny = 3, p.dx = p.dy = 1, p.eps = 0.005, p.Re = 300, p.dt = 0.001;
+  p.nx = p.ny = 3;
+  p.dx = p.dy = 1;
+  p.eps = 0.005;
+  p.Re = 300;
+  p.dt = 0.001;
   EXPECT_LT(p.dt, stability_limits(p, 2.0).dt_max());
 }

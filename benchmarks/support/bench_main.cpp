@@ -174,7 +174,10 @@ int run(int argc, char** argv, const Options& options) {
   std::string best_name;
   double best_triad = 0;
   for (const auto& [name, bps] : reporter.bytes_per_second)
-    if (name.rfind("stream_triad/", 0) == 0 && bps > best_triad) best_triad = bps, best_name = name;
+    if (name.rfind("stream_triad/", 0) == 0 && bps > best_triad) {
+      best_triad = bps;
+      best_name = name;
+    }
   char line[512];
   std::snprintf(line, sizeof line, "summary: best_stream_triad_GBps=%.2f (%s)", best_triad * 1e-9,
                 best_name.empty() ? "not run" : best_name.c_str());

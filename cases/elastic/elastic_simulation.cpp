@@ -17,7 +17,10 @@ namespace {
 
 bodies::FemMaterial material_from(const json& m) {
   bodies::FemMaterial mat;
-  mat.lambda = m["lambda"], mat.mu = m["mu"], mat.lambda_d = m["lambda_d"], mat.mu_d = m["mu_d"];
+  mat.lambda = m["lambda"];
+  mat.mu = m["mu"];
+  mat.lambda_d = m["lambda_d"];
+  mat.mu_d = m["mu_d"];
   mat.density = m["density"];
   return mat;
 }
@@ -53,7 +56,8 @@ ElasticSimulation::ElasticSimulation(const json& r, const std::string& source, c
       series_every_(r["output"]["series_every"].get<long>()) {
   const json& b = r["body"];
   const std::string kind = b["kind"];
-  substeps_ = b["substeps"], alpha_ = r["coupling"]["alpha"];
+  substeps_ = b["substeps"];
+  alpha_ = r["coupling"]["alpha"];
   pressure_force_ = r["coupling"]["pressure_force"];
   const auto mode = r["coupling"]["mode"] == "staircase" ? coupling::CouplingMode::staircase : coupling::CouplingMode::boundary_map;
   const int nruns = kind != "none" && r["coupling"]["compare"].get<bool>() ? 2 : 1;
@@ -120,7 +124,8 @@ void ElasticSimulation::step_run(ElasticRun& r) {
       if (pressure_force_) coupling::bmap_apply_pressure(*r.flow, *r.body, fluid_.h);
     }
     auto s = r.phases.scope("fem");
-    r.map_x = r.body->x, r.map_v = r.body->v;  // the state the fluid's constraints came from
+    r.map_x = r.body->x;  // the state the fluid's constraints came from
+    r.map_v = r.body->v;
     r.body->advance(fluid_.dt, substeps_);
   }
   r.flow->project();
@@ -218,14 +223,17 @@ json ElasticSimulation::run_metrics(ElasticRun& r) {
   if (r.body) {
     const Vec2 tip = tip_displacement(r);
     m["elements"] = r.body->mesh().tris.size();
-    m["tip_dx"] = tip[0], m["tip_dy"] = tip[1];
+    m["tip_dx"] = tip[0];
+    m["tip_dy"] = tip[1];
     m["tip_dx_mean_second_half"] = r.leak_samples ? r.tip_dx_sum / r.leak_samples : tip[0];
-    m["omega"] = r.body->hub_omega(), m["angle"] = r.body->hub_angle();
+    m["omega"] = r.body->hub_omega();
+    m["angle"] = r.body->hub_angle();
     if (!r.omega_tail.empty()) {
       double mean = 0, var = 0;
       for (double w : r.omega_tail) mean += w / r.omega_tail.size();
       for (double w : r.omega_tail) var += (w - mean) * (w - mean) / r.omega_tail.size();
-      m["omega_mean_last_quarter"] = mean, m["omega_std_last_quarter"] = std::sqrt(var);
+      m["omega_mean_last_quarter"] = mean;
+      m["omega_std_last_quarter"] = std::sqrt(var);
       // Still spinning up? The change of the mean from the first to the second half of the last
       // quarter, relative to the quarter's mean (a steady rotor's is ~0 whatever its fluctuation).
       const size_t half = r.omega_tail.size() / 2;
@@ -308,7 +316,7 @@ std::vector<std::string> ElasticSimulation::write_frame(const std::string& dir, 
   std::vector<std::string> files;
   const std::string name = fmt::format("field_{:05d}.vti", index);
   vtk::write_image((std::filesystem::path(dir) / name).string(), {f.nx, f.ny, 1}, {0, 0, 0}, {f.dx, f.dy, 1},
-                   {u, v, p, speed, solid});
+                   {vtk::vector_field("velocity", u.values, v.values), u, v, p, speed, solid});
   files.push_back(name);
   if (runs_[0].body) {
     const auto& b = *runs_[0].body;

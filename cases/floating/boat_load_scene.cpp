@@ -32,7 +32,9 @@ class BoatLoad final : public Simulation {
   BoatLoad(const json& r, const std::string& source, const RunOptions& opt)
       : case_(float_case_from_json(r, source)), opt_(opt), source_(source) {
     const auto& b = r["boat_load"];
-    load_ = b["load_kg"], boat_mass_ = b["boat_mass_kg"], frac_ = b["offset_fraction"];
+    load_ = b["load_kg"];
+    boat_mass_ = b["boat_mass_kg"];
+    frac_ = b["offset_fraction"];
     per_run_ = std::max(1L, std::lround(b["settle_s"].get<double>() / case_.water.dt));
     spec_ = bodies::float_rowing_boat_spec();
     hull_ = bodies::float_hull(spec_);
@@ -51,12 +53,17 @@ class BoatLoad final : public Simulation {
       const auto st = system_->body_state(0);
       const FloatAngles a = float_angles(st.orientation);
       Result& r = results_[run];
-      r.heel += a.roll_deg, r.trim += a.pitch_deg, r.z += st.position.z();
+      r.heel += a.roll_deg;
+      r.trim += a.pitch_deg;
+      r.z += st.position.z();
       ++r.samples;
     }
     if (k == per_run_ - 1) {
       Result& r = results_[run];
-      r.heel /= r.samples, r.trim /= r.samples, r.z /= r.samples, r.done = true;
+      r.heel /= r.samples;
+      r.trim /= r.samples;
+      r.z /= r.samples;
+      r.done = true;
     }
     ++n_;
   }
@@ -153,7 +160,8 @@ class BoatLoad final : public Simulation {
     const coupling::FloatWater w{2, 2, 1e9, flat, still, still};
     auto loads = [&](double z) {
       bodies::FloatBodyState st;
-      st.position = {1e9, 1e9, z}, st.orientation = Eigen::Quaterniond::Identity();
+      st.position = {1e9, 1e9, z};
+      st.orientation = Eigen::Quaterniond::Identity();
       st.velocity.setZero(), st.angular_velocity.setZero();
       return coupling::float_body_loads(hull_, st, w, case_.coupling.forces, nullptr);
     };

@@ -35,7 +35,7 @@ Schema float_schema() {
   Schema coupling;
   coupling.number("drag", 1.0, 0, 100, "", "drag coefficient C_d (eq. 4)")
       .number("lift", 0.5, 0, 100, "", "lift coefficient C_l (eq. 5)")
-      .number("alpha", 0.5, 0, 1, "", "effective-area weight alpha (Yuksel et al.; PAPERS.md's form of eq. 6)")
+      .number("alpha", 0.5, 0, 1, "", "effective-area weight alpha (Yuksel et al.; eq. 6 as corrected in docs/floating.md)")
       .number("k_plus", 10, 0, 1e4, "1/s", "body -> water forcing rate when the body pushes (eq. 7)")
       .number("k_minus", 1, 0, 1e4, "1/s", "body -> water forcing rate when the body drags (eq. 7)")
       .boolean("body_to_water", true, "bodies move the water (false: one-way coupling)")
@@ -86,7 +86,10 @@ coupling::FloatBodySpec float_body_from_json(const json& b, const std::string& s
   const std::string shape = b["shape"];
   const double r = b["radius"];
   const Eigen::Vector3d size = vec3(b["size"]);
-  if (shape == "sphere") s.mesh = bodies::float_sphere(r), s.sphere_radius = r;
+  if (shape == "sphere") {
+    s.mesh = bodies::float_sphere(r);
+    s.sphere_radius = r;
+  }
   else if (shape == "box") s.mesh = bodies::make_box(size, 2);
   else if (shape == "complex") s.mesh = bodies::float_complex_object(r, 0.35 * r);
   else if (shape == "rowing_boat") s.mesh = bodies::float_hull(bodies::float_rowing_boat_spec());
@@ -94,7 +97,9 @@ coupling::FloatBodySpec float_body_from_json(const json& b, const std::string& s
   else if (shape == "sailboat") s.mesh = bodies::float_sailboat(b["mast_height"]);
   else if (shape == "hull") {
     bodies::HullSpec h;
-    h.length = size.x(), h.beam = size.y(), h.depth = size.z();
+    h.length = size.x();
+    h.beam = size.y();
+    h.depth = size.z();
     s.mesh = bodies::float_hull(h);
   } else {
     const std::string path = b["obj"];
@@ -125,9 +130,14 @@ FloatCase float_case_from_json(const json& r, const std::string& source) {
   c.water = swlbm::sw_params_from_json(r, source);
   c.rho = r["physics"]["rho"];
   const auto& k = r["coupling"];
-  c.coupling.forces.rho = c.rho, c.coupling.forces.g = c.water.g;
-  c.coupling.forces.drag = k["drag"], c.coupling.forces.lift = k["lift"], c.coupling.forces.alpha = k["alpha"];
-  c.coupling.k_plus = k["k_plus"], c.coupling.k_minus = k["k_minus"], c.coupling.body_to_water = k["body_to_water"];
+  c.coupling.forces.rho = c.rho;
+  c.coupling.forces.g = c.water.g;
+  c.coupling.forces.drag = k["drag"];
+  c.coupling.forces.lift = k["lift"];
+  c.coupling.forces.alpha = k["alpha"];
+  c.coupling.k_plus = k["k_plus"];
+  c.coupling.k_minus = k["k_minus"];
+  c.coupling.body_to_water = k["body_to_water"];
   c.coupling.overlap = k["overlap"];
   for (size_t i = 0; i < r["bodies"].size(); ++i) {
     double density = 0;
@@ -141,7 +151,9 @@ FloatCase float_case_from_json(const json& r, const std::string& source) {
     if (e.body >= static_cast<int>(c.bodies.size()))
       throw InputError(fmt::format("{}: key 'loads.{}.body': {} is not a body index (0..{})", source, i, e.body,
                                    static_cast<int>(c.bodies.size()) - 1));
-    e.force = vec3(l["force"]), e.point = vec3(l["point"]), e.body_frame = l["frame"] == "body";
+    e.force = vec3(l["force"]);
+    e.point = vec3(l["point"]);
+    e.body_frame = l["frame"] == "body";
     c.loads.push_back(e);
   }
   return c;
@@ -167,7 +179,8 @@ FloatLevelTrim float_level_trim(const bodies::TriMesh& mesh, double mass, const 
   const auto box = mesh.bounds();
   auto loads = [&](double z) {
     bodies::FloatBodyState st;
-    st.position = {1e9, 1e9, z}, st.orientation = Eigen::Quaterniond::Identity();
+    st.position = {1e9, 1e9, z};
+    st.orientation = Eigen::Quaterniond::Identity();
     st.velocity.setZero(), st.angular_velocity.setZero();
     return coupling::float_body_loads(mesh, st, w, k, nullptr);
   };

@@ -90,7 +90,7 @@ std::vector<std::string> FloatSimulation::write_frame(const std::string& dir, in
   std::vector<std::string> files;
   const std::string name = fmt::format("water_{:05d}.vti", index);
   vtk::write_image((std::filesystem::path(dir) / name).string(), {f.nx, f.ny, 1}, {0, 0, 0}, {f.dx, f.dx, 1},
-                   {h, u, v, eta, m});
+                   {h, vtk::vector_field("velocity", f.u, f.v), u, v, eta, m});
   files.push_back(name);
   for (int b = 0; b < system_->body_count(); ++b) {
     const std::string bn = fmt::format("body{}_{:05d}.vtp", b, index);
@@ -134,7 +134,10 @@ double FloatSimulation::hydrostatic_draft(int b, double level) const {
   const auto st = system_->body_state(b);
   const Eigen::Matrix3d R = st.rotation();
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  for (const auto& v : rt.local.vertices) lo = std::min(lo, (R * v).z()), hi = std::max(hi, (R * v).z());
+  for (const auto& v : rt.local.vertices) {
+    lo = std::min(lo, (R * v).z());
+    hi = std::max(hi, (R * v).z());
+  }
   const double flat[4] = {level, level, level, level}, still[4] = {0, 0, 0, 0};
   const coupling::FloatWater w{2, 2, 1e9, flat, still, still};
   coupling::FloatForceCoefficients k = case_.coupling.forces;

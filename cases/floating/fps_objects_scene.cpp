@@ -32,7 +32,8 @@ class FpsObjects final : public Simulation {
   FpsObjects(const json& r, const std::string& source, const RunOptions& opt)
       : case_(float_case_from_json(r, source)), opt_(opt), source_(source) {
     const auto& f = r["fps"];
-    warmup_ = f["warmup_frames"], frames_ = f["frames_per_column"];
+    warmup_ = f["warmup_frames"];
+    frames_ = f["frames_per_column"];
     layout_ = fps_layout_from_json(r);
   }
 
@@ -167,10 +168,12 @@ class FpsObjects final : public Simulation {
     r.phase_ms["other"] = std::max(0.0, r.frame_ms - sum);
     r.volume_rel_change = system_->water().volume() / volume0_ - 1;
     const double h0 = initial_level();
-    r.min_z_rel = 1e30, r.max_z_rel = -1e30;
+    r.min_z_rel = 1e30;
+    r.max_z_rel = -1e30;
     for (int b = 0; b < system_->body_count(); ++b) {
       const double z = system_->body_state(b).position.z() - h0;
-      r.min_z_rel = std::min(r.min_z_rel, z), r.max_z_rel = std::max(r.max_z_rel, z);
+      r.min_z_rel = std::min(r.min_z_rel, z);
+      r.max_z_rel = std::max(r.max_z_rel, z);
     }
     r.done = true;
   }
@@ -197,8 +200,11 @@ const FpsColumn kFpsColumns[4] = {{"spheres_10", 10, false, 1.6, 0.06, 3.3, 1.1,
 FpsLayout fps_layout_from_json(const json& r) {
   const auto& f = r["fps"];
   FpsLayout l;
-  l.spacing = f["spacing"], l.drop = f["drop_height"], l.sphere_radius = f["sphere_radius"];
-  l.complex_radius = f["complex_radius"], l.density = f["density"];
+  l.spacing = f["spacing"];
+  l.drop = f["drop_height"];
+  l.sphere_radius = f["sphere_radius"];
+  l.complex_radius = f["complex_radius"];
+  l.density = f["density"];
   return l;
 }
 

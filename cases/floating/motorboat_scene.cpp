@@ -21,10 +21,13 @@ class Motorboat final : public FloatSimulation {
   Motorboat(const json& r, const std::string& source, const RunOptions& opt)
       : FloatSimulation(with_boat(r), source, opt) {
     const auto& m = r["motorboat"];
-    thrust_ = m["thrust_N"], turn_at_ = m["turn_at_s"], rudder_ = m["rudder_N"];
+    thrust_ = m["thrust_N"];
+    turn_at_ = m["turn_at_s"];
+    rudder_ = m["rudder_N"];
     length_ = bodies::float_motorboat_spec().length;
     coupling::FloatExternalLoad t;
-    t.body = 0, t.body_frame = true;
+    t.body = 0;
+    t.body_frame = true;
     t.force = {thrust_, 0, 0};
     t.point = {-0.45 * length_, 0, 0.5};  // the propeller: near the stern, low
     system_->external_loads() = {t};
@@ -39,7 +42,8 @@ class Motorboat final : public FloatSimulation {
       measure_wake();
       heading0_ = unwrapped_;
       coupling::FloatExternalLoad r;
-      r.body = 0, r.body_frame = true;
+      r.body = 0;
+      r.body_frame = true;
       r.force = {0, -rudder_, 0};  // stern pushed to starboard: the bow swings to port for rudder_ > 0
       r.point = {-0.45 * length_, 0, 0.5};
       system_->external_loads().push_back(r);
@@ -52,7 +56,8 @@ class Motorboat final : public FloatSimulation {
     while (dh > 180) dh -= 360;
     while (dh < -180) dh += 360;
     unwrapped_ += have_heading_ ? dh : 0.0;
-    last_heading_ = hd, have_heading_ = true;
+    last_heading_ = hd;
+    have_heading_ = true;
   }
 
   json metrics() override {
@@ -134,7 +139,12 @@ class Motorboat final : public FloatSimulation {
     }
     // Least-squares slope of the edge against the distance behind the boat.
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    for (auto [s, y] : edge) sx += s, sy += y, sxx += s * s, sxy += s * y;
+    for (auto [s, y] : edge) {
+      sx += s;
+      sy += y;
+      sxx += s * s;
+      sxy += s * y;
+    }
     const double n = static_cast<double>(edge.size());
     const double slope = n > 1 ? (n * sxy - sx * sy) / (n * sxx - sx * sx) : 0.0;
     wake_deg_ = std::atan(slope) * 180 / kPi;

@@ -49,10 +49,15 @@ JellyfishSimulation::JellyfishSimulation(const json& r, const std::string& sourc
   bodies::JellyBellParams bp;
   const auto& b = r["bell"];
   for (int i = 0; i < 12; ++i) bp.profile.push_back({b["profile_r"][i].get<double>(), b["profile_h"][i].get<double>()});
-  bp.origin = vec3(b["origin_cm"]), bp.axis = vec3(b["axis"]);
+  bp.origin = vec3(b["origin_cm"]);
+  bp.axis = vec3(b["axis"]);
   if (bp.axis.norm() < 1e-9) throw InputError(source + ": key 'bell.axis': must not be the zero vector");
-  bp.k_radial = b["k_radial"], bp.k_shape = b["k_shape"], bp.damping = b["damping"];
-  bp.contraction = b["contraction"], bp.period_s = b["period_s"], bp.contraction_s = b["contraction_s"];
+  bp.k_radial = b["k_radial"];
+  bp.k_shape = b["k_shape"];
+  bp.damping = b["damping"];
+  bp.contraction = b["contraction"];
+  bp.period_s = b["period_s"];
+  bp.contraction_s = b["contraction_s"];
   // The explicit particle integrator needs substeps well inside 2/omega of the stiffest spring.
   bp.max_substep_s = std::min(0.01, 0.2 / std::sqrt(std::max({bp.k_radial, bp.k_shape, 1e-12}) * 4));
   bell_ = std::make_unique<bodies::JellyBell>(bp);
@@ -83,7 +88,11 @@ JellyfishSimulation::JellyfishSimulation(const json& r, const std::string& sourc
   if (na > 0) {
     const auto& a = r["algae"];
     bodies::JellyAlgaeParams ap;
-    ap.links = a["links"], ap.link_cm = a["link_cm"], ap.stiffness = a["stiffness"], ap.drag = a["drag"], ap.buoyancy = a["buoyancy"];
+    ap.links = a["links"];
+    ap.link_cm = a["link_cm"];
+    ap.stiffness = a["stiffness"];
+    ap.drag = a["drag"];
+    ap.buoyancy = a["buoyancy"];
     const int side = std::max(1, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(na)))));
     std::vector<Eigen::Vector3d> anchors;
     for (int j = 0; j < side && static_cast<int>(anchors.size()) < na; ++j)
@@ -176,7 +185,7 @@ std::vector<std::string> JellyfishSimulation::write_frame(const std::string& dir
   }
   const std::string lattice = fmt::format("water_{:05d}.vti", index);
   vtk::write_image((std::filesystem::path(dir) / lattice).string(), {m.nx, m.ny, m.nz}, {0, 0, 0},
-                   {cell_cm_, cell_cm_, cell_cm_}, {speed, group});
+                   {cell_cm_, cell_cm_, cell_cm_}, {vtk::vector_field("velocity_cm_s", m.ux, m.uy, m.uz, to_cm_s), speed, group});
   files.push_back(lattice);
   std::vector<std::array<double, 3>> pts;
   vtk::PointField sv{"surface_speed_cm_s", {}};
@@ -218,7 +227,8 @@ json JellyfishSimulation::metrics() {
   long relax_n = 0;
   for (const auto& s : history_) {
     vpeak = std::max(vpeak, s.v);
-    dmin = std::min(dmin, s.diameter), dmax = std::max(dmax, s.diameter);
+    dmin = std::min(dmin, s.diameter);
+    dmax = std::max(dmax, s.diameter);
     if (!s.contracting) relax_sum += s.v, ++relax_n;
   }
   // Per complete pulse: time of the diameter minimum and of the velocity peak.
@@ -324,8 +334,8 @@ json JellyfishSimulation::compare_tolerances() const {
           {"border_speed_cm_s",
            {{"rel", 1e-5}, {"abs", 1e-9}, {"why", "lattice kernels round a C1 equilibrium one float ulp apart between backends in rare cells; measured 1.3e-6 rel"}}},
           // The tracers and algae integrate the lattice's FP32 velocities, so the same one-ulp
-          // differences reach them (measured on jellyfish_particles' quick run, 2026-11-25: 5.3e-10
-          // relative with lattice.pattern = aa, 5.4e-10 with pull; zero before a change of inlining).
+          // differences reach them (measured on jellyfish_particles' quick run: 5.3e-10 relative with
+          // lattice.pattern = aa, 5.4e-10 with pull; whether they appear depends on the inlining).
           {"tracer_max_displacement_cm",
            {{"rel", 1e-6}, {"abs", 1e-9}, {"why", "tracers integrate FP32 lattice velocities that backends may round one ulp apart; measured 5.4e-10 rel"}}},
           {"algae_max_tip_deflection_cm",

@@ -56,10 +56,10 @@ std::vector<double> LatticeSimulation::series_row() {
 
 std::vector<std::string> LatticeSimulation::write_frame(const std::string& dir, int index) {
   const lbm3d::Macro m = flow_->macro();
-  vtk::ImageField rho{"rho", 1, m.rho}, speed{"speed", 1, {}}, u{"velocity", 3, {}}, g{"group", 1, {}};
+  vtk::ImageField rho{"rho", 1, m.rho}, speed{"speed", 1, {}}, g{"group", 1, {}};
+  const vtk::ImageField u = vtk::vector_field("velocity", m.ux, m.uy, m.uz);
   for (size_t c = 0; c < m.rho.size(); ++c) {
     speed.values.push_back(std::sqrt(m.ux[c] * m.ux[c] + m.uy[c] * m.uy[c] + m.uz[c] * m.uz[c]));
-    u.values.insert(u.values.end(), {m.ux[c], m.uy[c], m.uz[c]});
     g.values.push_back(m.group[c]);
   }
   const std::string name = fmt::format("lattice_{:05d}.vti", index);

@@ -81,7 +81,7 @@ int run_added_mass(const AddedMassArgs& a) {
 
 }  // namespace
 
-AddedMassCommand add_added_mass_command(CLI::App& app) {
+FamilyCommand add_added_mass_command(CLI::App& app) {
   auto args = std::make_shared<AddedMassArgs>();
   auto* c = app.add_subcommand("added-mass", "6x6 added-mass matrix of a body (panel method), volume and solve time");
   c->add_option("--ellipsoid", args->ellipsoid, "semi-axes A,B,C along x, y, z (length unit L)")->delimiter(',')->expected(3);

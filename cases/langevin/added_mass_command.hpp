@@ -4,15 +4,10 @@
 // and for an ellipsoid Lamb's analytic values beside it.
 #include <CLI/CLI.hpp>
 
-#include <functional>
+#include "immerse/cases/simulation.hpp"
 
 namespace immerse::cases {
 
-struct AddedMassCommand {
-  CLI::App* command = nullptr;
-  std::function<int()> run;  // call after parsing when *command was selected
-};
-
-AddedMassCommand add_added_mass_command(CLI::App& app);
+FamilyCommand add_added_mass_command(CLI::App& app);
 
 }  // namespace immerse::cases

@@ -52,24 +52,41 @@ LangevinCase langevin_case_from_json(const json& r, const std::string& source) {
   c.source = source;
   c.scene = r["scene"];
   const json& b = r["body"];
-  c.shape = b["shape"], c.mesh_file = b["mesh_file"];
+  c.shape = b["shape"];
+  c.mesh_file = b["mesh_file"];
   for (int a = 0; a < 3; ++a) c.semi_axes[a] = b["semi_axes"][a];
-  c.thickness = b["thickness"], c.body_density = b["density"], c.faces = b["faces"];
+  c.thickness = b["thickness"];
+  c.body_density = b["density"];
+  c.faces = b["faces"];
   c.added_mass_method = b["added_mass_method"];
-  c.fluid_density = r["fluid"]["density"], c.viscosity = r["fluid"]["viscosity"], c.Re = r["fluid"]["Re"];
+  c.fluid_density = r["fluid"]["density"];
+  c.viscosity = r["fluid"]["viscosity"];
+  c.Re = r["fluid"]["Re"];
   const json& t = r["turbulence"];
   c.turbulence = t["enabled"];
-  c.turb.nx = t["grid"][0], c.turb.ny = t["grid"][1], c.turb.nz = t["grid"][2];
-  c.domain_lengths = t["domain_lengths"], c.flow_axis = t["flow_axis"];
-  c.turb.steps = t["steps"], c.turb.dt = t["dt"], c.turb.pressure_iterations = t["pressure_iterations"];
+  c.turb.nx = t["grid"][0];
+  c.turb.ny = t["grid"][1];
+  c.turb.nz = t["grid"][2];
+  c.domain_lengths = t["domain_lengths"];
+  c.flow_axis = t["flow_axis"];
+  c.turb.steps = t["steps"];
+  c.turb.dt = t["dt"];
+  c.turb.pressure_iterations = t["pressure_iterations"];
   c.turb.length = t["length"];
   c.turb.sampling = t["sampling"] == "domain" ? mac3d::Sampling::domain : mac3d::Sampling::shell;
   c.turb.shell_cells = t["shell_cells"];
   const json& i = r["initial"];
-  for (int a = 0; a < 3; ++a)
-    c.position[a] = i["position"][a], c.euler_deg[a] = i["euler_deg"][a], c.velocity[a] = i["velocity"][a], c.omega[a] = i["omega"][a];
-  c.dt = r["time"]["dt"], c.steps = r["time"]["steps"];
-  c.langevin = r["langevin"]["enabled"], c.compare_without = r["langevin"]["compare_without"], c.seed = r["langevin"]["seed"];
+  for (int a = 0; a < 3; ++a) {
+    c.position[a] = i["position"][a];
+    c.euler_deg[a] = i["euler_deg"][a];
+    c.velocity[a] = i["velocity"][a];
+    c.omega[a] = i["omega"][a];
+  }
+  c.dt = r["time"]["dt"];
+  c.steps = r["time"]["steps"];
+  c.langevin = r["langevin"]["enabled"];
+  c.compare_without = r["langevin"]["compare_without"];
+  c.seed = r["langevin"]["seed"];
   c.ground_z = r["ground_z"];
   return c;
 }

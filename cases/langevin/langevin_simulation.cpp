@@ -94,7 +94,9 @@ LangevinSimulation::LangevinSimulation(const json& r, const std::string& source,
     const auto solid = bodies::langevin_voxelise(tunnel, tp.nx, tp.ny, tp.nz, tp.h, Eigen::Vector3d::Zero());
     voxelise_ms_ = ms_since(t0);
     turb_ = mac3d::run_turbulence(opt.backend, tp, solid);
-    series_.chi = turb_.chi, series_.eps = turb_.eps, series_.dt = tp.dt;
+    series_.chi = turb_.chi;
+    series_.eps = turb_.eps;
+    series_.dt = tp.dt;
     // the series starts at t = 0 with the initial state
     const double k0 = tp.k0 >= 0 ? tp.k0 : 1.5 * U0_ * U0_;
     const double l = tp.length > 0 ? tp.length : tp.h;
@@ -204,7 +206,10 @@ json LangevinSimulation::trajectory_metrics(const std::vector<TrajectorySample>&
   double tilt_sum = 0, tilt_sum2 = 0;
   for (size_t k = 0; k <= end; ++k) {
     const auto& s = traj[k].s;
-    xmin = std::min(xmin, s.x[0]), xmax = std::max(xmax, s.x[0]), ymin = std::min(ymin, s.x[1]), ymax = std::max(ymax, s.x[1]);
+    xmin = std::min(xmin, s.x[0]);
+    xmax = std::max(xmax, s.x[0]);
+    ymin = std::min(ymin, s.x[1]);
+    ymax = std::max(ymax, s.x[1]);
     if (k > 0) {
       const double dt = traj[k].t - traj[k - 1].t;
       spin += s.xi[3 + major_axis_] * dt;
@@ -213,7 +218,8 @@ json LangevinSimulation::trajectory_metrics(const std::vector<TrajectorySample>&
         if (a != major_axis_) other_abs += std::abs(s.xi[3 + a]) * dt;
     }
     const double tl = tilt_deg(s);
-    tilt_sum += tl, tilt_sum2 += tl * tl;
+    tilt_sum += tl;
+    tilt_sum2 += tl * tl;
   }
   const long window = std::max(1L, std::lround(heading_window / c_.dt));
   double heading = 0, prev = NAN, turn_extreme = 0, turn_dir = 0;
@@ -226,7 +232,11 @@ json LangevinSimulation::trajectory_metrics(const std::vector<TrajectorySample>&
     prev = a;
     // A turning motion: the heading sweeps 90 degrees in one sense from the last extreme.
     const double dev = heading - turn_extreme;
-    if (std::abs(dev) >= M_PI / 2 && dev * turn_dir <= 0) ++turns, turn_dir = dev > 0 ? 1 : -1, turn_extreme = heading;
+    if (std::abs(dev) >= M_PI / 2 && dev * turn_dir <= 0) {
+      ++turns;
+      turn_dir = dev > 0 ? 1 : -1;
+      turn_extreme = heading;
+    }
     if (turn_dir * (heading - turn_extreme) > 0) turn_extreme = heading;
   }
   const double n = double(end + 1), mean_tilt = tilt_sum / n;

@@ -1,14 +1,19 @@
 // The Langevin-rigid family as the case runner sees it: schema, scenes, factory.
 #include "immerse/cases/simulation.hpp"
+#include "added_mass_command.hpp"
 #include "langevin_simulation.hpp"
 
 namespace immerse::cases {
 
 SolverEntry langevin_solver_entry() {
-  return {"langevin.rigid", langevin::langevin_schema, {"generic", "falling_paper", "paper_airplane", "rubber_ellipsoid"},
-          [](const json& r, const std::string& source, const RunOptions& opt) -> std::unique_ptr<Simulation> {
-            return std::make_unique<langevin::LangevinSimulation>(r, source, opt);
-          }};
+  // One simulation serves every scene: the scene picks the body and the checks.
+  const SimulationFactory make = [](const json& r, const std::string& source, const RunOptions& opt) -> std::unique_ptr<Simulation> {
+    return std::make_unique<langevin::LangevinSimulation>(r, source, opt);
+  };
+  return {"langevin.rigid",
+          langevin::langevin_schema,
+          {{"generic", make}, {"falling_paper", make}, {"paper_airplane", make}, {"rubber_ellipsoid", make}},
+          {add_added_mass_command}};
 }
 
 }  // namespace immerse::cases

@@ -64,7 +64,7 @@ std::vector<std::string> PenaltySimulation::write_frame(const std::string& dir, 
       for (size_t d = 0; d < f.dyes.size(); ++d) dyes[d].values.push_back(std::clamp(f.dyes[d][f.at(i, j)], 0.0, 1.0));
       for (double c : blended_colour(f, f.at(i, j))) colour.values.push_back(c);
     }
-  std::vector<vtk::ImageField> all = {u, v, p, h, speed, solid};
+  std::vector<vtk::ImageField> all = {vtk::vector_field("velocity", u.values, v.values), u, v, p, h, speed, solid};
   for (auto& d : dyes) all.push_back(d);
   if (!f.dyes.empty()) all.push_back(colour);
   std::vector<std::string> files;

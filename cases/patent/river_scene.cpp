@@ -22,7 +22,8 @@ class River final : public PenaltySimulation {
     for (int j = 1; j <= f.ny; ++j)
       for (int i = 1; i <= f.nx; ++i) {
         const size_t c = f.at(i, j);
-        hmin = std::min(hmin, f.p[c] * height_scale_), hmax = std::max(hmax, f.p[c] * height_scale_);
+        hmin = std::min(hmin, f.p[c] * height_scale_);
+        hmax = std::max(hmax, f.p[c] * height_scale_);
         if (!f.dyes.empty() && (f.dyes[0][c] > 0.1 || (f.dyes.size() > 1 && f.dyes[1][c] > 0.1))) dyed += 1;
         if (f.solid[c] && f.solid[f.at(i + 1, j)] && i < f.nx) wall_error = std::max(wall_error, std::abs(f.u[c] - solid_u(i, j)));
       }

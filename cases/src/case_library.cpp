@@ -80,7 +80,7 @@ Schema case_schema(const std::string& solver) {
       .string("experiment", "", "what the case reproduces")
       .string("description", "", "free text")
       .choice("solver", json(), solvers, "solver family")
-      .choice("scene", "generic", entry ? entry->scenes : std::vector<std::string>{"generic"},
+      .choice("scene", "generic", entry ? entry->scene_names() : std::vector<std::string>{"generic"},
               "scene code adding metrics/checks (generic: the solver's own metrics)")
       .free_object("units", "free-text statement of the units used")
       .free_object("quick", "overrides {\"key\": value} applied by --quick: a short run of the same case "

@@ -29,12 +29,6 @@ std::string timestamp() {
   return buf;
 }
 
-const SolverEntry& solver_entry(const std::string& name) {
-  for (const auto& e : solver_registry())
-    if (e.name == name) return e;
-  throw InputError("unknown solver '" + name + "'");
-}
-
 void write_json(const std::string& path, const json& j) {
   // Write to a temporary file and rename, so a crash never leaves a half-written result.json.
   const std::string tmp = path + ".tmp";
@@ -62,8 +56,7 @@ RunOutcome run_case(const RunRequest& req) {
   const std::string name = params["case"];
   if (req.options.steps_override >= 0) params["time"]["steps"] = req.options.steps_override;
 
-  const SolverEntry& entry = solver_entry(params["solver"]);
-  std::unique_ptr<Simulation> sim = entry.make(params, doc.source, req.options);
+  std::unique_ptr<Simulation> sim = make_simulation(params, doc.source, req.options);
 
   RunOutcome out;
   out.out_dir = req.out_dir.empty() ? (fs::path("runs") / name / timestamp()).string() : req.out_dir;
@@ -125,7 +118,8 @@ RunOutcome run_case(const RunRequest& req) {
     }
   } catch (const Error& e) {
     // Keep everything written so far, record the failure, then report it.
-    failure = e.what(), failure_code = e.exit_code();
+    failure = e.what();
+    failure_code = e.exit_code();
   }
   progress.finish();
   if (failure.empty()) sim->write_final(out.out_dir);

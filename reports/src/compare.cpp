@@ -164,7 +164,8 @@ std::vector<MetricDifference> compare_metrics(const json& ref, const json& other
     const auto it = b.find(key);
     MetricDifference d{key, va, it == b.end() ? json() : it->second, 0, ""};
     if (it == b.end()) {
-      d.excess = INFINITY, d.why = "missing on this backend";
+      d.excess = INFINITY;
+      d.why = "missing on this backend";
     } else if (va.is_number() && it->second.is_number()) {
       const double x = va.get<double>(), y = it->second.get<double>();
       const double allowed = t.abs + t.rel * std::max(std::abs(x), std::abs(y));
@@ -215,6 +216,28 @@ std::vector<int> parse_thread_list(const std::string& list) {
   }
   return out;
 }
+
+namespace {
+
+// The tolerances a case states, grouped by their reason (cases give one reason to many metrics):
+// one bullet per reason, then the metrics with their bounds.
+std::string stated_tolerances(const json& tolerances) {
+  std::vector<std::pair<std::string, std::string>> groups;  // reason, metrics; in first-seen order
+  for (const auto& [metric, t] : tolerances.items()) {
+    const std::string why = t.value("why", std::string("no reason stated"));
+    const std::string bound = t.value("timing", false) ? "not compared"
+                              : fmt::format("rel {:g}{}", t.value("rel", 0.0),
+                                            t.value("abs", 0.0) > 0 ? fmt::format(", abs {:g}", t.value("abs", 0.0)) : "");
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.first == why; });
+    if (g == groups.end()) g = groups.insert(groups.end(), {why, ""});
+    g->second += fmt::format("{}`{}` ({})", g->second.empty() ? "" : ", ", metric, bound);
+  }
+  std::string md = "Stated tolerances, by reason:\n\n";
+  for (const auto& [why, metrics] : groups) md += fmt::format("- {}: {}\n", why, metrics);
+  return md;
+}
+
+}  // namespace
 
 int compare_backends(const CompareOptions& opt) {
   const std::vector<std::string> names = opt.cases.empty() ? parse_case_list("all") : opt.cases;
@@ -298,7 +321,11 @@ int compare_backends(const CompareOptions& opt) {
       bool ok = true;
       json failed = json::array();
       for (const auto& d : diffs) {
-        if (d.excess > worst_excess) worst_excess = d.excess, worst_rel = relative(d.reference, d.other), worst_metric = d.metric;
+        if (d.excess > worst_excess) {
+          worst_excess = d.excess;
+          worst_rel = relative(d.reference, d.other);
+          worst_metric = d.metric;
+        }
         if (d.excess > 1) {
           ok = false;
           failed.push_back({{"metric", d.metric}, {ref.label, d.reference}, {r.label, d.other}, {"why", d.why}});
@@ -322,13 +349,7 @@ int compare_backends(const CompareOptions& opt) {
       chart_data << " " << r.ms_per_step;
     }
     chart_data << "\n";
-    if (!tolerances.empty()) {
-      md += "\nStated tolerances:";
-      for (const auto& [metric, t] : tolerances.items())
-        md += fmt::format(" `{}` rel {:g}{} ({});", metric, t.value("rel", 0.0), t.value("abs", 0.0) > 0 ? fmt::format(" abs {:g}", t.value("abs", 0.0)) : "",
-                          t.value("why", std::string("")));
-      md.back() = '.';
-    }
+    if (!tolerances.empty()) md += "\n" + stated_tolerances(tolerances);
     md += "\n\n";
     case_json["verdict"] = case_ok ? "PASS" : "FAIL";
     cases_json.push_back(case_json);

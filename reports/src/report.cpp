@@ -13,6 +13,7 @@
 #include "immerse/core/error.hpp"
 #include "immerse/core/versions.hpp"
 #include "immerse/reports/benchmark_table.hpp"
+#include "immerse/reports/compare.hpp"
 #include "unbound_command.hpp"
 
 namespace fs = std::filesystem;
@@ -58,17 +59,13 @@ std::string cases_section(const ReportContext& ctx) {
     }
     const long passed = std::count_if(run.checks.begin(), run.checks.end(), [](const auto& c) { return c.pass(); });
     std::string phases;
-    // Phases may be grouped (fps_objects: per column); a group shows as "column: phase ms, ...".
+    // Phases may be grouped (fps_objects: per column): the paper's section tabulates those.
+    bool grouped = false;
     for (const auto& [phase, ms] : run.result["timings"]["phases_ms"].items()) {
-      std::string entry = phase;
-      if (ms.is_number()) entry += fmt::format(" {:.3g}", ms.get<double>());
-      else if (ms.is_object()) {
-        entry += ":";
-        for (const auto& [sub, v] : ms.items())
-          if (v.is_number()) entry += fmt::format(" {} {:.3g}", sub, v.get<double>());
-      }
-      phases += (phases.empty() ? "" : ", ") + entry;
+      if (ms.is_number()) phases += fmt::format("{}{} {:.3g}", phases.empty() ? "" : ", ", phase, ms.get<double>());
+      grouped = grouped || ms.is_object();
     }
+    if (grouped) phases += (phases.empty() ? "" : "; ") + std::string("per group in the paper's section");
     md += fmt::format("| {} | {} | {}/{} | {:.4g} | {} | {} | `{}` |\n", name, run.result["paper"].get<std::string>(), passed,
                       run.checks.size(), run.result["timings"]["per_step_ms"].get<double>(), phases,
                       passed == static_cast<long>(run.checks.size()) ? "PASS" : "FAIL", run.dir);
@@ -82,8 +79,7 @@ std::string benchmark_section(const ReportContext& ctx) {
       "## Throughput (Google Benchmark)\n\nOne table per benchmark program. GB/s counts the bytes a kernel must move "
       "at least (each program's header comment says how: e.g. `penalty_step` reads u, v and writes u, v, p, 40 B/cell "
       "in double); the STREAM column compares with STREAM triad on the same backend, measured by the same program "
-      "in the same run. Timings on a shared 2-core VM vary by up to 2x between runs; compare ratios within one "
-      "run.\n\n";
+      "in the same run. Timings on a shared machine vary by up to 2x between runs; compare ratios within one run.\n\n";
   for (const auto& [program, out] : ctx.benchmarks) md += benchmark_table(program, out);
   return md;
 }
@@ -92,8 +88,8 @@ std::string benchmark_section(const ReportContext& ctx) {
 std::string backends_link(const std::string& dir) {
   const fs::path json_path = fs::path(dir) / "backends.json";
   if (!fs::exists(json_path))
-    return "## Backends compared\n\nNot run yet: `./immerse.sh compare --quick` (also the last step of `./immerse.sh test`) "
-           "writes backends.md here.\n\n";
+    return "## Backends compared\n\nNot run (`immerse report --no-compare`, or `--reuse` in a folder without "
+           "backends.json): `./immerse.sh compare --quick` writes backends.md here.\n\n";
   json b;
   try {
     std::ifstream in(json_path);
@@ -206,9 +202,19 @@ int write_report(const ReportOptions& opt) {
     }
   }
 
+  bool backends_agree = true;
+  if (!opt.reuse && !opt.skip_compare) {
+    CompareOptions copt;
+    copt.quick = true;
+    copt.dir = opt.dir;
+    copt.self = opt.self;
+    fmt::print(stderr, "report: comparing the backends (every case, quick mode)\n");
+    backends_agree = compare_backends(copt) == kExitOk;
+  }
+
   std::string md = "# immerse report\n\nEvery canned case run and validated, the papers' figures beside ours, and "
                    "throughput. Regenerate with `./immerse.sh report`.\n\n";
-  // One section per paper, in the order of shared/PAPERS.md. A section that throws (an unexpected
+  // One section per paper, in the order of the README's table. A section that throws (an unexpected
   // metric shape, say) is replaced by its error: the other sections and the runs are not lost.
   const std::vector<std::pair<std::string, SectionWriter>> sections = {
       {"machine", [&](const ReportContext&) { return machine_section(opt.backend); }},
@@ -232,10 +238,10 @@ int write_report(const ReportOptions& opt) {
   }
   const std::string index = (fs::path(opt.dir) / "index.md").string();
   std::ofstream(index) << md;
-  fmt::print("report written to {} ({}{})\n", index, all_pass ? "all checks pass" : "SOME CHECKS FAIL",
-             sections_ok ? "" : "; SOME SECTIONS FAILED, see above");
+  fmt::print("report written to {} ({}{}{})\n", index, all_pass ? "all checks pass" : "SOME CHECKS FAIL",
+             backends_agree ? "" : "; BACKENDS DISAGREE, see backends.md", sections_ok ? "" : "; SOME SECTIONS FAILED, see above");
   if (!sections_ok) return kExitInternal;
-  return all_pass ? kExitOk : kExitValidationFailed;
+  return all_pass && backends_agree ? kExitOk : kExitValidationFailed;
 }
 
 }  // namespace immerse::reports

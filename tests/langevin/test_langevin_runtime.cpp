@@ -116,7 +116,10 @@ TEST(LangevinRuntime, KicksAreStandardNormal) {
   for (int k = 0; k < n; ++k) {
     double z[6];
     b::langevin_normals6(7, 3, k, z);
-    for (double v : z) sum += v, sum2 += v * v;
+    for (double v : z) {
+      sum += v;
+      sum2 += v * v;
+    }
   }
   const double mean = sum / (6 * n), var = sum2 / (6 * n) - mean * mean;
   EXPECT_LT(std::abs(mean), 0.02);

@@ -22,7 +22,8 @@ TYPED_TEST(LangevinTurbulence, DecayWithoutMeanFlowFollowsTheExactLaw) {
   p.nx = p.ny = p.nz = 6;
   p.h = 0.01;
   p.U0 = 0;
-  p.k0 = 1.5, p.eps0 = 2.0;
+  p.k0 = 1.5;
+  p.eps0 = 2.0;
   const double t0 = p.k0 / ((p.C2 - 1) * p.eps0);
   p.dt = t0 / 50;
   p.steps = 200;
@@ -46,8 +47,13 @@ TYPED_TEST(LangevinTurbulence, DecayWithoutMeanFlowFollowsTheExactLaw) {
 // the shell sample's k stays above the no-production decay law.
 TYPED_TEST(LangevinTurbulence, FlowPastABlockProducesTurbulence) {
   m::TurbulenceParams p;
-  p.nx = 24, p.ny = 12, p.nz = 12;
-  p.h = 0.01, p.U0 = 0.5, p.dt = 0.01, p.steps = 40;
+  p.nx = 24;
+  p.ny = 12;
+  p.nz = 12;
+  p.h = 0.01;
+  p.U0 = 0.5;
+  p.dt = 0.01;
+  p.steps = 40;
   std::vector<uint8_t> solid(size_t(p.nx) * p.ny * p.nz, 0);
   for (int k = 4; k < 8; ++k)
     for (int j = 4; j < 8; ++j)
@@ -65,7 +71,13 @@ TYPED_TEST(LangevinTurbulence, FlowPastABlockProducesTurbulence) {
 // their order may differ: 1e-12 relative).
 TEST(LangevinTurbulenceBackends, SerialAndOpenMPAgree) {
   m::TurbulenceParams p;
-  p.nx = 16, p.ny = 8, p.nz = 8, p.h = 0.01, p.U0 = 0.5, p.dt = 0.01, p.steps = 15;
+  p.nx = 16;
+  p.ny = 8;
+  p.nz = 8;
+  p.h = 0.01;
+  p.U0 = 0.5;
+  p.dt = 0.01;
+  p.steps = 15;
   std::vector<uint8_t> solid(size_t(p.nx) * p.ny * p.nz, 0);
   for (int k = 3; k < 5; ++k)
     for (int j = 3; j < 5; ++j) solid[6 + p.nx * (j + p.ny * k)] = 1;

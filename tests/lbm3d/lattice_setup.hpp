@@ -67,7 +67,8 @@ TestLattice<Real, Exec> make_test_lattice(const LatticeSetup& s) {
   using Device = typename Exec::device_type;
   TestLattice<Real, Exec> t;
   const long n = static_cast<long>(s.nx) * s.ny * s.nz, stride = population_stride<Real>(n);
-  t.n = n, t.stride = stride;
+  t.n = n;
+  t.stride = stride;
   t.src = Kokkos::View<Real*, Device>("src", 15 * stride);
   t.group = Kokkos::View<unsigned char*, Device>("group", n);
   t.ub = Kokkos::View<Real*, Device>("ub", 3 * n);
@@ -81,17 +82,29 @@ TestLattice<Real, Exec> make_test_lattice(const LatticeSetup& s) {
     for (int a = 0; a < 3; ++a) t.ub(a * n + c) = is_body(t.groups[c]) ? static_cast<Real>(u(rng)) : Real(0);
   }
   auto& lat = t.k.lat;
-  lat.nx = s.nx, lat.ny = s.ny, lat.nz = s.nz, lat.n = n, lat.stride = stride, lat.rho0 = 1;
+  lat.nx = s.nx;
+  lat.ny = s.ny;
+  lat.nz = s.nz;
+  lat.n = n;
+  lat.stride = stride;
+  lat.rho0 = 1;
   for (int f = 0; f < 6; ++f) lat.border[f] = s.border[f];
   for (int q = 0; q < 15; ++q) {
     lat.rest_feq[q] = static_cast<Real>(D3Q15::w(q));
     lat.inlet_feq[q] = D3Q15::feq<Real>(q, 1, 0.04, -0.01, 0.02);
     lat.offset[q] = D3Q15::cx(q) + static_cast<long>(s.nx) * (D3Q15::cy(q) + static_cast<long>(s.ny) * D3Q15::cz(q));
   }
-  lat.group = t.group, lat.ub = t.ub;
-  t.k.src = t.src, t.k.omega = Real(1 / 0.7), t.k.force_pref = Real(1 - 0.5 / 0.7);
+  lat.group = t.group;
+  lat.ub = t.ub;
+  t.k.src = t.src;
+  t.k.omega = Real(1 / 0.7);
+  t.k.force_pref = Real(1 - 0.5 / 0.7);
   t.k.forced = s.forced;
-  if (s.forced) t.k.force[0] = Real(1e-4), t.k.force[1] = Real(-2e-5), t.k.force[2] = Real(5e-5);
+  if (s.forced) {
+    t.k.force[0] = Real(1e-4);
+    t.k.force[1] = Real(-2e-5);
+    t.k.force[2] = Real(5e-5);
+  }
   return t;
 }
 

@@ -63,7 +63,8 @@ void check_aa_kernels(const kernel_test::LatticeSetup& s) {
   k.dst = once;
   Kokkos::parallel_for(Kokkos::RangePolicy<Exec>(0, n), k);
   Exec().fence();
-  k.src = once, k.dst = twice;
+  k.src = once;
+  k.dst = twice;
   Kokkos::parallel_for(Kokkos::RangePolicy<Exec>(0, n), k);
   Exec().fence();
   // Read the AA state back unswapped: it must be the pull state.
@@ -112,7 +113,11 @@ CellGroups cube_body(const LbmParams& p, int ci, int cj, int ck) {
         const int d = std::max({std::abs(i - ci), std::abs(j - cj), std::abs(k - ck)});
         const long c = i + static_cast<long>(p.nx) * (j + static_cast<long>(p.ny) * k);
         g.group[c] = d <= 1 ? kInner : d == 2 ? kInnerRim : d == 3 ? kSurface : d == 4 ? kNearBody : kWater;
-        if (is_body(g.group[c])) g.ub[c] = 0.02f, g.ub[n + c] = -0.01f, g.ub[2 * n + c] = 0.005f;
+        if (is_body(g.group[c])) {
+          g.ub[c] = 0.02f;
+          g.ub[n + c] = -0.01f;
+          g.ub[2 * n + c] = 0.005f;
+        }
         g.region.push_back(static_cast<int>(c));
       }
   return g;
@@ -141,13 +146,19 @@ TYPED_TEST_SUITE(LatticeAaSolver, immerse::test::EnabledSpaces, immerse::test::S
 TYPED_TEST(LatticeAaSolver, SameFieldsAsThePullPattern) {
   for (const bool fp64 : {false, true}) {
     LbmParams p;
-    p.nx = 24, p.ny = 14, p.nz = 12, p.tau = 0.7, p.fp64 = fp64, p.source = "test";
+    p.nx = 24;
+    p.ny = 14;
+    p.nz = 12;
+    p.tau = 0.7;
+    p.fp64 = fp64;
+    p.source = "test";
     p.border = {Border::velocity, Border::outflow, Border::bounce_back, Border::bounce_back, Border::periodic, Border::periodic};
     p.inlet_velocity = {0.03, 0, 0};
     p.force = {0, 0, 1e-5};
     p.init_uy = "0.01 * sin(2 * pi * x / 24) * sin(2 * pi * z / 12)";
     auto aa_params = p, pull_params = p;
-    aa_params.pattern = Pattern::aa, pull_params.pattern = Pattern::pull;
+    aa_params.pattern = Pattern::aa;
+    pull_params.pattern = Pattern::pull;
     auto aa = make_lbm_flow(this->backend, aa_params), pull = make_lbm_flow(this->backend, pull_params);
     aa->set_groups(cube_body(p, 10, 7, 6));
     pull->set_groups(cube_body(p, 10, 7, 6));

@@ -24,7 +24,9 @@ bodies::JellyBellParams default_bell() {
   const double h[12] = {12, 11.7, 10, 6.5, 3, 0.3, -0.3, 2, 4.8, 7.3, 8.6, 9};
   for (int i = 0; i < 12; ++i) p.profile.push_back({r[i], h[i]});
   p.origin = {40, 40, 22};
-  p.k_radial = 6, p.damping = 4.5, p.contraction = 0.09;
+  p.k_radial = 6;
+  p.damping = 4.5;
+  p.contraction = 0.09;
   return p;
 }
 
@@ -364,7 +366,8 @@ TYPED_TEST(JellyLattice, StillBellLeavesTheWaterAtRest) {
   bp.contraction = 0;
   JellyBell bell(bp);
   lbm3d::LbmParams p;
-  p.nx = p.ny = p.nz = 40, p.tau = 0.6;
+  p.nx = p.ny = p.nz = 40;
+  p.tau = 0.6;
   for (auto& b : p.border) b = lbm3d::Border::outflow;
   auto flow = lbm3d::make_lbm_flow(this->backend, p);
   coupling::JellyGroups groups(40, 40, 40, 2.0, 0.04);

@@ -17,7 +17,12 @@ namespace {
 
 lbm3d::LbmParams periodic_box(int nx, int ny, int nz, double tau, bool fp64) {
   lbm3d::LbmParams p;
-  p.nx = nx, p.ny = ny, p.nz = nz, p.tau = tau, p.fp64 = fp64, p.source = "test";
+  p.nx = nx;
+  p.ny = ny;
+  p.nz = nz;
+  p.tau = tau;
+  p.fp64 = fp64;
+  p.source = "test";
   return p;
 }
 
@@ -140,7 +145,8 @@ TYPED_TEST(Lattice, MovingSurfaceDragsTheWater) {
   for (int k = 0; k < 4; ++k)
     for (int i = 0; i < 16; ++i) {  // a plane sheet at j = 0 moving along x: a Stokes first problem
       const long c = i + 16L * (0 + 16L * k), c3a = i + 16L * (1 + 16L * k), c3b = i + 16L * (15 + 16L * k);
-      g.group[c] = lbm3d::kSurface, g.ub[c] = 0.05f;
+      g.group[c] = lbm3d::kSurface;
+      g.ub[c] = 0.05f;
       g.group[c3a] = g.group[c3b] = lbm3d::kNearBody;
       for (long r : {c, c3a, c3b}) g.region.push_back(static_cast<int>(r));  // every changed cell
     }
@@ -194,7 +200,8 @@ TEST(LatticeParams, UnstableParametersAreRejectedUpFront) {
 // vectorising one instantiation differently.
 TEST(LatticeBackends, SerialAndOpenmpAgree) {
   auto p = periodic_box(20, 18, 16, 0.7, false);
-  p.border[0] = Border::velocity, p.border[1] = Border::outflow;
+  p.border[0] = Border::velocity;
+  p.border[1] = Border::outflow;
   p.border[2] = p.border[3] = Border::bounce_back;
   p.inlet_velocity = {0.03, 0, 0};
   p.force = {0, 0, 1e-5};

@@ -38,7 +38,9 @@ TEST(Fem, RigidMotionProducesNoStrain) {
 
 TEST(Fem, UndampedFreeBodyConservesEnergy) {
   FemMaterial m;
-  m.lambda = 2e3, m.mu = 1e3, m.density = 1;
+  m.lambda = 2e3;
+  m.mu = 1e3;
+  m.density = 1;
   FemBody body(fem_bar(0, 0, 0.1, 0.5, 2, 10, false), m);
   for (auto& p : body.x) p[1] *= 1.02;  // stretched 2 % and released
   const double e0 = body.strain_energy() + body.kinetic_energy();
@@ -63,7 +65,10 @@ TEST(Fem, CantileverEndLoadMatchesBeamTheory) {
   const double L = 1, H = 0.1, mu = 1e4, E = 2 * mu, I = H * H * H / 12, G = mu;
   const int nw = 6, nl = 60;
   FemMaterial m;
-  m.lambda = 0, m.mu = mu, m.density = 1, m.mass_damping = 30;  // quasi-static relaxation
+  m.lambda = 0;
+  m.mu = mu;
+  m.density = 1;
+  m.mass_damping = 30;  // quasi-static relaxation
   // Transpose the generator's vertical bar: build it along y and rotate to lie along x.
   FemMesh mesh = fem_bar(0, 0, H, L, nw, nl, false);
   for (auto& p : mesh.nodes) p = {p[1], p[0]};
@@ -90,7 +95,8 @@ TEST(Fem, CantileverEndLoadMatchesBeamTheory) {
 TEST(Fem, HubTurnsRigidlyAboutThePin) {
   std::vector<int> hub;
   FemMaterial m;
-  m.lambda = 1e3, m.mu = 1e3;
+  m.lambda = 1e3;
+  m.mu = 1e3;
   FemBody mill(fem_windmill(0.5, 0.5, 0.02, 0.2, 19, hub), m);
   mill.set_hub(hub, {0.5, 0.5});
   // A tangential push at every blade tip (counter-clockwise about the pin): the mill spins up

@@ -17,7 +17,8 @@ TYPED_TEST_SUITE(StableFluid, test::EnabledSpaces, test::SpaceName);
 
 StableParams box(int n, WallType t) {
   StableParams p;
-  p.nx = p.ny = n, p.h = 1.0 / n;
+  p.nx = p.ny = n;
+  p.h = 1.0 / n;
   for (auto& w : p.walls) w.type = t;
   return p;
 }
@@ -29,8 +30,10 @@ StableParams taylor_green(int n, double U) {
   StableParams p = box(n, WallType::slip);
   p.initial_u = fmt::format("{} * sin(pi * x) * cos(pi * y)", U);
   p.initial_v = fmt::format("-{} * cos(pi * x) * sin(pi * y)", U);
-  p.nu = 0.02, p.dt = 0.01;
-  p.pressure_tol = 1e-8, p.viscosity_tol = 1e-12;
+  p.nu = 0.02;
+  p.dt = 0.01;
+  p.pressure_tol = 1e-8;
+  p.viscosity_tol = 1e-12;
   return p;
 }
 
@@ -48,8 +51,11 @@ TYPED_TEST(StableFluid, ProjectionLeavesDivergenceBelowTolerance) {
   for (LinearSolver s : {LinearSolver::jacobi, LinearSolver::rbsor, LinearSolver::multigrid, LinearSolver::mgcg}) {
     StableParams p = box(24, WallType::noslip);
     p.walls[3].tangential = 1;  // a moving lid stirs the box
-    p.initial_u = "sin(7 * x) * cos(3 * y)", p.initial_v = "x * y";  // far from divergence-free
-    p.pressure_solver = s, p.pressure_tol = 1e-6, p.dt = 0.02;
+    p.initial_u = "sin(7 * x) * cos(3 * y)";
+    p.initial_v = "x * y";  // far from divergence-free
+    p.pressure_solver = s;
+    p.pressure_tol = 1e-6;
+    p.dt = 0.02;
     auto flow = make_stable_flow(this->backend, p);
     for (int k = 0; k < 3; ++k) flow->step();
     // The projection stops when max |div u| <= pressure_tol; the measured divergence is that bound.
@@ -69,8 +75,11 @@ TYPED_TEST(StableFluid, MultigridAndConjugateGradientsProjectAlike) {
   for (LinearSolver s : {LinearSolver::multigrid, LinearSolver::mgcg}) {
     StableParams p = box(32, WallType::noslip);
     p.walls[3].tangential = 1;
-    p.initial_u = "sin(7 * x) * cos(3 * y)", p.initial_v = "x * y";
-    p.pressure_solver = s, p.pressure_tol = 1e-10, p.dt = 0.02;
+    p.initial_u = "sin(7 * x) * cos(3 * y)";
+    p.initial_v = "x * y";
+    p.pressure_solver = s;
+    p.pressure_tol = 1e-10;
+    p.dt = 0.02;
     auto flow = make_stable_flow(this->backend, p);
     flow->step();
     EXPECT_EQ(flow->pressure_stats().unconverged, 0) << to_string(s);
@@ -92,8 +101,11 @@ TYPED_TEST(StableFluid, ViscositySolveMeetsItsToleranceEveryStep) {
   for (double nu : {0.002, 0.05}) {
     StableParams p = box(24, WallType::noslip);
     p.walls[3].tangential = 1;
-    p.initial_u = "sin(7 * x) * cos(3 * y)", p.initial_v = "x * y";
-    p.nu = nu, p.dt = 0.02, p.viscosity_tol = 1e-10;
+    p.initial_u = "sin(7 * x) * cos(3 * y)";
+    p.initial_v = "x * y";
+    p.nu = nu;
+    p.dt = 0.02;
+    p.viscosity_tol = 1e-10;
     auto flow = make_stable_flow(this->backend, p);
     for (int k = 0; k < 12; ++k) {
       flow->step();
@@ -130,8 +142,12 @@ TYPED_TEST(StableFluid, TaylorGreenDecaysAtTheViscousRate) {
 TYPED_TEST(StableFluid, VCycleConvergesAtAnOutflow) {
   StableParams p = box(64, WallType::noslip);
   p.walls[1].type = WallType::outflow;
-  p.initial_u = "sin(7 * x) * cos(3 * y)", p.initial_v = "x * y";  // far from divergence-free
-  p.pressure_solver = LinearSolver::multigrid, p.pressure_tol = 1e-10, p.dt = 1e-3, p.nu = 1e-4;
+  p.initial_u = "sin(7 * x) * cos(3 * y)";
+  p.initial_v = "x * y";  // far from divergence-free
+  p.pressure_solver = LinearSolver::multigrid;
+  p.pressure_tol = 1e-10;
+  p.dt = 1e-3;
+  p.nu = 1e-4;
   auto flow = make_stable_flow(this->backend, p);
   const double d0 = flow->max_divergence();
   flow->step();
@@ -150,7 +166,8 @@ TYPED_TEST(StableFluid, VCycleConvergesAtAnOutflow) {
 // 0.1 m/s (to the round-off of a 1e-8 projection).
 TYPED_TEST(StableFluid, FaceBelowTheMinimumFractionIsClosed) {
   StableParams p = box(16, WallType::noslip);
-  p.dt = 0.01, p.pressure_tol = 1e-8;
+  p.dt = 0.01;
+  p.pressure_tol = 1e-8;
   auto flow = make_stable_flow(this->backend, p);
   FaceConstraint west{0, 7, 8, 0.0, true, 0.1}, south{1, 8, 7, 0.0, true, 0.0}, north{1, 8, 8, 0.0, true, 0.0};
   FaceConstraint east{0, 8, 8, 0.005, false, 0.0};
@@ -170,7 +187,8 @@ TYPED_TEST(StableFluid, InflowJetLeavesThroughTheOutflow) {
   StableParams p = box(32, WallType::noslip);
   p.walls[1].type = WallType::outflow;
   p.jets.push_back({0, 0.4, 0.6, "1"});
-  p.dt = 0.01, p.pressure_tol = 1e-6;
+  p.dt = 0.01;
+  p.pressure_tol = 1e-6;
   auto flow = make_stable_flow(this->backend, p);
   for (int k = 0; k < 20; ++k) flow->step();
   const HostFields f = flow->fields();
@@ -186,14 +204,16 @@ TEST(StableFluidBackends, SerialAndOpenMPAgree) {
   // 64^2: above the size below which host loops run on the calling thread (stable_loops.hpp), so
   // OpenMP runs level 0 of the multigrid, the viscosity sweeps and the advection on its threads.
   StableParams p = taylor_green(64, 0.5);
-  p.walls[3].type = WallType::noslip, p.walls[3].tangential = 1;
+  p.walls[3].type = WallType::noslip;
+  p.walls[3].tangential = 1;
   // Multigrid: red-black sweeps update each colour from the other colour only and the residuals are
   // maxima, so the iterates are independent of the thread count: the fields agree to round-off.
   // mgcg: its dot products are sums whose order follows the threads, so the CG coefficients differ
   // in the last bits; both solves stop within pressure_tol = 1e-9 1/s of a divergence-free field,
   // so the velocities agree to about tol x box size (1 m) per step: 1e-7 over 20 steps, with margin.
   for (LinearSolver s : {LinearSolver::multigrid, LinearSolver::mgcg}) {
-    p.pressure_solver = s, p.pressure_tol = 1e-9;
+    p.pressure_solver = s;
+    p.pressure_tol = 1e-9;
     std::vector<HostFields> out;
     for (Backend b : {Backend::serial, Backend::openmp}) {
       auto flow = make_stable_flow(b, p);
@@ -210,7 +230,8 @@ TEST(StableFluidBackends, SerialAndOpenMPAgree) {
 
 TEST(StableFluidInput, TooLargeTimeStepIsRejected) {
   StableParams p = box(16, WallType::noslip);
-  p.walls[3].tangential = 1, p.dt = 10;  // 160 cells per step
+  p.walls[3].tangential = 1;
+  p.dt = 10;  // 160 cells per step
   EXPECT_THROW(make_stable_flow(default_backend(), p), InputError);
 }
 

@@ -21,7 +21,8 @@ double area(const std::array<Vector3d, 3>& t) { return 0.5 * (t[1] - t[0]).cross
 
 bodies::FloatBodyState at_rest(const Vector3d& x) {
   bodies::FloatBodyState s;
-  s.position = x, s.orientation = Eigen::Quaterniond::Identity();
+  s.position = x;
+  s.orientation = Eigen::Quaterniond::Identity();
   s.velocity.setZero(), s.angular_velocity.setZero();
   return s;
 }
@@ -29,7 +30,10 @@ bodies::FloatBodyState at_rest(const Vector3d& x) {
 // 4 x 4 m of still water 1 m deep (40 x 40 cells), for the coupled FloatSystem tests.
 swlbm::SwParams still_water() {
   swlbm::SwParams p;
-  p.nx = p.ny = 40, p.dx = 0.1, p.dt = 0.01, p.tau = 0.6;
+  p.nx = p.ny = 40;
+  p.dx = 0.1;
+  p.dt = 0.01;
+  p.tau = 0.6;
   p.initial_h = "1";
   return p;
 }

@@ -50,7 +50,11 @@ TYPED_TEST_SUITE(SwDamBreak, test::EnabledSpaces, test::SpaceName);
 TYPED_TEST(SwDamBreak, MatchesStoker) {
   const double hl = 2.0, hr = 1.0, L = 40.0, x0 = 20.0, t_end = 2.5;
   SwParams p;
-  p.nx = 400, p.ny = 2, p.dx = L / p.nx, p.dt = 0.01, p.tau = 0.52;  // v = 10 m/s
+  p.nx = 400;
+  p.ny = 2;
+  p.dx = L / p.nx;
+  p.dt = 0.01;  // v = 10 m/s
+  p.tau = 0.52;
   p.left = p.right = Border::wall;  // the waves stay > 5 m away from them until t_end
   p.bottom = p.top = Border::periodic;
   p.initial_h = "x < 20 ? 2 : 1";

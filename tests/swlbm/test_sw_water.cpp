@@ -19,7 +19,11 @@ namespace {
 
 SwParams pond(int nx, int ny) {
   SwParams p;
-  p.nx = nx, p.ny = ny, p.dx = 0.5, p.dt = 0.05, p.tau = 0.6;  // v = 10 m/s, h = 1 m: ratio 0.08
+  p.nx = nx;
+  p.ny = ny;
+  p.dx = 0.5;  // v = 10 m/s, h = 1 m: ratio 0.08
+  p.dt = 0.05;
+  p.tau = 0.6;
   p.initial_h = "1";
   return p;
 }
@@ -34,7 +38,12 @@ TEST(SwLattice, EquilibriumMoments) {
   double m0 = 0, mx = 0, my = 0, pxx = 0, pxy = 0, pyy = 0;
   for (int a = 0; a < 9; ++a) {
     const double f = sw_equilibrium(a, h, ux, uy, g, v), ex = v * lattice_cx(a), ey = v * lattice_cy(a);
-    m0 += f, mx += ex * f, my += ey * f, pxx += ex * ex * f, pxy += ex * ey * f, pyy += ey * ey * f;
+    m0 += f;
+    mx += ex * f;
+    my += ey * f;
+    pxx += ex * ex * f;
+    pxy += ex * ey * f;
+    pyy += ey * ey * f;
     EXPECT_EQ(lattice_cx(lattice_opposite(a)), -lattice_cx(a));
     EXPECT_EQ(lattice_cy(lattice_opposite(a)), -lattice_cy(a));
   }
@@ -163,8 +172,10 @@ TYPED_TEST(SwWater, DetectsBlowUp) {
 TEST(SwBackends, SerialAndOpenmpAgree) {
   if (enabled_backends().size() < 2) GTEST_SKIP() << "one backend only";
   SwParams p = pond(33, 21);
-  p.left = Border::inflow, p.right = Border::outflow;
-  p.inflow_h = "1 + 0.1 * sin(t)", p.inflow_u = "0.3";
+  p.left = Border::inflow;
+  p.right = Border::outflow;
+  p.inflow_h = "1 + 0.1 * sin(t)";
+  p.inflow_u = "0.3";
   p.initial_h = "1 + 0.2 * exp(-((x - 6)^2 + (y - 5)^2) / 3)";
   std::vector<HostFields> out;
   for (Backend b : enabled_backends()) {

@@ -53,7 +53,11 @@ void FemBody::fix_where(bool (*pred)(const Vec2&, const void*), const void* ctx)
 }
 
 void FemBody::set_hub(const std::vector<int>& nodes, Vec2 pin) {
-  hub_ = nodes, pin_ = pin, hub_inertia_ = 0, hub_angle_ = 0, hub_omega_ = 0;
+  hub_ = nodes;
+  pin_ = pin;
+  hub_inertia_ = 0;
+  hub_angle_ = 0;
+  hub_omega_ = 0;
   hub_r0_.clear();
   for (int k : hub_) {
     const Vec2 r = {x[k][0] - pin[0], x[k][1] - pin[1]};
@@ -104,7 +108,8 @@ void FemBody::substep(double h) {
     const double damp = 1 / (1 + h * mat_.mass_damping);
     v[k][0] = (v[k][0] + h * force_[k][0] / mass_[k]) * damp;
     v[k][1] = (v[k][1] + h * force_[k][1] / mass_[k]) * damp;
-    x[k][0] += h * v[k][0], x[k][1] += h * v[k][1];
+    x[k][0] += h * v[k][0];
+    x[k][1] += h * v[k][1];
   }
   if (!hub_.empty()) {
     // The hub turns as one rigid body about the pin: torque of all forces on its nodes.

@@ -60,7 +60,8 @@ FemMesh fem_windmill(double cx, double cy, double a, double L, int nb, std::vect
       m.nodes.push_back(rot(a + L * k / nb, a));
       m.tris.push_back({prev0, n0, n0 + 1});
       m.tris.push_back({prev0, n0 + 1, prev1});
-      prev0 = n0, prev1 = n0 + 1;
+      prev0 = n0;
+      prev1 = n0 + 1;
     }
   }
   return m;

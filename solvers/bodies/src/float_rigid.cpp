@@ -85,7 +85,8 @@ FloatMassModel float_mass_model(const TriMesh& mesh, double mass, const Eigen::V
   const MassProperties mp = mass_properties(mesh);
   if (!(mp.volume > 0)) throw std::invalid_argument("float_mass_model: mesh encloses no volume");
   FloatMassModel out;
-  out.mass = mass, out.volume = mp.volume;
+  out.mass = mass;
+  out.volume = mp.volume;
   const double density = mass / mp.volume;
   Eigen::Matrix3d I = density * mp.inertia;  // about the geometric centroid
   // A moved CoM (ballast, cargo) is modelled as the same mass distribution shifted rigidly: its

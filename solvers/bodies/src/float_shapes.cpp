@@ -85,15 +85,22 @@ HullSpec float_rowing_boat_spec() { return {}; }
 
 HullSpec float_motorboat_spec() {
   HullSpec s;
-  s.length = 12.7, s.depth = 2.4, s.beam = 3.85;
-  s.stations = 18, s.section_points = 12;
+  s.length = 12.7;
+  s.depth = 2.4;
+  s.beam = 3.85;
+  s.stations = 18;
+  s.section_points = 12;
   return s;
 }
 
 TriMesh float_sailboat(double mast_height) {
   HullSpec s;
-  s.length = 19, s.depth = 2.30, s.beam = 4.60;
-  s.stations = 24, s.section_points = 16, s.fullness = 3;
+  s.length = 19;
+  s.depth = 2.30;
+  s.beam = 4.60;
+  s.stations = 24;
+  s.section_points = 16;
+  s.fullness = 3;
   TriMesh hull = float_hull(s);
   TriMesh mast = make_box(Eigen::Vector3d(0.3, 0.3, mast_height), 1);
   mast.translate(Eigen::Vector3d(1.0, 0, s.depth + 0.5 * mast_height));

@@ -36,7 +36,8 @@ void JellyBell::forces(std::vector<Eigen::Vector3d>& f) const {
     const double len = d.norm(), rest = (x_relaxed_[b] - x_relaxed_[a]).norm();
     if (len <= 0) return;
     const Eigen::Vector3d force = k * (len - rest) * d / len;
-    f[a] += force, f[b] -= force;
+    f[a] += force;
+    f[b] -= force;
   };
   const double shrink = contracting() ? 1.0 - p_.contraction : 1.0;
   for (int i = 1; i < kRows - 1; ++i)  // the 10 ring systems: radial springs to the axis
@@ -144,7 +145,8 @@ std::vector<std::array<double, 2>> JellyBell::profile_curve(int n) const {
     for (int i = 0; i <= pu; ++i) {
       const int row = b.span[a] - pu + i;
       const double c = b.N[4 * a + i] * surface_.weight[row * surface_.nv];
-      p += c * x_[row * kColumns], wsum += c;
+      p += c * x_[row * kColumns];
+      wsum += c;
     }
     const Eigen::Vector3d x = p / wsum;
     out[a] = {std::hypot(x.x(), x.y()), x.z()};
@@ -153,8 +155,14 @@ std::vector<std::array<double, 2>> JellyBell::profile_curve(int n) const {
 }
 
 void JellyProfile::finish() {
-  rmax = 0, hmin = 1e300, hmax = -1e300;
-  for (const auto& q : points) rmax = std::max(rmax, q[0]), hmin = std::min(hmin, q[1]), hmax = std::max(hmax, q[1]);
+  rmax = 0;
+  hmin = 1e300;
+  hmax = -1e300;
+  for (const auto& q : points) {
+    rmax = std::max(rmax, q[0]);
+    hmin = std::min(hmin, q[1]);
+    hmax = std::max(hmax, q[1]);
+  }
   // About one bin per edge: each bin then holds the few edges crossing its height band.
   const int n = static_cast<int>(points.size());
   bins = std::max(1, n);
@@ -164,7 +172,8 @@ void JellyProfile::finish() {
   std::vector<int> count(bins + 1, 0);
   auto span = [&](int a, int& lo, int& hi) {
     const int b = a == 0 ? n - 1 : a - 1;
-    lo = bin_of(std::min(points[a][1], points[b][1])), hi = bin_of(std::max(points[a][1], points[b][1]));
+    lo = bin_of(std::min(points[a][1], points[b][1]));
+    hi = bin_of(std::max(points[a][1], points[b][1]));
   };
   for (int a = 0; a < n; ++a) {
     int lo, hi;
@@ -193,8 +202,14 @@ bool JellyBell::inside(const Eigen::Vector3d& xw, const std::vector<std::array<d
   // The reference test: the even-odd rule over every edge of the polygon (no bins).
   JellyProfile p;
   p.points = profile;
-  p.rmax = 0, p.hmin = 1e300, p.hmax = -1e300;
-  for (const auto& q : profile) p.rmax = std::max(p.rmax, q[0]), p.hmin = std::min(p.hmin, q[1]), p.hmax = std::max(p.hmax, q[1]);
+  p.rmax = 0;
+  p.hmin = 1e300;
+  p.hmax = -1e300;
+  for (const auto& q : profile) {
+    p.rmax = std::max(p.rmax, q[0]);
+    p.hmin = std::min(p.hmin, q[1]);
+    p.hmax = std::max(p.hmax, q[1]);
+  }
   return inside(xw, p);
 }
 

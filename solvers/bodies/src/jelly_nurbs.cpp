@@ -45,14 +45,18 @@ std::vector<double> jelly_clamped_knots(int n_ctrl, int degree) {
 void jelly_circle_controls(double xy[9][2], double w[9]) {
   const double pts[9][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}, {1, 0}};
   for (int j = 0; j < 9; ++j) {
-    xy[j][0] = pts[j][0], xy[j][1] = pts[j][1];
+    xy[j][0] = pts[j][0];
+    xy[j][1] = pts[j][1];
     w[j] = j % 2 == 0 ? 1.0 : std::sqrt(0.5);
   }
 }
 
 JellyNurbsSurface jelly_revolution_surface(int n_profile, int degree_profile) {
   JellyNurbsSurface s;
-  s.nu = n_profile, s.nv = 9, s.pu = degree_profile, s.pv = 2;
+  s.nu = n_profile;
+  s.nv = 9;
+  s.pu = degree_profile;
+  s.pv = 2;
   s.ku = jelly_clamped_knots(n_profile, degree_profile);
   s.kv = {0, 0, 0, 0.25, 0.25, 0.5, 0.5, 0.75, 0.75, 1, 1, 1};
   double xy[9][2], w[9];
@@ -75,15 +79,19 @@ void JellyNurbsSurface::evaluate(const std::vector<Eigen::Vector3d>& cp, const s
     for (int b = 0; b <= pv; ++b) {
       const int idx = (su - pu + a) * nv + (sv - pv + b);
       const double c = Nu[a] * Nv[b] * weight[idx];
-      p += c * cp[idx], vel += c * cv[idx], wsum += c;
+      p += c * cp[idx];
+      vel += c * cv[idx];
+      wsum += c;
     }
-  point = p / wsum, velocity = vel / wsum;
+  point = p / wsum;
+  velocity = vel / wsum;
 }
 
 void JellyNurbsSurface::prepare_grid(int n_u, int n_v, JellyGridBasis& b) const {
   if (b.n_u == n_u && b.n_v == n_v) return;
   if (pu > 3 || pv > 2) throw std::invalid_argument("JellyNurbsSurface::prepare_grid: degrees above (3, 2)");
-  b.n_u = n_u, b.n_v = n_v;
+  b.n_u = n_u;
+  b.n_v = n_v;
   b.su.resize(n_u + 1), b.sv.resize(n_v);
   b.Nu.assign((n_u + 1) * 4, 0.0), b.Nv.assign(n_v * 3, 0.0);
   double N[8];
@@ -112,8 +120,13 @@ void JellyNurbsSurface::contract_rows(const Eigen::Vector3d* cp, const Eigen::Ve
       for (int i = 0; i <= pu; ++i) {
         const int idx = (i0 + i) * nv + j;
         const double c = N[i] * weight[idx];
-        acc[0] += c * cp[idx].x(), acc[1] += c * cp[idx].y(), acc[2] += c * cp[idx].z(), acc[3] += c;
-        acc[4] += c * cv[idx].x(), acc[5] += c * cv[idx].y(), acc[6] += c * cv[idx].z();
+        acc[0] += c * cp[idx].x();
+        acc[1] += c * cp[idx].y();
+        acc[2] += c * cp[idx].z();
+        acc[3] += c;
+        acc[4] += c * cv[idx].x();
+        acc[5] += c * cv[idx].y();
+        acc[6] += c * cv[idx].z();
       }
       for (int m = 0; m < 7; ++m) r[j * 7 + m] = acc[m];
     }

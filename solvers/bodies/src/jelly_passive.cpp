@@ -56,7 +56,8 @@ void JellyAlgae::advance(const JellyVelocityField& field, double dt) {
         const double len = d.norm();
         if (len <= 0) continue;
         const Eigen::Vector3d force = p_.stiffness * (len - p_.link_cm) * d / len;
-        f[a] += force, f[b] -= force;
+        f[a] += force;
+        f[b] -= force;
       }
     for (size_t a = 0; a < x_.size(); ++a) {
       if (a % per == 0) continue;  // anchored at the floor

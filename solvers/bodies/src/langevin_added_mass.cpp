@@ -210,7 +210,10 @@ AddedMassResult langevin_added_mass(const TriMesh& mesh, const AddedMassOptions&
   // Structure-of-arrays copies so the far-field row loop vectorises.
   std::vector<double> cx(n), cy(n), cz(n), ar(n), far2(n), bt(size_t(6) * n);
   for (int i = 0; i < n; ++i) {
-    cx[i] = c[i].x(), cy[i] = c[i].y(), cz[i] = c[i].z(), ar[i] = area[i];
+    cx[i] = c[i].x();
+    cy[i] = c[i].y();
+    cz[i] = c[i].z();
+    ar[i] = area[i];
     for (int l = 0; l < 6; ++l) bt[size_t(l) * n + i] = B(i, l);
   }
   if (opt.model == SourceModel::point_sources) {

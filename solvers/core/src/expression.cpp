@@ -43,7 +43,10 @@ bool Expression::uses(const std::string& variable) const {
 }
 
 double Expression::operator()(double x, double y, double z, double t) const {
-  impl_->x = x, impl_->y = y, impl_->z = z, impl_->t = t;
+  impl_->x = x;
+  impl_->y = y;
+  impl_->z = z;
+  impl_->t = t;
   double v = 0;
   try {
     v = impl_->parser.Eval();

@@ -69,7 +69,10 @@ std::string suggestion(const Schema& s, const std::string& name) {
   size_t best_d = 4;
   for (const auto& k : s.keys()) {
     const size_t d = edit_distance(k.name, name);
-    if (d < best_d) best_d = d, best = k.name;
+    if (d < best_d) {
+      best_d = d;
+      best = k.name;
+    }
   }
   std::string known;
   for (const auto& k : s.keys()) known += (known.empty() ? "" : ", ") + k.name;
@@ -97,19 +100,25 @@ const Schema::Key* Schema::find(const std::string& name) const {
 namespace {
 Schema::Key make_key(const std::string& name, Schema::Type type, json def, std::string help) {
   Schema::Key k;
-  k.name = name, k.type = type, k.default_value = std::move(def), k.help = std::move(help);
+  k.name = name;
+  k.type = type;
+  k.default_value = std::move(def);
+  k.help = std::move(help);
   return k;
 }
 }  // namespace
 
 Schema& Schema::number(const std::string& name, json def, double min, double max, std::string units, std::string help) {
   Key k = make_key(name, Type::number, std::move(def), std::move(help));
-  k.min = min, k.max = max, k.units = std::move(units);
+  k.min = min;
+  k.max = max;
+  k.units = std::move(units);
   return add(std::move(k));
 }
 Schema& Schema::integer(const std::string& name, json def, double min, double max, std::string help) {
   Key k = make_key(name, Type::integer, std::move(def), std::move(help));
-  k.min = min, k.max = max;
+  k.min = min;
+  k.max = max;
   return add(std::move(k));
 }
 Schema& Schema::boolean(const std::string& name, json def, std::string help) {
@@ -129,7 +138,10 @@ Schema& Schema::expression(const std::string& name, json def, std::string help) 
 Schema& Schema::vector(const std::string& name, json def, int length, double min, double max, std::string units,
                        std::string help) {
   Key k = make_key(name, Type::vector, std::move(def), std::move(help));
-  k.length = length, k.min = min, k.max = max, k.units = std::move(units);
+  k.length = length;
+  k.min = min;
+  k.max = max;
+  k.units = std::move(units);
   return add(std::move(k));
 }
 Schema& Schema::object(const std::string& name, Schema sub, std::string help) {

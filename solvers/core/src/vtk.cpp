@@ -18,6 +18,20 @@ fmt::ostream open(const std::string& path) {
 
 }  // namespace
 
+ImageField vector_field(const std::string& name, const std::vector<double>& x, const std::vector<double>& y,
+                        const std::vector<double>& z, double scale) {
+  if (y.size() != x.size() || (!z.empty() && z.size() != x.size()))
+    throw Error("vtk::vector_field '" + name + "': components of different lengths", kExitInternal);
+  ImageField f{name, 3, {}};
+  f.values.reserve(3 * x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    f.values.push_back(scale * x[i]);
+    f.values.push_back(scale * y[i]);
+    f.values.push_back(z.empty() ? 0.0 : scale * z[i]);
+  }
+  return f;
+}
+
 void write_image(const std::string& path, std::array<int, 3> cells, std::array<double, 3> origin,
                  std::array<double, 3> spacing, const std::vector<ImageField>& fields) {
   auto out = open(path);

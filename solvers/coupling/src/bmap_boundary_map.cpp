@@ -66,7 +66,8 @@ void build_axis(BmapAxis& axis, const bodies::FemBody& body, int lines, double h
       const double t = (m * q - ya) / (yb - ya);  // getNearX: where the edge meets the line
       BmapEntry en;
       en.s = a[along] + t * (b[along] - a[along]);
-      en.edge = static_cast<int>(e), en.t = t;
+      en.edge = static_cast<int>(e);
+      en.t = t;
       const Vec2 &va = body.v[edges[e].a], &vb = body.v[edges[e].b];
       en.vel = {(1 - t) * va[0] + t * vb[0], (1 - t) * va[1] + t * vb[1]};
       raw.push_back({m, en});
@@ -91,8 +92,8 @@ void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
   const double h = map.h;
   // Candidate faces: those within one cell of a crossing, and the inside runs. Each face once, in
   // the order first touched: a dense mark per face and the list of keys, both kept between calls
-  // (only the marked slots are reset). Reusing them, and the caller's out, matters: allocating the
-  // ~5000 faces afresh every step cost ~350 page faults and ~0.4 ms per step on the elastic bar.
+  // (only the marked slots are reset). Reusing them, and the caller's out, matters: allocating some
+  // thousand faces afresh every step costs page faults in every step.
   static thread_local std::vector<unsigned char> seen;
   static thread_local std::vector<size_t> used;
   const size_t plane = static_cast<size_t>(nx + 2) * (ny + 2), nslots = 2 * plane;
@@ -131,7 +132,9 @@ void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
   for (const size_t k : used) {
     seen[k] = 0;
     mac2d::FaceConstraint f;
-    f.c = static_cast<int>(k / plane), f.i = static_cast<int>(k % plane % (nx + 2)), f.j = static_cast<int>(k % plane / (nx + 2));
+    f.c = static_cast<int>(k / plane);
+    f.i = static_cast<int>(k % plane % (nx + 2));
+    f.j = static_cast<int>(k % plane / (nx + 2));
     // Face point on the half-cell lattice: u (2i, 2j - 1), v (2i - 1, 2j).
     const int mx = f.c == 0 ? 2 * f.i : 2 * f.i - 1, my = f.c == 0 ? 2 * f.j - 1 : 2 * f.j;
     const double x = 0.5 * h * mx, y = 0.5 * h * my;
@@ -141,7 +144,8 @@ void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
       const bool a = f.c == 0 ? map.rows.inside(my, x - 0.5 * h) : map.rows.inside(my - 1, x);
       const bool b = f.c == 0 ? map.rows.inside(my, x + 0.5 * h) : map.rows.inside(my + 1, x);
       if (!a && !b) continue;
-      f.weight = 0, f.fixed = true;
+      f.weight = 0;
+      f.fixed = true;
       const Vec2 vb = in ? map.rows.velocity_inside(my, x) : a ? (f.c == 0 ? map.rows.velocity_inside(my, x - 0.5 * h) : map.rows.velocity_inside(my - 1, x))
                                                               : (f.c == 0 ? map.rows.velocity_inside(my, x + 0.5 * h) : map.rows.velocity_inside(my + 1, x));
       f.ub = vb[f.c];
@@ -203,8 +207,10 @@ void bmap_apply_force(const BoundaryMap& map, const mac2d::StableFlow& flow, bod
     const BmapEntry& e = *which[k];
     const bodies::FemEdge& edge = body.boundary()[e.edge];
     const double fx = c * (uP[k][0] - e.vel[0]), fy = c * (uP[k][1] - e.vel[1]);
-    body.f_ext[edge.a][0] += (1 - e.t) * fx, body.f_ext[edge.a][1] += (1 - e.t) * fy;
-    body.f_ext[edge.b][0] += e.t * fx, body.f_ext[edge.b][1] += e.t * fy;
+    body.f_ext[edge.a][0] += (1 - e.t) * fx;
+    body.f_ext[edge.a][1] += (1 - e.t) * fy;
+    body.f_ext[edge.b][0] += e.t * fx;
+    body.f_ext[edge.b][1] += e.t * fy;
   }
 }
 
@@ -224,8 +230,10 @@ void bmap_apply_pressure(const mac2d::StableFlow& flow, bodies::FemBody& body, d
     const Vec2 &a = body.x[e.a], &b = body.x[e.b];
     // -p n |e| with n |e| = (dy, -dx).
     const double fx = -p[k][0] * (b[1] - a[1]), fy = -p[k][0] * (-(b[0] - a[0]));
-    body.f_ext[e.a][0] += 0.5 * fx, body.f_ext[e.a][1] += 0.5 * fy;
-    body.f_ext[e.b][0] += 0.5 * fx, body.f_ext[e.b][1] += 0.5 * fy;
+    body.f_ext[e.a][0] += 0.5 * fx;
+    body.f_ext[e.a][1] += 0.5 * fy;
+    body.f_ext[e.b][0] += 0.5 * fx;
+    body.f_ext[e.b][1] += 0.5 * fy;
   }
 }
 
@@ -246,7 +254,8 @@ Leakage bmap_leakage(const std::vector<bodies::FemEdge>& edges, const std::vecto
     const double nx = b[1] - a[1], ny = -(b[0] - a[0]);
     const double vbx = 0.5 * (v[e.a][0] + v[e.b][0]), vby = 0.5 * (v[e.a][1] + v[e.b][1]);
     const double flux = (u[k][0] - vbx) * nx + (u[k][1] - vby) * ny;
-    l.absolute += std::abs(flux), l.net += flux;
+    l.absolute += std::abs(flux);
+    l.net += flux;
   }
   return l;
 }

@@ -15,9 +15,12 @@ Bilinear weights(const FloatWater& w, double x, double y) {
   // Cell centres at (i + 1/2) dx.
   const double gx = std::clamp(x / w.dx - 0.5, 0.0, w.nx - 1.0), gy = std::clamp(y / w.dx - 0.5, 0.0, w.ny - 1.0);
   Bilinear b;
-  b.i0 = std::min(static_cast<int>(gx), w.nx - 1), b.j0 = std::min(static_cast<int>(gy), w.ny - 1);
-  b.i1 = std::min(b.i0 + 1, w.nx - 1), b.j1 = std::min(b.j0 + 1, w.ny - 1);
-  b.fx = gx - b.i0, b.fy = gy - b.j0;
+  b.i0 = std::min(static_cast<int>(gx), w.nx - 1);
+  b.j0 = std::min(static_cast<int>(gy), w.ny - 1);
+  b.i1 = std::min(b.i0 + 1, w.nx - 1);
+  b.j1 = std::min(b.j0 + 1, w.ny - 1);
+  b.fx = gx - b.i0;
+  b.fy = gy - b.j0;
   return b;
 }
 
@@ -45,7 +48,8 @@ Wetness float_cut_triangle(const std::array<Eigen::Vector3d, 3>& p, double level
     return Wetness::dry;
   }
   if (below == 3) {
-    out[0] = p, count = 1;
+    out[0] = p;
+    count = 1;
     return Wetness::submerged;
   }
   // Rotate so that p[r] is the odd vertex out (alone on its side); orientation is kept.
@@ -63,10 +67,13 @@ Wetness float_cut_triangle(const std::array<Eigen::Vector3d, 3>& p, double level
   };
   const Eigen::Vector3d ab = cross(a, b), ac = cross(a, c);
   if (below == 1) {
-    out[0] = {a, ab, ac}, count = 1;  // the tip under water: a triangle
+    out[0] = {a, ab, ac};  // the tip under water: a triangle
+    count = 1;
   } else {
     // The tip is dry: the wetted part is the quad ab, b, c, ac, split along its diagonal ab-c.
-    out[0] = {ab, b, c}, out[1] = {ab, c, ac}, count = 2;
+    out[0] = {ab, b, c};
+    out[1] = {ab, c, ac};
+    count = 2;
   }
   return Wetness::partial;
 }

@@ -45,14 +45,16 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
   for (long m = 0; m < ns; ++m)
     for (int a = 0; a < 3; ++a) {
       const int c = sample_ijk_[3 * m + a];
-      box[2 * a] = std::min(box[2 * a], c - 1), box[2 * a + 1] = std::max(box[2 * a + 1], c + 1);
+      box[2 * a] = std::min(box[2 * a], c - 1);
+      box[2 * a + 1] = std::max(box[2 * a + 1], c + 1);
     }
   const int size[3] = {nx_, ny_, nz_};
   for (int a = 0; a < 3; ++a) box[2 * a] = std::max(box[2 * a], 0), box[2 * a + 1] = std::min(box[2 * a + 1], size[a] - 1);
   Box all = box;
   for (int a = 0; a < 3; ++a) {
     if (previous_[2 * a] > previous_[2 * a + 1]) continue;
-    all[2 * a] = std::min(all[2 * a], previous_[2 * a]), all[2 * a + 1] = std::max(all[2 * a + 1], previous_[2 * a + 1]);
+    all[2 * a] = std::min(all[2 * a], previous_[2 * a]);
+    all[2 * a + 1] = std::max(all[2 * a + 1], previous_[2 * a + 1]);
   }
   // Forget the old groups in both boxes; every cell there is re-applied on the lattice.
   g_.region.resize(static_cast<size_t>(std::max(0, all[1] - all[0] + 1)) * std::max(0, all[3] - all[2] + 1) *

@@ -3,18 +3,9 @@
 
 namespace immerse::lbm3d {
 
-#if defined(KOKKOS_ENABLE_SERIAL)
-template class LbmSolver<Kokkos::Serial, float>;
-template class LbmSolver<Kokkos::Serial, double>;
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-template class LbmSolver<Kokkos::OpenMP, float>;
-template class LbmSolver<Kokkos::OpenMP, double>;
-#endif
-#if defined(KOKKOS_ENABLE_CUDA)
-template class LbmSolver<Kokkos::Cuda, float>;
-template class LbmSolver<Kokkos::Cuda, double>;
-#endif
+#define IMMERSE_INSTANTIATE(Exec) template class LbmSolver<Exec, float>; template class LbmSolver<Exec, double>;
+IMMERSE_FOR_EACH_BACKEND(IMMERSE_INSTANTIATE)
+#undef IMMERSE_INSTANTIATE
 
 std::unique_ptr<LbmFlow> make_lbm_flow(Backend backend, const LbmParams& params) {
   check_stability(params);

@@ -41,7 +41,7 @@ Schema lbm_schema() {
               "'pull' = two buffers. Same results with fixed cell groups; 'aa' is faster on CPUs (bench_lbm3d)")
       .choice("stores", "cached", {"cached", "streaming"},
               "how the CPU kernel writes populations: 'streaming' (non-temporal) stores skip reading the "
-              "destination first but bypass the caches (slower on the 2-core reference machine, see "
+              "destination first but bypass the caches (whether that pays depends on the machine: compare with "
               "bench_lbm3d). Results are the same; only the speed differs. Pull pattern only");
   Schema time;
   time.integer("steps", 1000, 0, 1e10, "number of lattice steps");
@@ -76,7 +76,9 @@ Schema lbm_schema() {
 LbmParams lbm_params_from_json(const json& r, const std::string& source) {
   LbmParams p;
   p.source = source;
-  p.nx = r["lattice"]["nx"], p.ny = r["lattice"]["ny"], p.nz = r["lattice"]["nz"];
+  p.nx = r["lattice"]["nx"];
+  p.ny = r["lattice"]["ny"];
+  p.nz = r["lattice"]["nz"];
   p.fp64 = r["lattice"]["precision"] == "fp64";
   p.pattern = r["lattice"]["pattern"] == "pull" ? Pattern::pull : Pattern::aa;
   p.streaming_stores = r["lattice"]["stores"] == "streaming";
@@ -86,8 +88,10 @@ LbmParams lbm_params_from_json(const json& r, const std::string& source) {
   for (int a = 0; a < 3; ++a) p.force[a] = r["physics"]["force"][a];
   for (int f = 0; f < 6; ++f) p.border[f] = border_from(r["borders"][kFaceNames[f]]);
   for (int a = 0; a < 3; ++a) p.inlet_velocity[a] = r["borders"]["inlet_velocity"][a];
-  p.init_rho = r["initial"]["rho"], p.init_ux = r["initial"]["ux"];
-  p.init_uy = r["initial"]["uy"], p.init_uz = r["initial"]["uz"];
+  p.init_rho = r["initial"]["rho"];
+  p.init_ux = r["initial"]["ux"];
+  p.init_uy = r["initial"]["uy"];
+  p.init_uz = r["initial"]["uz"];
   return p;
 }
 

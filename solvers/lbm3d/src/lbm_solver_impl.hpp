@@ -31,7 +31,11 @@ class LbmSolver final : public LbmFlow {
     previous_ = View<unsigned char*>("group_previous", N_);
     ub_ = View<Real*>("ub", 3 * N_);
     macro_ = View<Real*>("macro", 4 * N_);
-    lat_.nx = p.nx, lat_.ny = p.ny, lat_.nz = p.nz, lat_.n = N_, lat_.stride = S_;
+    lat_.nx = p.nx;
+    lat_.ny = p.ny;
+    lat_.nz = p.nz;
+    lat_.n = N_;
+    lat_.stride = S_;
     for (int face = 0; face < 6; ++face) lat_.border[face] = static_cast<int>(p.border[face]);
     lat_.rho0 = static_cast<Real>(p.rho0);
     for (int q = 0; q < 15; ++q) {
@@ -39,7 +43,8 @@ class LbmSolver final : public LbmFlow {
       lat_.inlet_feq[q] = D3Q15::feq<Real>(q, p.rho0, p.inlet_velocity[0], p.inlet_velocity[1], p.inlet_velocity[2]);
       lat_.offset[q] = D3Q15::cx(q) + static_cast<long>(p.nx) * (D3Q15::cy(q) + static_cast<long>(p.ny) * D3Q15::cz(q));
     }
-    lat_.group = group_, lat_.ub = ub_;
+    lat_.group = group_;
+    lat_.ub = ub_;
     streaming_ = have_streaming_stores() && p.streaming_stores;
     h_group_ = Kokkos::create_mirror_view(group_);
     h_ub_ = Kokkos::create_mirror_view(ub_);
@@ -91,7 +96,10 @@ class LbmSolver final : public LbmFlow {
     Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> hr(g.region.data(), g.region.size());
     Kokkos::deep_copy(Kokkos::subview(region_, std::make_pair<size_t, size_t>(0, g.region.size())), hr);
     ApplyGroups<Real, Exec> k;
-    k.lat = lat_, k.region = region_, k.previous = previous_, k.f = f_[cur_];
+    k.lat = lat_;
+    k.region = region_;
+    k.previous = previous_;
+    k.f = f_[cur_];
     k.swapped = aa_ && swapped_;
     const Kokkos::RangePolicy<Exec> cells(0, static_cast<int>(g.region.size()));
     Kokkos::parallel_for("lbm3d::apply_groups", cells, k);
@@ -106,10 +114,15 @@ class LbmSolver final : public LbmFlow {
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), macro_);
     auto hg = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), group_);
     Macro m;
-    m.nx = p_.nx, m.ny = p_.ny, m.nz = p_.nz;
+    m.nx = p_.nx;
+    m.ny = p_.ny;
+    m.nz = p_.nz;
     m.rho.resize(N_), m.ux.resize(N_), m.uy.resize(N_), m.uz.resize(N_), m.group.resize(N_);
     for (long c = 0; c < N_; ++c) {
-      m.rho[c] = h(c), m.ux[c] = h(N_ + c), m.uy[c] = h(2 * N_ + c), m.uz[c] = h(3 * N_ + c);
+      m.rho[c] = h(c);
+      m.ux[c] = h(N_ + c);
+      m.uy[c] = h(2 * N_ + c);
+      m.uz[c] = h(3 * N_ + c);
       m.group[c] = hg(c);
     }
     return m;
@@ -155,7 +168,9 @@ class LbmSolver final : public LbmFlow {
     if (bad == std::numeric_limits<long>::max()) return h;
     auto hm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), macro_);
     h.ok = false;
-    h.i = static_cast<int>(bad % p_.nx), h.j = static_cast<int>((bad / p_.nx) % p_.ny), h.k = static_cast<int>(bad / p_.nx / p_.ny);
+    h.i = static_cast<int>(bad % p_.nx);
+    h.j = static_cast<int>((bad / p_.nx) % p_.ny);
+    h.k = static_cast<int>(bad / p_.nx / p_.ny);
     h.rho = hm(bad);
     h.speed = std::sqrt(hm(n + bad) * hm(n + bad) + hm(2 * n + bad) * hm(2 * n + bad) + hm(3 * n + bad) * hm(3 * n + bad));
     const bool finite = std::isfinite(h.rho) && std::isfinite(h.speed);
@@ -194,7 +209,8 @@ class LbmSolver final : public LbmFlow {
   // Pull pattern: stream from f_[cur_] and collide into the other buffer.
   void pull_step() {
     CollideStream<Real, Exec> k = relaxation();
-    k.src = f_[cur_], k.dst = f_[1 - cur_];
+    k.src = f_[cur_];
+    k.dst = f_[1 - cur_];
     if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible) {
       const CollideStreamLines<Real, Exec> lines{k, streaming_};
       Kokkos::parallel_for("lbm3d::collide_stream", Kokkos::RangePolicy<Exec>(0, p_.ny * p_.nz), lines);
@@ -231,7 +247,9 @@ class LbmSolver final : public LbmFlow {
 
   void compute_moments() const {
     Moments<Real, Exec> k;
-    k.lat = lat_, k.f = f_[cur_], k.macro = macro_;
+    k.lat = lat_;
+    k.f = f_[cur_];
+    k.macro = macro_;
     k.stored = !aa_ ? Stored::kPostCollision : swapped_ ? Stored::kPostCollisionSwapped : Stored::kArrived;
     for (int a = 0; a < 3; ++a) k.force[a] = force_[a];
     Kokkos::parallel_for("lbm3d::moments", Kokkos::RangePolicy<Exec>(0, N_), k);

@@ -4,15 +4,9 @@
 
 namespace immerse::mac2d {
 
-#if defined(KOKKOS_ENABLE_SERIAL)
-template class PenaltySolver<Kokkos::Serial>;
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-template class PenaltySolver<Kokkos::OpenMP>;
-#endif
-#if defined(KOKKOS_ENABLE_CUDA)
-template class PenaltySolver<Kokkos::Cuda>;
-#endif
+#define IMMERSE_INSTANTIATE(Exec) template class PenaltySolver<Exec>;
+IMMERSE_FOR_EACH_BACKEND(IMMERSE_INSTANTIATE)
+#undef IMMERSE_INSTANTIATE
 
 std::unique_ptr<PenaltyFlow> make_penalty_flow(Backend backend, const PenaltyParams& params) {
   check_stability(params);

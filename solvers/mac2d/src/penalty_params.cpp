@@ -75,26 +75,40 @@ Schema penalty_schema() {
 PenaltyParams penalty_params_from_json(const json& r, const std::string& source) {
   PenaltyParams p;
   p.source = source;
-  p.nx = r["grid"]["nx"], p.ny = r["grid"]["ny"];
-  p.dx = r["grid"]["dx"], p.dy = r["grid"]["dy"];
+  p.nx = r["grid"]["nx"];
+  p.ny = r["grid"]["ny"];
+  p.dx = r["grid"]["dx"];
+  p.dy = r["grid"]["dy"];
   p.dt = r["time"]["dt"];
-  p.Re = r["physics"]["Re"], p.eps = r["physics"]["eps"];
+  p.Re = r["physics"]["Re"];
+  p.eps = r["physics"]["eps"];
   const auto& bc = r["boundaries"];
   p.mode = bc["mode"] == "patent" ? BoundaryMode::patent : BoundaryMode::physical;
-  p.left = side_from(bc["left"]), p.right = side_from(bc["right"]);
-  p.bottom = side_from(bc["bottom"]), p.top = side_from(bc["top"]);
+  p.left = side_from(bc["left"]);
+  p.right = side_from(bc["right"]);
+  p.bottom = side_from(bc["bottom"]);
+  p.top = side_from(bc["top"]);
   p.inflow_u = bc["inflow_u"];
-  p.bottom_wall_u = bc["bottom_wall_u"], p.top_wall_u = bc["top_wall_u"];
-  p.initial_u = r["initial"]["u"], p.initial_v = r["initial"]["v"];
+  p.bottom_wall_u = bc["bottom_wall_u"];
+  p.top_wall_u = bc["top_wall_u"];
+  p.initial_u = r["initial"]["u"];
+  p.initial_v = r["initial"]["v"];
   for (const auto& o : r["obstacles"]) {
     ObstacleSpec s;
-    s.shape = o["shape"], s.name = o["name"], s.x = o["x"], s.y = o["y"];
-    s.a = o["a"], s.b = o["b"], s.angle_deg = o["angle_deg"];
+    s.shape = o["shape"];
+    s.name = o["name"];
+    s.x = o["x"];
+    s.y = o["y"];
+    s.a = o["a"];
+    s.b = o["b"];
+    s.angle_deg = o["angle_deg"];
     p.obstacles.push_back(s);
   }
   for (const auto& d : r["dyes"]) {
     DyeSpec s;
-    s.x = d["source"][0], s.y = d["source"][1], s.radius = d["radius"];
+    s.x = d["source"][0];
+    s.y = d["source"][1];
+    s.radius = d["radius"];
     for (int c = 0; c < 3; ++c) s.rgb[c] = d["rgb"][c];
     p.dyes.push_back(s);
   }

@@ -178,10 +178,17 @@ void PenaltySolver<Exec>::step() {
     PenaltyStep<device> k;
     k.g = g_;
     k.set_spacing();
-    k.u = u_[old], k.v = v_[old];
-    k.un = u_[nxt], k.vn = v_[nxt], k.pn = pres_[nxt];
-    k.solid = solid_, k.solid_u = solid_u_, k.solid_v = solid_v_;
-    k.dt = p_.dt, k.inv_re = 1.0 / p_.Re, k.inv_eps = 1.0 / p_.eps;
+    k.u = u_[old];
+    k.v = v_[old];
+    k.un = u_[nxt];
+    k.vn = v_[nxt];
+    k.pn = pres_[nxt];
+    k.solid = solid_;
+    k.solid_u = solid_u_;
+    k.solid_v = solid_v_;
+    k.dt = p_.dt;
+    k.inv_re = 1.0 / p_.Re;
+    k.inv_eps = 1.0 / p_.eps;
     k.u_i_end = (patent || p_.right == Side::outflow) ? p_.nx : p_.nx - 1;
     k.v_j_end = patent ? p_.ny : p_.ny - 1;
     k.full_advection = !patent;
@@ -225,7 +232,11 @@ template <class Exec>
 HostFields PenaltySolver<Exec>::fields(bool previous_level) const {
   const int level = previous_level ? 1 - cur_ : cur_;
   HostFields h;
-  h.nx = p_.nx, h.ny = p_.ny, h.dx = p_.dx, h.dy = p_.dy, h.time = time_;
+  h.nx = p_.nx;
+  h.ny = p_.ny;
+  h.dx = p_.dx;
+  h.dy = p_.dy;
+  h.time = time_;
   auto copy = [](const auto& v) {
     auto m = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
     return std::vector<typename std::remove_const<typename decltype(m)::value_type>::type>(m.data(), m.data() + m.size());
@@ -264,7 +275,8 @@ FieldStatus PenaltySolver<Exec>::status() const {
     const int k = out.first_bad / 3;
     s.finite = false;
     s.field = names[out.first_bad % 3];
-    s.i = k % (p_.nx + 2), s.j = k / (p_.nx + 2);
+    s.i = k % (p_.nx + 2);
+    s.j = k / (p_.nx + 2);
   }
   return s;
 }

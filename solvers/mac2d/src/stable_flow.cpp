@@ -39,10 +39,16 @@ StableSolver<Exec>::StableSolver(const StableParams& p) : p_(p) {
     vel_[c] = view(c ? "v" : "u", n);
     pred_[c] = view("pred", n);
     raw_[c] = view("advected", n);
-    wgt_[c] = view("wgt", n), bval_[c] = view("bval", n), ddiag_[c] = view("ddiag", n), drhs_[c] = view("drhs", n);
-    code_[c] = flags("code", n), dmask_[c] = flags("dmask", n);
+    wgt_[c] = view("wgt", n);
+    bval_[c] = view("bval", n);
+    ddiag_[c] = view("ddiag", n);
+    drhs_[c] = view("drhs", n);
+    code_[c] = flags("code", n);
+    dmask_[c] = flags("dmask", n);
   }
-  tmp_ = view("tmp", n), p_field_ = view("p", n), b_ = view("b", n);
+  tmp_ = view("tmp", n);
+  p_field_ = view("p", n);
+  b_ = view("b", n);
   const int m = std::max(p.nx, p.ny) + 2;
   btype_ = Kokkos::View<int* [4], device>("btype", m);
   bnormal_ = Kokkos::View<double* [4], device>("bnormal", m);
@@ -105,7 +111,9 @@ StableSolver<Exec>::StableSolver(const StableParams& p) : p_(p) {
     }
     Kokkos::deep_copy(wgt_[c], w), Kokkos::deep_copy(ddiag_[c], dd), Kokkos::deep_copy(drhs_[c], dr);
     Kokkos::deep_copy(dmask_[c], dm);
-    wgt0_[c] = view("wgt0", n), ddiag0_[c] = view("ddiag0", n), drhs0_[c] = view("drhs0", n);
+    wgt0_[c] = view("wgt0", n);
+    ddiag0_[c] = view("ddiag0", n);
+    drhs0_[c] = view("drhs0", n);
     dmask0_[c] = flags("dmask0", n);
     Kokkos::deep_copy(wgt0_[c], wgt_[c]), Kokkos::deep_copy(ddiag0_[c], ddiag_[c]);
     Kokkos::deep_copy(drhs0_[c], drhs_[c]), Kokkos::deep_copy(dmask0_[c], dmask_[c]);
@@ -141,8 +149,10 @@ void StableSolver<Exec>::sample_walls(double t) {
       double speed = type == WallType::inflow ? side_inflow_[s](x[0], x[1], 0, t) : 0.0;
       for (size_t q = 0; q < p_.jets.size(); ++q) {
         const double along = s < 2 ? x[1] : x[0];
-        if (p_.jets[q].side == s && along >= p_.jets[q].from && along <= p_.jets[q].to)
-          type = WallType::inflow, speed = jet_speed_[q](x[0], x[1], 0, t);
+        if (p_.jets[q].side == s && along >= p_.jets[q].from && along <= p_.jets[q].to) {
+          type = WallType::inflow;
+          speed = jet_speed_[q](x[0], x[1], 0, t);
+        }
       }
       ht(k, s) = static_cast<int>(type);
       hn(k, s) = sign * speed;
@@ -292,25 +302,27 @@ void StableSolver<Exec>::predict() {
     // The first RK2 stage needs the velocity at the face itself: its own component is the face value
     // and the other the mean of the four nearest faces of that component, which is what the bilinear
     // sample there reduces to (exactly so when h is a power of two): two of the five samples per face
-    // saved, advection 1.63 -> 1.08 ms per step on the elastic bar (256^2, openmp).
+    // saved.
     // Positions are lattice indices and displacements c = dt / h cells per (m/s), so no sample divides
-    // (stable_interp's x / h is two divisions per sample): advection 1.05 -> 0.80 ms per step on the
-    // same case. The u lattice's index (i, j) is (x / h, y / h + 1/2), the v lattice's (x / h + 1/2, y / h).
-    // u faces (i < nx) and v faces (j < ny) in a loop each, with no test on the face inside: 0.81 ->
-    // 0.68 ms (the loops stay scalar: GCC finds the gathers not worth vectorising).
+    // (stable_interp's x / h is two divisions per sample). The u lattice's index (i, j) is
+    // (x / h, y / h + 1/2), the v lattice's (x / h + 1/2, y / h).
+    // u faces (i < nx) and v faces (j < ny) in a loop each, with no test on the face inside (the
+    // loops stay scalar: GCC finds the gathers not worth vectorising).
     const double c = dt / g.h;
     cell_for<Exec>("stable_advect_u", 1, g.nx, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
       const int k = g.at(i, j);  // the v lattice index is the u one + (1/2, -1/2)
       double a = u(k), b = 0.25 * v(k - g.w) + 0.25 * v(k - g.w + 1) + 0.25 * v(k) + 0.25 * v(k + 1);
       const double fi = i - 0.5 * c * a, fj = j - 0.5 * c * b;
-      a = stable_interp_index(u, g, fi, fj), b = stable_interp_index(v, g, fi + 0.5, fj - 0.5);
+      a = stable_interp_index(u, g, fi, fj);
+      b = stable_interp_index(v, g, fi + 0.5, fj - 0.5);
       nu_(k) = stable_interp_index(u, g, i - c * a, j - c * b);
     });
     cell_for<Exec>("stable_advect_v", 1, g.nx + 1, 1, g.ny, KOKKOS_LAMBDA(int i, int j) {
       const int k = g.at(i, j);  // the u lattice index is the v one + (-1/2, 1/2)
       double a = 0.25 * u(k - 1) + 0.25 * u(k) + 0.25 * u(k - 1 + g.w) + 0.25 * u(k + g.w), b = v(k);
       const double fi = i - 0.5 * c * a, fj = j - 0.5 * c * b;
-      a = stable_interp_index(u, g, fi - 0.5, fj + 0.5), b = stable_interp_index(v, g, fi, fj);
+      a = stable_interp_index(u, g, fi - 0.5, fj + 0.5);
+      b = stable_interp_index(v, g, fi, fj);
       nv(k) = stable_interp_index(v, g, i - c * a, j - c * b);
     });
     std::swap(vel_[0], pred_[0]);
@@ -388,7 +400,10 @@ void StableSolver<Exec>::diffuse_jacobi(int c) {
       if (res <= p_.viscosity_tol) { converged = true; break; }
     }
   }
-  vstats_.solves++, vstats_.iterations += it, vstats_.last_iterations = it, vstats_.last_residual = res;
+  vstats_.solves++;
+  vstats_.iterations += it;
+  vstats_.last_iterations = it;
+  vstats_.last_residual = res;
   vstats_.unconverged += !converged;
   vstats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   apply_walls();
@@ -479,7 +494,10 @@ void StableSolver<Exec>::diffuse_rbgs() {
     converged = res <= p_.viscosity_tol;
   }
   visc_guess_ = sweeps;
-  vstats_.solves++, vstats_.iterations += sweeps, vstats_.last_iterations = sweeps, vstats_.last_residual = res;
+  vstats_.solves++;
+  vstats_.iterations += sweeps;
+  vstats_.last_iterations = sweeps;
+  vstats_.last_residual = res;
   vstats_.unconverged += !converged;
   vstats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   apply_walls();
@@ -534,8 +552,8 @@ void StableSolver<Exec>::solve_pressure() {
     mg_.setup(g_, wgt_[0], wgt_[1]);
     // V-cycles until the residual of p is within the tolerance. It is measured inside the cycle, by
     // the restriction after level 0's pre-smoothing, so no pass of its own: a cycle that finds it
-    // within the tolerance stops there and is not counted. (Checking after every cycle cost a pass
-    // per cycle, 0.9 ms per step on the elastic bar.)
+    // within the tolerance stops there and is not counted. (Checking after every cycle would cost a
+    // pass of its own per cycle.)
     const double scale = div_per_residual();
     while (true) {
       res = mg_.vcycle(p_field_, b_, /*symmetric=*/false, p_.pressure_tol / scale) * scale;
@@ -575,7 +593,10 @@ void StableSolver<Exec>::solve_pressure() {
       converged = res <= p_.pressure_tol;
     }
   }
-  pstats_.solves++, pstats_.iterations += it, pstats_.last_iterations = it, pstats_.last_residual = res;
+  pstats_.solves++;
+  pstats_.iterations += it;
+  pstats_.last_iterations = it;
+  pstats_.last_residual = res;
   pstats_.unconverged += !converged;
   pstats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -595,8 +616,11 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
   const StableGrid g = g_;
   const size_t n = p_field_.extent(0);
   if (cg_r_.extent(0) != n) {
-    cg_r_ = view("cg_r", n), cg_d_ = view("cg_d", n), cg_q_ = view("cg_q", n);
-    cg_z_ = fview("cg_z", n), cg_rf_ = fview("cg_rf", n);
+    cg_r_ = view("cg_r", n);
+    cg_d_ = view("cg_d", n);
+    cg_q_ = view("cg_q", n);
+    cg_z_ = fview("cg_z", n);
+    cg_rf_ = fview("cg_rf", n);
   }
   auto pf = p_field_, b = b_, r = cg_r_, d = cg_d_, q = cg_q_;
   auto z = cg_z_, rf = cg_rf_;
@@ -734,12 +758,17 @@ std::vector<std::array<double, 2>> StableSolver<Exec>::sample(const std::vector<
 template <class Exec>
 HostFields StableSolver<Exec>::fields() const {
   HostFields f;
-  f.nx = p_.nx, f.ny = p_.ny, f.dx = f.dy = p_.h, f.time = time_;
+  f.nx = p_.nx;
+  f.ny = p_.ny;
+  f.dx = f.dy = p_.h;
+  f.time = time_;
   auto copy = [](const view& v) {
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
     return std::vector<double>(h.data(), h.data() + h.extent(0));
   };
-  f.u = copy(vel_[0]), f.v = copy(vel_[1]), f.p = copy(p_field_);
+  f.u = copy(vel_[0]);
+  f.v = copy(vel_[1]);
+  f.p = copy(p_field_);
   const auto wu = copy(wgt_[0]), wv = copy(wgt_[1]);
   f.solid.assign(f.u.size(), 0);
   for (int j = 1; j <= p_.ny; ++j)
@@ -766,7 +795,8 @@ FieldStatus StableSolver<Exec>::status() const {
     auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
     s.finite = false;
     s.field = !std::isfinite(hu(bad)) ? "u" : !std::isfinite(hv(bad)) ? "v" : "p";
-    s.i = bad % g.w, s.j = bad / g.w;
+    s.i = bad % g.w;
+    s.j = bad / g.w;
   }
   double m = 0;
   Kokkos::parallel_reduce("stable_max_speed", Kokkos::RangePolicy<Exec>(0, u.extent(0)), KOKKOS_LAMBDA(int k, double& r) {
@@ -794,15 +824,9 @@ double StableSolver<Exec>::max_divergence() const {
   return m;
 }
 
-#if defined(KOKKOS_ENABLE_SERIAL)
-template class StableSolver<Kokkos::Serial>;
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-template class StableSolver<Kokkos::OpenMP>;
-#endif
-#if defined(KOKKOS_ENABLE_CUDA)
-template class StableSolver<Kokkos::Cuda>;
-#endif
+#define IMMERSE_INSTANTIATE(Exec) template class StableSolver<Exec>;
+IMMERSE_FOR_EACH_BACKEND(IMMERSE_INSTANTIATE)
+#undef IMMERSE_INSTANTIATE
 
 std::unique_ptr<StableFlow> make_stable_flow(Backend backend, const StableParams& p) {
   // Semi-Lagrangian advection has no CFL limit, but a departure point further than 20 cells means the

@@ -2,12 +2,10 @@
 // Cell loops of the Stable Fluids solver: one kernel body f(i, j) for every execution space, two
 // ways of running it. Host spaces take one row per work item and walk i inside it (no index
 // division per cell, contiguous or stride-2 access the compiler can vectorise); device spaces take
-// one cell per thread. Measured on the elastic bar (256^2, openmp, 2 threads): the red-black
-// smoother as rows instead of a flat index divided into (i, j) cut the pressure phase from 6.3 to
-// 4.6 ms per step with bitwise-equal results.
+// one cell per thread (a flat index divided into (i, j) per cell is markedly slower on hosts).
 // Small ranges on host spaces run inline on the calling thread: the multigrid's coarse levels are a
-// few hundred cells, less work than waking the thread team. Measured on the same case, pressure ms
-// per step with levels below N cells inline: N = 0: 6.0, 300: 5.7, 1100: 5.5, 4200: 5.7, 17000: 7.3.
+// few hundred cells, less work than waking the thread team (kInlineCells is the measured best
+// threshold on the elastic bar: lower and higher ones are slower).
 #include <Kokkos_Core.hpp>
 #include <type_traits>
 #include <utility>
@@ -17,10 +15,8 @@
 // the views' pointers. The row loops of cell_for and reduce_row call a local copy of the kernel:
 // through the caller's reference GCC reloads every view's data pointer after each store (a store
 // might change the kernel object), so the addresses are not affine and the loop is either scalar
-// or gathers and scatters. Measured on the windmill (256^2, openmp, same hour): the CG direction and
-// update passes and the restriction went from that to plain vector loads, pressure 2.64 -> 1.81 ms
-// per step, 218 -> 270 frames/s; cell_for 227 -> 238. (The same copy in colour_sweeps' row loops
-// made them slower: 227 -> 160; its kernels vectorise as they are.)
+// or gathers and scatters. colour_sweeps' row loops keep the reference: their kernels vectorise as
+// they are, and a copy there measured slower.
 #if defined(_OPENMP) && !defined(__CUDA_ARCH__)
 #define IMMERSE_ROW_SIMD _Pragma("omp simd")
 #else
@@ -130,7 +126,8 @@ KOKKOS_INLINE_FUNCTION void reduce_row(int i0, int i1, int j, const F& f, V& acc
       m = a.max > m ? a.max : m;
       s += a.sum;
     }
-    acc.max = m, acc.sum = s;
+    acc.max = m;
+    acc.sum = s;
   } else {
     for (int i = i0; i < i1; ++i) fl(i, j, acc);
   }
@@ -205,10 +202,8 @@ struct HasRowLoop<F, std::void_t<decltype(std::declval<const F&>().row(0, 0, 0, 
 // spaces pipeline them (temporal blocking): in one pass down the rows, half-sweep h runs 2 h rows
 // behind half-sweep 0, so all of them read rows still in cache instead of each streaming the arrays
 // again. Threads take blocks of rows; half-sweep h leaves h rows out at each inner block edge (a
-// trapezoid), and a second launch fills those gaps, half-sweep by half-sweep.
-// Measured on the elastic bar (256^2, openmp, 2 threads, same hour): with the smoother and viscosity
-// kernels vectorised, pressure 3.7 -> 3.0 ms per step and diffusion 1.0 -> 0.64 ms, bitwise-equal
-// results.
+// trapezoid), and a second launch fills those gaps, half-sweep by half-sweep. The result is
+// bitwise the plain order's (test ColourSweeps.AnyScheduleGivesThePlainOrder).
 template <class Exec, class F>
 void colour_sweeps(const char* name, int nx, int ny, int first, int halves, const F& f) {
   if constexpr (kRowLoops<Exec>) {

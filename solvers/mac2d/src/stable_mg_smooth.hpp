@@ -13,7 +13,7 @@ namespace immerse::mac2d {
 // correction cp is added where it is read instead of in a pass of its own: an update never reads
 // p(k), so half-sweep 0 needs its neighbours corrected and half-sweep 1 only its closed cells (W = 0,
 // no update). Prolong is a template parameter because a run-time flag leaves the coarse reads
-// conditional, and the loops scalar (measured: pressure 3.4 ms per step against 3.0 on the bar).
+// conditional, and the loops scalar.
 template <class View, bool Prolong>
 struct MgSmoothKernel {
   using S = typename View::non_const_value_type;
@@ -38,12 +38,11 @@ struct MgSmoothKernel {
       relax(g.at(i, j), h, 0, 0, 0, 0, 0);
   }
   // The host row loop (colour_sweeps): cells i = i0, i0 + 2, ... <= i1 of row j. Per cell, the
-  // coarse index (i + 1) / 2 is a gather the compiler does not vectorise (the prolonging smoother
-  // cost 40 % more than the plain one); along a row of one colour it is (i0 + 1) / 2 + m for the
-  // m-th cell, so the coarse values are read as contiguous rows: the coarse row of j and the one of
-  // j's vertical neighbour outside it, the coarse column of i and of i's horizontal neighbour
-  // outside it. Measured on 256^2 (openmp, 2 threads, 4 half-sweeps): 89 -> 67 us in double against
-  // 63 us without prolongation; 65 -> 40 us in float.
+  // coarse index (i + 1) / 2 is a gather the compiler does not vectorise; along a row of one colour
+  // it is (i0 + 1) / 2 + m for the m-th cell, so the coarse values are read as contiguous rows: the
+  // coarse row of j and the one of j's vertical neighbour outside it, the coarse column of i and of
+  // i's horizontal neighbour outside it. The prolonging smoother then costs little more than the
+  // plain one.
   void row(int j, int h, int i0, int i1) const {
     if (!Prolong || h >= 2) {
       IMMERSE_ROW_SIMD

@@ -11,9 +11,7 @@
 // one V-cycle only has to approximate the inverse (conjugate gradients in double keep the accuracy;
 // its Polak-Ribiere step tolerates a preconditioner that varies at float round-off); level 0 then
 // holds float copies of the weights, made in setup(). Half the bytes per cell and twice the SIMD
-// lanes: 4 half-sweeps at 256^2 take 40 us instead of 63 (stable_mg_smooth.hpp). Measured on the
-// windmill (600 steps, openmp, same hour, with the smoother's row loop): pressure 4.14 -> 3.28-3.50
-// ms per step, 157 -> 175-181 frames/s; mgcg iterations per step 8.29 -> 8.15.
+// lanes make a float V-cycle markedly cheaper, at no cost in mgcg iterations.
 #include <Kokkos_Core.hpp>
 #include <vector>
 

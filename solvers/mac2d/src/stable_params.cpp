@@ -70,28 +70,37 @@ Schema stable_fluid_schema() {
 StableParams stable_params_from_json(const json& r, const std::string& source) {
   StableParams p;
   p.source = source;
-  p.nx = r["grid"]["nx"], p.ny = r["grid"]["ny"], p.h = r["grid"]["h"];
+  p.nx = r["grid"]["nx"];
+  p.ny = r["grid"]["ny"];
+  p.h = r["grid"]["h"];
   p.dt = r["time"]["dt"];
-  p.nu = r["physics"]["nu"], p.rho = r["physics"]["rho"];
-  p.fx = r["physics"]["force"][0], p.fy = r["physics"]["force"][1];
+  p.nu = r["physics"]["nu"];
+  p.rho = r["physics"]["rho"];
+  p.fx = r["physics"]["force"][0];
+  p.fy = r["physics"]["force"][1];
   const char* names[4] = {"left", "right", "bottom", "top"};
   for (int s = 0; s < 4; ++s) p.walls[s] = wall_from(r["walls"][names[s]]);
   for (const auto& j : r["jets"]) {
     JetSpec js;
     const std::string side = j["side"];
     js.side = side == "left" ? 0 : side == "right" ? 1 : side == "bottom" ? 2 : 3;
-    js.from = j["from"], js.to = j["to"], js.speed = j["speed"];
+    js.from = j["from"];
+    js.to = j["to"];
+    js.speed = j["speed"];
     if (js.to <= js.from) throw InputError(source + ": key 'jets': 'to' must exceed 'from'");
     p.jets.push_back(js);
   }
-  p.initial_u = r["initial"]["u"], p.initial_v = r["initial"]["v"];
+  p.initial_u = r["initial"]["u"];
+  p.initial_v = r["initial"]["v"];
   const auto& fs = r["fluid_solver"];
   const std::string ps = fs["pressure"];
   p.pressure_solver = ps == "jacobi" ? LinearSolver::jacobi : ps == "rbsor" ? LinearSolver::rbsor
                       : ps == "mgcg" ? LinearSolver::mgcg : LinearSolver::multigrid;
   p.viscosity_solver = fs["viscosity"] == "jacobi" ? LinearSolver::jacobi : LinearSolver::rbsor;
-  p.pressure_tol = fs["pressure_tol"], p.viscosity_tol = fs["viscosity_tol"];
-  p.max_iterations = fs["max_iterations"], p.omega = fs["omega"];
+  p.pressure_tol = fs["pressure_tol"];
+  p.viscosity_tol = fs["viscosity_tol"];
+  p.max_iterations = fs["max_iterations"];
+  p.omega = fs["omega"];
   if (p.omega == 0) p.omega = 2.0 / (1.0 + std::sin(M_PI / std::max(p.nx, p.ny)));
   return p;
 }

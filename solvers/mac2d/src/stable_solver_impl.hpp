@@ -58,8 +58,7 @@ class StableSolver final : public StableFlow {
   using view = Kokkos::View<double*, device>;
   // Per-face small integers (body codes, stencil masks) as int, not bytes: a loop that reads bytes
   // beside doubles gets a vectorisation factor of 64 on AVX-512 (one zmm of bytes), so a 128-cell
-  // row runs one vector iteration and up to 63 scalar ones. Measured: red-black viscosity sweeps
-  // 0.78 -> 0.52 ns per cell update (256^2, openmp, 2 threads).
+  // row runs one vector iteration and up to 63 scalar ones.
   using flags = Kokkos::View<int*, device>;
 
   explicit StableSolver(const StableParams& p);

@@ -48,12 +48,18 @@ KOKKOS_FORCEINLINE_FUNCTION Trilinear locate(int n0, int n1, int n2, double gx, 
   gy = gy < 0 ? 0 : (gy > n1 - 1 ? n1 - 1 : gy);
   gz = gz < 0 ? 0 : (gz > n2 - 1 ? n2 - 1 : gz);
   Trilinear t;
-  t.i = int(gx), t.j = int(gy), t.k = int(gz);
+  t.i = int(gx);
+  t.j = int(gy);
+  t.k = int(gz);
   t.i = t.i > n0 - 2 ? (n0 > 1 ? n0 - 2 : 0) : t.i;
   t.j = t.j > n1 - 2 ? (n1 > 1 ? n1 - 2 : 0) : t.j;
   t.k = t.k > n2 - 2 ? (n2 > 1 ? n2 - 2 : 0) : t.k;
-  t.a = gx - t.i, t.b = gy - t.j, t.c = gz - t.k;
-  t.i1 = n0 > 1 ? t.i + 1 : t.i, t.j1 = n1 > 1 ? t.j + 1 : t.j, t.k1 = n2 > 1 ? t.k + 1 : t.k;
+  t.a = gx - t.i;
+  t.b = gy - t.j;
+  t.c = gz - t.k;
+  t.i1 = n0 > 1 ? t.i + 1 : t.i;
+  t.j1 = n1 > 1 ? t.j + 1 : t.j;
+  t.k1 = n2 > 1 ? t.k + 1 : t.k;
   return t;
 }
 
@@ -338,7 +344,11 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
           const double kn = max_of(kk + dt * dk, floor_v), en = max_of(ee + dt * de, floor_v);
           kf(i, j, k) = kn;
           ef(i, j, k) = en;
-          if (sample_mask(i, j, k)) sum_k += kn, sum_e += en, sum_n += 1;
+          if (sample_mask(i, j, k)) {
+            sum_k += kn;
+            sum_e += en;
+            sum_n += 1;
+          }
         },
         sk, se, cnt);
     if (!std::isfinite(sk) || !std::isfinite(se))

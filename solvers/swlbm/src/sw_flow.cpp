@@ -4,15 +4,9 @@
 
 namespace immerse::swlbm {
 
-#if defined(KOKKOS_ENABLE_SERIAL)
-template class SwSolver<Kokkos::Serial>;
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-template class SwSolver<Kokkos::OpenMP>;
-#endif
-#if defined(KOKKOS_ENABLE_CUDA)
-template class SwSolver<Kokkos::Cuda>;
-#endif
+#define IMMERSE_INSTANTIATE(Exec) template class SwSolver<Exec>;
+IMMERSE_FOR_EACH_BACKEND(IMMERSE_INSTANTIATE)
+#undef IMMERSE_INSTANTIATE
 
 std::unique_ptr<SwFlow> make_sw_flow(Backend backend, const SwParams& params) {
   check_stability(params);

@@ -58,16 +58,30 @@ Schema sw_schema() {
 SwParams sw_params_from_json(const json& r, const std::string& source) {
   SwParams p;
   p.source = source;
-  p.nx = r["grid"]["nx"], p.ny = r["grid"]["ny"], p.dx = r["grid"]["dx"];
-  p.dt = r["time"]["dt"], p.steps = r["time"]["steps"];
-  p.g = r["physics"]["g"], p.tau = r["physics"]["tau"];
-  p.initial_h = r["initial"]["h"], p.initial_u = r["initial"]["u"], p.initial_v = r["initial"]["v"];
+  p.nx = r["grid"]["nx"];
+  p.ny = r["grid"]["ny"];
+  p.dx = r["grid"]["dx"];
+  p.dt = r["time"]["dt"];
+  p.steps = r["time"]["steps"];
+  p.g = r["physics"]["g"];
+  p.tau = r["physics"]["tau"];
+  p.initial_h = r["initial"]["h"];
+  p.initial_u = r["initial"]["u"];
+  p.initial_v = r["initial"]["v"];
   const auto& bc = r["boundaries"];
-  p.left = border_from(bc["left"]), p.right = border_from(bc["right"]);
-  p.bottom = border_from(bc["bottom"]), p.top = border_from(bc["top"]);
-  p.inflow_h = bc["inflow_h"], p.inflow_u = bc["inflow_u"], p.inflow_v = bc["inflow_v"];
+  p.left = border_from(bc["left"]);
+  p.right = border_from(bc["right"]);
+  p.bottom = border_from(bc["bottom"]);
+  p.top = border_from(bc["top"]);
+  p.inflow_h = bc["inflow_h"];
+  p.inflow_u = bc["inflow_u"];
+  p.inflow_v = bc["inflow_v"];
   const auto& w = bc["wave"];
-  p.wave.A = w["A"], p.wave.L = w["L"], p.wave.c = w["c"], p.wave.n = w["n"], p.wave.depth = w["depth"];
+  p.wave.A = w["A"];
+  p.wave.L = w["L"];
+  p.wave.c = w["c"];
+  p.wave.n = w["n"];
+  p.wave.depth = w["depth"];
   p.velocity_scale = r["stability"]["velocity_scale"];
   if ((p.left == Border::periodic) != (p.right == Border::periodic))
     throw InputError(source + ": keys 'boundaries.left'/'boundaries.right': periodic needs both sides periodic");

@@ -17,8 +17,11 @@ SwSolver<Exec>::SwSolver(const SwParams& p)
       inflow_v_(p.inflow_v, p.source + ": key 'boundaries.inflow_v'") {
   const int n = p.nx * p.ny;
   for (int l = 0; l < 2; ++l) f_[l] = pops(fmt::format("swlbm::f{}", l), n, 9);
-  h_ = field("swlbm::h", n), ux_ = field("swlbm::u", n), uy_ = field("swlbm::v", n);
-  fx_ = field("swlbm::Fx", n), fy_ = field("swlbm::Fy", n);
+  h_ = field("swlbm::h", n);
+  ux_ = field("swlbm::u", n);
+  uy_ = field("swlbm::v", n);
+  fx_ = field("swlbm::Fx", n);
+  fy_ = field("swlbm::Fy", n);
   const int len[4] = {p.ny, p.ny, p.nx, p.nx};
   for (int s = 0; s < 4; ++s) {
     border_[s] = typename SwStep<device>::border(fmt::format("swlbm::border{}", s), len[s]);
@@ -110,7 +113,10 @@ void SwSolver<Exec>::step() {
 template <class Exec>
 HostFields SwSolver<Exec>::fields() const {
   HostFields out;
-  out.nx = p_.nx, out.ny = p_.ny, out.dx = p_.dx, out.time = time_;
+  out.nx = p_.nx;
+  out.ny = p_.ny;
+  out.dx = p_.dx;
+  out.time = time_;
   const size_t n = static_cast<size_t>(p_.nx) * p_.ny;
   out.h.resize(n), out.u.resize(n), out.v.resize(n);
   Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> hh(out.h.data(), n), hu(out.u.data(), n),
@@ -146,7 +152,8 @@ FieldStatus SwSolver<Exec>::status() const {
     static const char* names[3] = {"h", "u", "v"};
     s.healthy = false;
     s.field = names[first_bad % 3];
-    s.i = (first_bad / 3) % p_.nx, s.j = (first_bad / 3) / p_.nx;
+    s.i = (first_bad / 3) % p_.nx;
+    s.j = (first_bad / 3) / p_.nx;
     return s;
   }
   double min_h = 0, max_speed = 0, max_courant = 0;
@@ -167,7 +174,9 @@ FieldStatus SwSolver<Exec>::status() const {
         m = cr > m ? cr : m;
       },
       Kokkos::Max<double>(max_courant));
-  s.min_h = min_h, s.max_speed = max_speed, s.max_lattice_courant = max_courant;
+  s.min_h = min_h;
+  s.max_speed = max_speed;
+  s.max_lattice_courant = max_courant;
   return s;
 }
 

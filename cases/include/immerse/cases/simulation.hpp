@@ -11,6 +11,10 @@
 #include "immerse/core/backend.hpp"
 #include "immerse/core/schema.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace immerse::cases {
 
 // One tolerance check: |ours - reference| <= tolerance, with the reference's source named.
@@ -60,13 +64,33 @@ class Simulation {
 using SimulationFactory =
     std::function<std::unique_ptr<Simulation>(const nlohmann::json& resolved, const std::string& source, const RunOptions&)>;
 
-struct SolverEntry {
-  std::string name;                   // value of the case file's "solver" key
-  std::function<Schema()> schema;     // the family's keys (the runner adds the common ones)
-  std::vector<std::string> scenes;    // scene names the family accepts ("generic" first)
+// A family's own subcommand of the `immerse` program (the Langevin family's `added-mass`):
+// installing it declares it on the program's command line and returns what to run when chosen.
+struct FamilyCommand {
+  CLI::App* command = nullptr;
+  std::function<int()> run;
+};
+using FamilyCommandInstaller = std::function<FamilyCommand(CLI::App&)>;
+
+// A scene: the code of one canned experiment (extra metrics, checks against a paper's numbers) or
+// "generic" (the family's own simulation), chosen by the case file's "scene" key.
+struct Scene {
+  std::string name;
   SimulationFactory make;
 };
 
+struct SolverEntry {
+  std::string name;                                // value of the case file's "solver" key
+  std::function<Schema()> schema;                  // the family's keys (the runner adds the common ones)
+  std::vector<Scene> scenes;                       // the scenes the family accepts ("generic" first)
+  std::vector<FamilyCommandInstaller> commands{};  // extra `immerse` subcommands, if any
+  std::vector<std::string> scene_names() const;
+};
+
 const std::vector<SolverEntry>& solver_registry();
+
+// The simulation of a resolved case: its solver's entry, then its scene's factory.
+std::unique_ptr<Simulation> make_simulation(const nlohmann::json& resolved, const std::string& source,
+                                            const RunOptions& options);
 
 }  // namespace immerse::cases

@@ -1,7 +1,7 @@
 #pragma once
-// `immerse report`: runs every canned case and the benchmarks, then writes reports/latest/index.md
-// with one section per paper (paper's figures beside ours, plots by gnuplot), the throughput table
-// and the machine it ran on.
+// `immerse report`: runs every canned case, the benchmarks and the quick backend comparison, then
+// writes reports/latest/index.md with one section per paper (paper's figures beside ours, plots by
+// gnuplot), the throughput table, the backends compared and the machine it ran on.
 #include <functional>
 #include <map>
 #include <string>
@@ -15,6 +15,7 @@ struct ReportOptions {
   std::string dir = "reports/latest";
   Backend backend = default_backend();
   bool skip_benchmarks = false;
+  bool skip_compare = false;  // --no-compare: leave out the quick backend comparison (backends.md)
   std::string benchmark_dir;  // where the bench_* programs are (default: found next to the immerse program)
   // --reuse: write index.md from the runs (runs/<case>/result.json) and benchmark outputs
   // (bench_*.json) already in `dir`, running nothing: to re-render after a report-only change.

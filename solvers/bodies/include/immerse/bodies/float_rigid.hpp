@@ -3,8 +3,7 @@
 // abstraction layer, sec. 2.2): bodies with mass, inertia and a collision shape, forces and
 // torques accumulated each step, gravity, collisions between bodies. Bullet stays behind this
 // header (pimpl), so its single-precision types never reach the callers.
-#include <Eigen/Dense>
-#include <Eigen/Geometry>
+#include "immerse/bodies/eigen.hpp"
 
 #include <memory>
 #include <vector>

@@ -9,7 +9,7 @@
 // thickness springs keep the profile's shape. Spring properties switch at scheduled times.
 // Units: cm, s. Positions are kept in the bell frame (x, y across the axis, h along it) and mapped to
 // the world by the bell's origin (centre of the relaxed margin plane) and axis.
-#include <Eigen/Dense>
+#include "immerse/bodies/eigen.hpp"
 
 #include <array>
 #include <vector>

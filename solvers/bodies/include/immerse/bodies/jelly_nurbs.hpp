@@ -2,7 +2,7 @@
 // Tensor-product NURBS surfaces (Piegl & Tiller, The NURBS Book, A2.2 basis functions, eq. 4.15
 // rational surface). Used for the jellyfish bell: a clamped cubic B-spline profile revolved with the
 // exact rational quadratic circle (9 control points, 8 distinct).
-#include <Eigen/Dense>
+#include "immerse/bodies/eigen.hpp"
 
 #include <vector>
 

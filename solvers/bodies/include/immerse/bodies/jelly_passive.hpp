@@ -3,7 +3,7 @@
 // particles advected by the lattice velocity (trilinear interpolation of the cell-centred velocity,
 // midpoint RK2), and algae: chains of particles tied by springs, anchored at the floor, buoyant, driven
 // by drag toward the local water velocity. Units: cm, s.
-#include <Eigen/Dense>
+#include "immerse/bodies/eigen.hpp"
 
 #include <vector>
 

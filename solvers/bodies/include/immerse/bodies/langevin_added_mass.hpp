@@ -13,7 +13,7 @@
 //    added mass), so it is kept for comparison only.
 //  - panels (default): a uniform source density on each flat face (Hess & Smith 1964), influences by
 //    the exact triangle integrals (solid angle + edge logarithms), so sheets of any thickness work.
-#include <Eigen/Dense>
+#include "immerse/bodies/eigen.hpp"
 
 #include "immerse/bodies/trimesh.hpp"
 

@@ -61,13 +61,15 @@ KOKKOS_INLINE_FUNCTION void langevin_cross(const double* a, const double* b, dou
 // body's developed wake, which the runtime keeps seeing).
 KOKKOS_INLINE_FUNCTION void langevin_turbulence_at(const LangevinTurbulence& s, double t, double& chi, double& eps) {
   if (s.count == 0) {
-    chi = 0, eps = 0;
+    chi = 0;
+    eps = 0;
     return;
   }
   double u = t / s.dt_series;
   if (u <= 0) u = 0;
   if (u >= s.count - 1) {
-    chi = s.chi[s.count - 1], eps = s.eps[s.count - 1];
+    chi = s.chi[s.count - 1];
+    eps = s.eps[s.count - 1];
     return;
   }
   const int i = int(u);
@@ -138,7 +140,8 @@ KOKKOS_INLINE_FUNCTION void langevin_normals6(uint64_t seed, uint64_t body, uint
     const double u1 = (double(h1 >> 11) + 0.5) * (1.0 / 9007199254740992.0);  // (0, 1)
     const double u2 = double(h2 >> 11) * (1.0 / 9007199254740992.0);
     const double r = sqrt(-2.0 * log(u1)), th = 6.283185307179586 * u2;
-    out[2 * k] = r * cos(th), out[2 * k + 1] = r * sin(th);
+    out[2 * k] = r * cos(th);
+    out[2 * k + 1] = r * sin(th);
   }
 }
 

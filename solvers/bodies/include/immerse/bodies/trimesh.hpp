@@ -2,7 +2,7 @@
 // Closed triangle meshes for rigid and immersed bodies: geometry queries, exact mass properties
 // (divergence theorem), generators for the shapes the papers use, and OBJ import/export.
 // Convention: faces are counter-clockwise seen from outside, so cross(b - a, c - a) points out.
-#include <Eigen/Dense>
+#include "immerse/bodies/eigen.hpp"
 
 #include <array>
 #include <string>

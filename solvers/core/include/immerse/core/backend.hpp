@@ -38,6 +38,27 @@ constexpr Backend backend_of() {
   return Backend::serial;
 }
 
+// IMMERSE_FOR_EACH_BACKEND(M) expands M(Kokkos::Serial) M(Kokkos::OpenMP) M(Kokkos::Cuda) for the
+// execution spaces compiled in: the one place a solver's explicit instantiations are listed, e.g.
+//   #define IMMERSE_INSTANTIATE(Exec) template class PenaltySolver<Exec>;
+//   IMMERSE_FOR_EACH_BACKEND(IMMERSE_INSTANTIATE)
+#if defined(KOKKOS_ENABLE_SERIAL)
+#define IMMERSE_IF_SERIAL(M) M(Kokkos::Serial)
+#else
+#define IMMERSE_IF_SERIAL(M)
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+#define IMMERSE_IF_OPENMP(M) M(Kokkos::OpenMP)
+#else
+#define IMMERSE_IF_OPENMP(M)
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+#define IMMERSE_IF_CUDA(M) M(Kokkos::Cuda)
+#else
+#define IMMERSE_IF_CUDA(M)
+#endif
+#define IMMERSE_FOR_EACH_BACKEND(M) IMMERSE_IF_SERIAL(M) IMMERSE_IF_OPENMP(M) IMMERSE_IF_CUDA(M)
+
 template <class F>
 decltype(auto) with_backend(Backend b, F&& f) {
   switch (b) {

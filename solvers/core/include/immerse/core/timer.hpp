@@ -1,6 +1,8 @@
 #pragma once
-// Wall-clock time per named phase. Callers fence the device before stopping a phase where the work
-// is asynchronous (Kokkos::fence), so the phase times are real.
+// Wall-clock time per named phase. Each phase is also a Kokkos profiling region, so Kokkos Tools
+// (kp_space_time_stack, nsys through the NVTX connector) see the same phases as result.json.
+// Callers fence the device before a phase ends where the work is asynchronous (Kokkos::fence), so
+// the phase times are real.
 #include <chrono>
 #include <map>
 #include <string>
@@ -11,8 +13,10 @@ class PhaseTimer {
  public:
   class Scope {
    public:
-    Scope(PhaseTimer& t, std::string name) : t_(t), name_(std::move(name)), start_(std::chrono::steady_clock::now()) {}
-    ~Scope() { t_.add(name_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count()); }
+    Scope(PhaseTimer& t, std::string name);
+    ~Scope();
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
 
    private:
     PhaseTimer& t_;

@@ -15,6 +15,11 @@ struct ImageField {
   std::vector<double> values;  // x fastest, then y, then z; `components` values per cell
 };
 
+// A 3-component field from its components (z zero when empty): velocity as one vector array, which
+// ParaView's glyph and stream-tracer filters expect.
+ImageField vector_field(const std::string& name, const std::vector<double>& x, const std::vector<double>& y,
+                        const std::vector<double>& z = {}, double scale = 1.0);
+
 // A grid of nx*ny*nz cells with the given origin and spacing; fields are cell data.
 void write_image(const std::string& path, std::array<int, 3> cells, std::array<double, 3> origin,
                  std::array<double, 3> spacing, const std::vector<ImageField>& fields);

@@ -6,9 +6,9 @@
 //   drag      F_d = -1/2 rho C_d A_e |V| V                        (eq. 4)
 //   lift      F_l = -1/2 rho C_l A_e |V| V x (n x V) / |n x V|    (eq. 5)
 // with V the piece's velocity relative to the water (sampled under the triangle's centroid) and, since the printed eq. 6 is garbled, the
-// effective area of Yuksel et al. 2007 as PAPERS.md corrects it:
+// effective area of Yuksel et al. 2007 as docs/floating.md corrects it:
 //   A_e = (alpha (n . V / |V|) + (1 - alpha)) A  for pieces facing the flow (n . V > 0), else 0.
-#include <Eigen/Dense>
+#include "immerse/bodies/eigen.hpp"
 
 #include <array>
 #include <vector>

@@ -57,8 +57,10 @@ struct FloatRasterise {
     int i1 = static_cast<int>(Kokkos::Experimental::floor(hi_x / dx - 0.5));
     int j0 = static_cast<int>(Kokkos::Experimental::ceil(lo_y / dx - 0.5));
     int j1 = static_cast<int>(Kokkos::Experimental::floor(hi_y / dx - 0.5));
-    i0 = i0 < 0 ? 0 : i0, j0 = j0 < 0 ? 0 : j0;
-    i1 = i1 > nx - 1 ? nx - 1 : i1, j1 = j1 > ny - 1 ? ny - 1 : j1;
+    i0 = i0 < 0 ? 0 : i0;
+    j0 = j0 < 0 ? 0 : j0;
+    i1 = i1 > nx - 1 ? nx - 1 : i1;
+    j1 = j1 > ny - 1 ? ny - 1 : j1;
     const int body = v.tri_body(t);
     for (int j = j0; j <= j1; ++j)
       for (int i = i0; i <= i1; ++i) {
@@ -86,7 +88,10 @@ struct FloatForcing {
       for (int di = -1; di <= 1; ++di) {
         const int ii = i + di, jj = j + dj;
         if ((di == 0 && dj == 0) || ii < 0 || jj < 0 || ii >= nx || jj >= ny) continue;
-        if (v.mask(jj * nx + ii) < 0) Nx += di, Ny += dj;
+        if (v.mask(jj * nx + ii) < 0) {
+          Nx += di;
+          Ny += dj;
+        }
       }
     if (Nx == 0 && Ny == 0) return;  // inside the section (or a symmetric sliver): no boundary
     const double norm = Kokkos::Experimental::sqrt(static_cast<double>(Nx * Nx + Ny * Ny));

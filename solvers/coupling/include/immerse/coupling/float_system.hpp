@@ -5,8 +5,7 @@
 // times are kept under the paper's Table 1 names. With FloatCouplingParams::overlap the physics
 // update runs while the device runs the wetted section and the water step (on host spaces the
 // same arithmetic runs in turn).
-#include <Eigen/Dense>
-#include <Eigen/Geometry>
+#include "immerse/bodies/eigen.hpp"
 
 #include <memory>
 #include <optional>

@@ -19,7 +19,7 @@ enum : int { kPeriodic = 0, kOutflow = 1, kBounceBack = 2, kVelocity = 3 };
 // Distance between population blocks: the cell count rounded up to 4 KiB, plus 17 cache lines. With
 // a stride of exactly N (a multiple of 4 KiB at 64^3, 128^3, ...) the 15 loads and the 15 stores of a
 // cell share their address modulo 4 KiB: they compete for one 8-way L1 set and alias in the store
-// buffer: the host line kernel ran 2.4x slower (serial 128^3: 8.4 against 20.5 MLUPS). An odd
+// buffer, and the host line kernel runs more than twice as slowly. An odd
 // number of lines, 17, puts block q on L1 set 17 q mod 64: all 15 different.
 template <class Real>
 inline long population_stride(long cells) {
@@ -107,13 +107,20 @@ struct Lattice {
 // Moments with the half-force correction of Guo et al. (2002): u = (sum f e + F/2) / rho.
 template <class Real>
 KOKKOS_INLINE_FUNCTION void moments(const Real f[15], const Real force[3], Real& rho, Real& ux, Real& uy, Real& uz) {
-  rho = 0, ux = 0, uy = 0, uz = 0;
+  rho = 0;
+  ux = 0;
+  uy = 0;
+  uz = 0;
   for (int q = 0; q < 15; ++q) {
     rho += f[q];
-    ux += D3Q15::cx(q) * f[q], uy += D3Q15::cy(q) * f[q], uz += D3Q15::cz(q) * f[q];
+    ux += D3Q15::cx(q) * f[q];
+    uy += D3Q15::cy(q) * f[q];
+    uz += D3Q15::cz(q) * f[q];
   }
   const Real inv = Real(1) / rho;
-  ux = (ux + Real(0.5) * force[0]) * inv, uy = (uy + Real(0.5) * force[1]) * inv, uz = (uz + Real(0.5) * force[2]) * inv;
+  ux = (ux + Real(0.5) * force[0]) * inv;
+  uy = (uy + Real(0.5) * force[1]) * inv;
+  uz = (uz + Real(0.5) * force[2]) * inv;
 }
 
 // Unrolled q loops. Under nvcc: the device pass gets CUDA's pragma; the host pass gets none, because
@@ -225,7 +232,9 @@ struct Moments {
     const int j = static_cast<int>(r % lat.ny), k = static_cast<int>(r / lat.ny);
     Real rho = 0, ux = 0, uy = 0, uz = 0;
     if (is_body(lat.group(c))) {
-      ux = lat.ub(c), uy = lat.ub(n + c), uz = lat.ub(2 * n + c);
+      ux = lat.ub(c);
+      uy = lat.ub(n + c);
+      uz = lat.ub(2 * n + c);
       for (int q = 0; q < 15; ++q) rho += f(q * lat.stride + c);
     } else {
       Real g[15];

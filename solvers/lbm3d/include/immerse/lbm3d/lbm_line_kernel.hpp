@@ -51,9 +51,11 @@ struct CollideStreamLines {
     const auto& lat = k.lat;
     p.rule[q] = static_cast<unsigned char>(rule);
     if (rule == kBounceBack) {
-      p.kind[q] = LinePlan::kBounce, p.source[q] = line_base;
+      p.kind[q] = LinePlan::kBounce;
+      p.source[q] = line_base;
     } else if (rule == kOutflow || rule == kVelocity) {
-      p.kind[q] = LinePlan::kConstant, p.value[q] = rule == kOutflow ? lat.rest_feq[q] : lat.inlet_feq[q];
+      p.kind[q] = LinePlan::kConstant;
+      p.value[q] = rule == kOutflow ? lat.rest_feq[q] : lat.inlet_feq[q];
     } else {
       p.kind[q] = LinePlan::kPull;
     }
@@ -67,7 +69,9 @@ struct CollideStreamLines {
     for (int q = 0; q < 15; ++q) {
       p.value[q] = 0;
       if (inside) {  // most lines: every direction pulls from a neighbour line
-        p.kind[q] = LinePlan::kPull, p.rule[q] = kPeriodic, p.source[q] = line_base - lat.offset[q];
+        p.kind[q] = LinePlan::kPull;
+        p.rule[q] = kPeriodic;
+        p.source[q] = line_base - lat.offset[q];
         continue;
       }
       int s[2] = {j - D3Q15::cy(q), kk - D3Q15::cz(q)};

@@ -6,12 +6,10 @@
 // 2 x 15 values it needs. A streaming store writes the whole line without reading it, and bypasses
 // the caches.
 //
-// Measured on the 2-core reference VM (bench_lbm3d, 2026-11-24, interleaved repetitions): the bare
-// memory pattern gains (stream15 openmp 128^3: pull 21.6 GB/s, pull_nt 28.7 GB/s), the collision
-// kernel does not: collide_stream openmp 128^3 within the run-to-run noise (+-8%), serial 128^3
-// 62 -> 40 MLUPS, jellyfish_fine (80^3: 61 MB of populations, beside a 32 MB L3) 110-117 -> 82-83
-// frames/s on openmp. The kernel is held back per core, not by its store traffic. So the lattice
-// uses them only on request (lattice.stores = streaming), for machines where they do pay.
+// On the project's reference machine the bare memory pattern gains from them (bench_lbm3d's
+// stream15 pull_nt rows) but the collision kernel does not: it is held back per core, not by its
+// store traffic, and serial runs get slower. So the lattice uses them only on request
+// (lattice.stores = streaming), for machines where they do pay.
 //
 // Host only, x86 with AVX (and not under nvcc): elsewhere store_run is a plain copy.
 #include <cstdint>

@@ -9,7 +9,7 @@
 namespace immerse::mac2d {
 
 // `patent`: the exact boundary behaviour that produced the patent's printed 5x5 table
-// (shared/CASES-5x5.md): inflow face = mean of profile and first interior face, written into the old
+// (docs/patent.md): inflow face = mean of profile and first interior face, written into the old
 // level only; ghost pressures 0; the top-wall v face is updated (fluid passes through it); the
 // v-momentum advection lacks the u dv/dx term. `physical`: prescribed inflow, no-slip/slip walls,
 // zero-gradient outflow with p = 0 beyond it, full advection.

@@ -77,7 +77,8 @@ struct AdvectParticles {
     double u1, v1, u2, v2;
     vel(x, y, u1, v1);
     vel(x + 0.5 * dt * u1, y + 0.5 * dt * v1, u2, v2);
-    x += dt * u2, y += dt * v2;
+    x += dt * u2;
+    y += dt * v2;
     const auto& g = vel.g;
     const bool out = x < 0 || y < 0 || x > g.nx * g.dx || y > g.ny * g.dy;
     pos(n, 0) = out ? kDeadParticle : x;
@@ -123,7 +124,11 @@ struct RasteriseObstacles {
       bool in;
       if (o.shape == 2) in = lx <= o.a && -lx <= o.a && ly <= o.b && -ly <= o.b;
       else in = (lx * lx) / (o.a * o.a) + (ly * ly) / (o.b * o.b) <= 1.0;
-      if (in) inside = 1, vx = o.vx, vy = o.vy;
+      if (in) {
+        inside = 1;
+        vx = o.vx;
+        vy = o.vy;
+      }
     }
     solid(k) = inside;
     su(k) = vx;

@@ -23,7 +23,7 @@ TYPED_TEST(PatentCases, Channel5x5MatchesThePrintedTable) {
   EXPECT_EQ(out.result["metrics"]["table"].size(), 27u);
 }
 
-// The scheme details CASES-5x5.md established are load-bearing: a Reynolds number outside
+// The scheme details that reproduce the printed table (docs/patent.md) are load-bearing: a Reynolds number outside
 // about 296-304 must break the match (the check can fail).
 TYPED_TEST(PatentCases, Channel5x5DetectsAWrongReynoldsNumber) {
   const auto out = run("channel5x5", this->backend, {"physics.Re=290"}, test::Length::full, "-re290");
