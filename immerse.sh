@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # immerse: one entry point.
-#   ./immerse.sh test      set up (if needed), configure, build, run ctest on every enabled backend;
-#                          where nvcc is present also build the CUDA preset (and test it on a GPU);
-#                          ends with `immerse compare --quick` (every case on every backend, the
-#                          backend table written to reports/latest/backends.md)
+#   ./immerse.sh test      set up (if needed), check the formatting (.clang-format), configure,
+#                          build, run ctest on every enabled backend; where nvcc is present also
+#                          build the CUDA preset (and test it on a GPU); ends with
+#                          `immerse compare --quick` (every case on every backend, the backend
+#                          table written to reports/latest/backends.md)
+#   ./immerse.sh format    reformat every C++ file of the project in place
 #   ./immerse.sh report    set up (if needed), build, run every canned case, the benchmarks and the
 #                          quick backend comparison, write reports/latest/index.md
 #   ./immerse.sh ARGS...   build, then run `immerse ARGS...` (e.g. ./immerse.sh run channel5x5)
@@ -43,8 +45,29 @@ build() {
   cmake --build "build/$preset" -j "$JOBS" --target "$target" >&2
 }
 
+# The project's C++ files: tracked ones in a git checkout, else every .cpp/.hpp outside build/.
+cxx_files() {
+  if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git ls-files -co --exclude-standard '*.cpp' '*.hpp'
+  else
+    find . -path ./build -prune -o \( -name '*.cpp' -o -name '*.hpp' \) -print
+  fi
+}
+
+check_format() {
+  log "checking the formatting (clang-format-14, .clang-format)"
+  if ! cxx_files | xargs clang-format-14 --dry-run --Werror 2>/tmp/immerse-format.$$; then
+    grep -E '^[^ ].*: (error|warning):' /tmp/immerse-format.$$ | cut -d: -f1 | sort -u | sed 's/^/  not formatted: /' >&2
+    rm -f /tmp/immerse-format.$$
+    log "formatting differs from .clang-format: run ./immerse.sh format, then commit"
+    return 1
+  fi
+  rm -f /tmp/immerse-format.$$
+}
+
 cmd_test() {
   setup cuda
+  check_format
   build openmp
   log "ctest (serial and openmp backends)"
   (cd build/openmp && ctest --output-on-failure -j "$JOBS" --timeout 900)
@@ -71,9 +94,16 @@ cmd_report() {
   build/openmp/app/immerse report --dir reports/latest --bench-dir build/openmp/benchmarks
 }
 
+cmd_format() {
+  command -v clang-format-14 >/dev/null || setup
+  cxx_files | xargs clang-format-14 -i
+  log "formatted $(cxx_files | wc -l) files"
+}
+
 case "${1:-}" in
   test) shift; cmd_test "$@" ;;
   report) shift; cmd_report "$@" ;;
-  ""|-h|--help) sed -n '2,9p' "$0" | cut -c3- ;;
+  format) shift; cmd_format ;;
+  ""|-h|--help) sed -n '2,13p' "$0" | cut -c3- ;;
   *) setup >/dev/null; build openmp; exec build/openmp/app/immerse "$@" ;;
 esac

@@ -54,8 +54,8 @@ void turbulence(benchmark::State& state, Backend backend, int nz) {
   const auto solid = b::langevin_voxelise(body, p.nx, p.ny, p.nz, p.h, Eigen::Vector3d::Zero());
   for (auto _ : state) benchmark::DoNotOptimize(m::run_turbulence(backend, p, solid).eps.back());
   state.counters["cells"] = double(p.nx) * p.ny * p.nz;
-  state.counters["cell_steps_per_s"] = benchmark::Counter(double(p.nx) * p.ny * p.nz * p.steps * state.iterations(),
-                                                          benchmark::Counter::kIsRate);
+  state.counters["cell_steps_per_s"] =
+      benchmark::Counter(double(p.nx) * p.ny * p.nz * p.steps * state.iterations(), benchmark::Counter::kIsRate);
 }
 
 struct Row {
@@ -113,7 +113,8 @@ void batch(benchmark::State& state, Backend backend, int n) {
     b::langevin_batch_advance(backend, p, series, bodies, first, 1e-3, 100, 7);
     first += 100;
   }
-  state.counters["body_steps_per_s"] = benchmark::Counter(double(n) * 100 * state.iterations(), benchmark::Counter::kIsRate);
+  state.counters["body_steps_per_s"] =
+      benchmark::Counter(double(n) * 100 * state.iterations(), benchmark::Counter::kIsRate);
 }
 
 }  // namespace
@@ -129,26 +130,28 @@ int main(int argc, char** argv) {
           ->Unit(benchmark::kMillisecond);
     for (Backend be : immerse::enabled_backends())
       for (int nz : {8, 16})
-        benchmark::RegisterBenchmark(("turbulence_precompute/" + immerse::to_string(be) + "/32x32x" + std::to_string(nz)).c_str(),
-                                     turbulence, be, nz)
+        benchmark::RegisterBenchmark(
+            ("turbulence_precompute/" + immerse::to_string(be) + "/32x32x" + std::to_string(nz)).c_str(), turbulence,
+            be, nz)
             ->UseRealTime()
             ->MeasureProcessCPUTime()
             ->Unit(benchmark::kMillisecond);
     // Table 1 (paper, i7 3.2 GHz): ellipsoid 1 (320 faces) at dt 1/5/10 ms, ellipsoid 2 (1280, 5 ms),
     // paper (1024 faces), paper airplane (288 faces). Bodies as in the canned cases.
-    const std::vector<Row> rows = {
-        {"ellipsoid1_320", "ellipsoid", 0.01, 0.02, 0.04, 0, 1200, 1000, 320, 1, 1.59},
-        {"ellipsoid1_320", "ellipsoid", 0.01, 0.02, 0.04, 0, 1200, 1000, 320, 5, 1.63},
-        {"ellipsoid1_320", "ellipsoid", 0.01, 0.02, 0.04, 0, 1200, 1000, 320, 10, 1.65},
-        {"ellipsoid2_1280", "ellipsoid", 0.01, 0.02, 0.04, 0, 1200, 1000, 1280, 5, 1.71},
-        {"paper_1024", "elliptic_plate", 0.04, 0.01, 0, 1e-4, 800, 1.2, 1024, 5, 1.73},
-        {"airplane_288", "paper_airplane", 0.083, 0, 0, 2e-4, 800, 1.2, 288, 5, 1.86}};
+    const std::vector<Row> rows = {{"ellipsoid1_320", "ellipsoid", 0.01, 0.02, 0.04, 0, 1200, 1000, 320, 1, 1.59},
+                                   {"ellipsoid1_320", "ellipsoid", 0.01, 0.02, 0.04, 0, 1200, 1000, 320, 5, 1.63},
+                                   {"ellipsoid1_320", "ellipsoid", 0.01, 0.02, 0.04, 0, 1200, 1000, 320, 10, 1.65},
+                                   {"ellipsoid2_1280", "ellipsoid", 0.01, 0.02, 0.04, 0, 1200, 1000, 1280, 5, 1.71},
+                                   {"paper_1024", "elliptic_plate", 0.04, 0.01, 0, 1e-4, 800, 1.2, 1024, 5, 1.73},
+                                   {"airplane_288", "paper_airplane", 0.083, 0, 0, 2e-4, 800, 1.2, 288, 5, 1.86}};
     for (const Row& r : rows)
-      benchmark::RegisterBenchmark(("table1_step/" + r.name + "/dt" + std::to_string(int(r.dt_ms)) + "ms").c_str(), table1_step, r)
+      benchmark::RegisterBenchmark(("table1_step/" + r.name + "/dt" + std::to_string(int(r.dt_ms)) + "ms").c_str(),
+                                   table1_step, r)
           ->Unit(benchmark::kMicrosecond);
     for (Backend be : immerse::enabled_backends())
       for (int n : {1000, 100000})
-        benchmark::RegisterBenchmark(("langevin_batch/" + immerse::to_string(be) + "/" + std::to_string(n)).c_str(), batch, be, n)
+        benchmark::RegisterBenchmark(("langevin_batch/" + immerse::to_string(be) + "/" + std::to_string(n)).c_str(),
+                                     batch, be, n)
             ->UseRealTime()
             ->Unit(benchmark::kMillisecond);
   };

@@ -68,7 +68,8 @@ void collide_stream(benchmark::State& state, Backend backend, bool fp64, int n, 
   for (auto _ : state) flow->step(), flow->step();  // step() fences
   if (!flow->health().ok) state.SkipWithError("unhealthy lattice after the timed steps");
   const double cells = double(n) * n * n;
-  state.counters["lattice_updates_per_s"] = benchmark::Counter(2 * cells * state.iterations(), benchmark::Counter::kIsRate);
+  state.counters["lattice_updates_per_s"] =
+      benchmark::Counter(2 * cells * state.iterations(), benchmark::Counter::kIsRate);
   state.SetBytesProcessed(static_cast<std::int64_t>((2 * 15 * (fp64 ? 8 : 4) + 1) * cells) * 2 * state.iterations());
 }
 
@@ -124,7 +125,8 @@ void stream15(benchmark::State& state, StreamMode mode) {
     Exec().fence();
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(2 * 15 * 4 * n) * state.iterations());
-  state.counters["lattice_updates_per_s"] = benchmark::Counter(double(n) * state.iterations(), benchmark::Counter::kIsRate);
+  state.counters["lattice_updates_per_s"] =
+      benchmark::Counter(double(n) * state.iterations(), benchmark::Counter::kIsRate);
 }
 
 }  // namespace
@@ -138,7 +140,8 @@ int main(int argc, char** argv) {
           for (auto pattern : {lbm3d::Pattern::aa, lbm3d::Pattern::pull}) {
             const std::string suffix = pattern == lbm3d::Pattern::pull ? "/pull" : "";
             benchmark::RegisterBenchmark(
-                ("collide_stream/" + immerse::to_string(b) + (fp64 ? "/fp64/" : "/fp32/") + std::to_string(n) + suffix).c_str(),
+                ("collide_stream/" + immerse::to_string(b) + (fp64 ? "/fp64/" : "/fp32/") + std::to_string(n) + suffix)
+                    .c_str(),
                 collide_stream, b, fp64, n, pattern, false)
                 ->UseRealTime()
                 ->Unit(benchmark::kMillisecond);
@@ -159,21 +162,23 @@ int main(int argc, char** argv) {
         using Exec = typename decltype(tag)::execution_space;
         if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible) {
           for (int n : {64, 128})
-            benchmark::RegisterBenchmark(("collide_stream/" + immerse::to_string(b) + "/fp32/" + std::to_string(n) + "/pull_streaming").c_str(),
-                                         collide_stream, b, false, n, lbm3d::Pattern::pull, true)
+            benchmark::RegisterBenchmark(
+                ("collide_stream/" + immerse::to_string(b) + "/fp32/" + std::to_string(n) + "/pull_streaming").c_str(),
+                collide_stream, b, false, n, lbm3d::Pattern::pull, true)
                 ->UseRealTime()
                 ->Unit(benchmark::kMillisecond);
-          for (auto [mode, name] : {std::pair{StreamMode::kPull, "/pull/128"},
-                                    std::pair{StreamMode::kPullStreaming, "/pull_nt/128"},
-                                    std::pair{StreamMode::kInPlace, "/in_place/128"}})
+          for (auto [mode, name] :
+               {std::pair{StreamMode::kPull, "/pull/128"}, std::pair{StreamMode::kPullStreaming, "/pull_nt/128"},
+                std::pair{StreamMode::kInPlace, "/in_place/128"}})
             benchmark::RegisterBenchmark(("stream15/" + immerse::to_string(b) + name).c_str(), stream15<Exec>, mode)
                 ->UseRealTime()
                 ->Unit(benchmark::kMillisecond);
         }
       });
   };
-  options.summary_kernels = {"collide_stream/openmp/fp32/128", "collide_stream/openmp/fp32/256",
-                             "collide_stream/openmp/fp32/256/pull", "collide_stream/openmp/fp64/128", "stream15/openmp/pull/128", "stream15/openmp/pull_nt/128",
-                             "stream15/openmp/in_place/128"};
+  options.summary_kernels = {
+      "collide_stream/openmp/fp32/128", "collide_stream/openmp/fp32/256", "collide_stream/openmp/fp32/256/pull",
+      "collide_stream/openmp/fp64/128", "stream15/openmp/pull/128",       "stream15/openmp/pull_nt/128",
+      "stream15/openmp/in_place/128"};
   return immerse::bench::run(argc, argv, options);
 }

@@ -82,18 +82,23 @@ int main(int argc, char** argv) {
       for (int n : {256, 512, 1024})
         benchmark::RegisterBenchmark(("stable_step/" + bn + "/" + std::to_string(n)).c_str(), stable_step, b, n,
                                      mac2d::LinearSolver::multigrid)
-            ->UseRealTime()->Unit(benchmark::kMillisecond);
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
       for (auto s : {mac2d::LinearSolver::multigrid, mac2d::LinearSolver::mgcg, mac2d::LinearSolver::rbsor,
                      mac2d::LinearSolver::jacobi})
         for (int n : {128, 256}) {
           if (s == mac2d::LinearSolver::jacobi && n > 128) continue;  // minutes per solve at 256^2
-          benchmark::RegisterBenchmark(("pressure_solve/" + std::string(mac2d::to_string(s)) + "/" + bn + "/" + std::to_string(n)).c_str(),
-                                       stable_step, b, n, s)
-              ->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(s == mac2d::LinearSolver::jacobi ? 2 : 10);
+          benchmark::RegisterBenchmark(
+              ("pressure_solve/" + std::string(mac2d::to_string(s)) + "/" + bn + "/" + std::to_string(n)).c_str(),
+              stable_step, b, n, s)
+              ->UseRealTime()
+              ->Unit(benchmark::kMillisecond)
+              ->Iterations(s == mac2d::LinearSolver::jacobi ? 2 : 10);
         }
       for (const char* c : {"elastic_bar", "windmill"})
         benchmark::RegisterBenchmark(("case_step/" + std::string(c) + "/" + bn).c_str(), case_step, std::string(c), b)
-            ->UseRealTime()->Unit(benchmark::kMillisecond);
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
     }
   };
   options.with_stream = true;

@@ -5,11 +5,12 @@
 
 #include "immerse/reports/compare.hpp"
 
-using nlohmann::json;
 using immerse::reports::compare_metrics;
+using nlohmann::json;
 
 namespace {
-const immerse::reports::MetricDifference* find(const std::vector<immerse::reports::MetricDifference>& d, const std::string& m) {
+const immerse::reports::MetricDifference* find(const std::vector<immerse::reports::MetricDifference>& d,
+                                               const std::string& m) {
   for (const auto& x : d)
     if (x.metric == m) return &x;
   return nullptr;
@@ -35,7 +36,8 @@ TEST(Compare, DefaultToleranceIsRoundingOnly) {
 TEST(Compare, StatedToleranceIsHonoured) {
   const json a = {{"mass_drift_rel", 1e-6}, {"columns", {{{"energy", 10.0}}}}};
   const json b = {{"mass_drift_rel", 1.1e-6}, {"columns", {{{"energy", 10.0 + 5e-5}}}}};
-  const json tol = {{"mass_drift_rel", {{"rel", 0.2}, {"why", "FP32 sum"}}}, {"energy", {{"rel", 1e-6}, {"why", "reduction order"}}}};
+  const json tol = {{"mass_drift_rel", {{"rel", 0.2}, {"why", "FP32 sum"}}},
+                    {"energy", {{"rel", 1e-6}, {"why", "reduction order"}}}};
   const auto d = compare_metrics(a, b, tol);
   EXPECT_TRUE(find(d, "mass_drift_rel")->pass());
   EXPECT_EQ(find(d, "mass_drift_rel")->why, "FP32 sum");

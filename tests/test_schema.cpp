@@ -14,7 +14,9 @@ Schema sample() {
   Schema grid;
   grid.integer("nx", 8, 3, 100, "cells").number("dx", 0.5, 1e-6, 10, "m", "cell size");
   Schema s;
-  s.object("grid", grid, "grid").choice("mode", "physical", {"physical", "patent"}, "mode").expression("f", "0", "formula");
+  s.object("grid", grid, "grid")
+      .choice("mode", "physical", {"physical", "patent"}, "mode")
+      .expression("f", "0", "formula");
   return s;
 }
 

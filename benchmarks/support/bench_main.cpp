@@ -1,9 +1,9 @@
 // Shared main of the benchmark programs: versions, STREAM kernels, summary (see bench_main.hpp).
 #include "bench_main.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
 #include <unistd.h>
+#include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <cstdio>
@@ -126,7 +126,7 @@ std::unique_ptr<benchmark::BenchmarkReporter> make_display_reporter(const std::s
   if (format == "csv") return std::make_unique<benchmark::CSVReporter>();
 #pragma GCC diagnostic pop
   return std::make_unique<benchmark::ConsoleReporter>(isatty(fileno(stdout)) ? benchmark::ConsoleReporter::OO_Color
-                                                                               : benchmark::ConsoleReporter::OO_None);
+                                                                             : benchmark::ConsoleReporter::OO_None);
 }
 
 }  // namespace

@@ -44,7 +44,11 @@ json ElasticSimulation::scene_metrics() {
     const int j = std::clamp(static_cast<int>(fj), 0, f.ny);
     const double a = fj - j;
     const int i = f.nx / 2;
-    auto val = [&](int jj) { return jj == 0 ? 2 * fluid_.walls[2].tangential - f.u[f.at(i, 1)] : jj == f.ny + 1 ? 2 * U - f.u[f.at(i, f.ny)] : f.u[f.at(i, jj)]; };
+    auto val = [&](int jj) {
+      return jj == 0          ? 2 * fluid_.walls[2].tangential - f.u[f.at(i, 1)]
+             : jj == f.ny + 1 ? 2 * U - f.u[f.at(i, f.ny)]
+                              : f.u[f.at(i, jj)];
+    };
     return ((1 - a) * val(j) + a * val(j + 1));
   };
   auto v_at = [&](double x) {
@@ -52,7 +56,9 @@ json ElasticSimulation::scene_metrics() {
     const int i = std::clamp(static_cast<int>(fi), 0, f.nx);
     const double a = fi - i;
     const int j = f.ny / 2;
-    auto val = [&](int ii) { return ii == 0 ? -f.v[f.at(1, j)] : ii == f.nx + 1 ? -f.v[f.at(f.nx, j)] : f.v[f.at(ii, j)]; };
+    auto val = [&](int ii) {
+      return ii == 0 ? -f.v[f.at(1, j)] : ii == f.nx + 1 ? -f.v[f.at(f.nx, j)] : f.v[f.at(ii, j)];
+    };
     return (1 - a) * val(i) + a * val(i + 1);
   };
   double du = 0, dv = 0;
@@ -72,8 +78,9 @@ json ElasticSimulation::scene_metrics() {
 std::vector<Check> ElasticSimulation::checks(const json& m) const {
   std::vector<Check> out;
   // The projection stops at max |div u| <= pressure_tol: the final field honours it.
-  out.push_back({"max |div u| after projection - tol (<= 0)", std::max(0.0, m["max_divergence"].get<double>() - fluid_.pressure_tol),
-                 0.0, 0.0, "projection to the stated tolerance (fluid_solver.pressure_tol)"});
+  out.push_back({"max |div u| after projection - tol (<= 0)",
+                 std::max(0.0, m["max_divergence"].get<double>() - fluid_.pressure_tol), 0.0, 0.0,
+                 "projection to the stated tolerance (fluid_solver.pressure_tol)"});
   if (scene_ == "cavity") {
     // First-order semi-Lagrangian advection on 128^2 smears the vortex: Stable Fluids is known to be
     // diffusive (Stam 1999). Its numerical viscosity ~ U h / 2 = 0.004 adds 40 % to nu = 0.01 near
@@ -93,8 +100,9 @@ std::vector<Check> ElasticSimulation::checks(const json& m) const {
     // at the paper's 256^2 grid (h = 1/256 m), scaled with h on other grids. The staircase value is
     // reported beside it (staircase_leak_flux_rel) when coupling.compare is on.
     const double tol = 0.05 * fluid_.h * 256.0;
-    out.push_back({"leak_flux_rel (boundary map)", m["leak_flux_rel"], 0.0, tol,
-                   "paper sec. 4: no velocity leakage through the body; tol 5 % of the inflow flux at h = 1/256 m, O(h)"});
+    out.push_back(
+        {"leak_flux_rel (boundary map)", m["leak_flux_rel"], 0.0, tol,
+         "paper sec. 4: no velocity leakage through the body; tol 5 % of the inflow flux at h = 1/256 m, O(h)"});
   }
   if (body && (scene_ == "elastic_bar" || scene_ == "windmill") && m.contains("max_speed_run_over_inflow")) {
     // Stability of the explicit coupling (the ratio exists when the case has an inflow): the jet is
@@ -102,23 +110,28 @@ std::vector<Check> ElasticSimulation::checks(const json& m) const {
     // than the jet. Stable runs measure 1.1-1.35x (the jet accelerating round the body); the elastic
     // bar as first configured (10 kg/m^2, lambda' = mu' = 0.1 Pa s) went unstable from t ~ 6 s: 3.4x
     // at its last step, 8-45x later.
-    out.push_back({"max face speed over the run / jet speed", m["max_speed_run_over_inflow"], 0.0, 2.0,
-                   "no energy source but the jet: a stable coupling keeps speeds near the jet's (measured 1.1-1.35x); tol 2x"});
+    out.push_back(
+        {"max face speed over the run / jet speed", m["max_speed_run_over_inflow"], 0.0, 2.0,
+         "no energy source but the jet: a stable coupling keeps speeds near the jet's (measured 1.1-1.35x); tol 2x"});
   }
   if (body && scene_ == "elastic_bar") {
-    out.push_back({"mean tip deflection along the jet (+x) > 0", m["tip_dx_mean_second_half"].get<double>() > 0 ? 1.0 : 0.0, 1.0,
-                   0.0, "paper Fig. 6: the jet (from x = 0, +x) bends the bar's free end downstream (mean over the second half: "
-                   "the lightly damped bar oscillates about its deflection)"});
+    out.push_back(
+        {"mean tip deflection along the jet (+x) > 0", m["tip_dx_mean_second_half"].get<double>() > 0 ? 1.0 : 0.0, 1.0,
+         0.0,
+         "paper Fig. 6: the jet (from x = 0, +x) bends the bar's free end downstream (mean over the second half: "
+         "the lightly damped bar oscillates about its deflection)"});
   }
   if (body && scene_ == "windmill") {
     // The pipe's jet passes below the pin moving +x: its torque about the pin is counter-clockwise.
-    out.push_back({"rotation in the jet's sense (omega > 0)", m["omega_mean_last_quarter"].get<double>() > 0 ? 1.0 : 0.0, 1.0, 0.0,
+    out.push_back({"rotation in the jet's sense (omega > 0)",
+                   m["omega_mean_last_quarter"].get<double>() > 0 ? 1.0 : 0.0, 1.0, 0.0,
                    "paper Fig. 7: the pipe's flow turns the windmill; jet below the pin -> counter-clockwise"});
     const double mean = m["omega_mean_last_quarter"], sd = m["omega_std_last_quarter"];
     out.push_back({"omega std / mean over the last quarter", sd / std::max(std::abs(mean), 1e-300), 0.0, 0.15,
                    "steady rotation: fluctuation within 15 % (four blades passing the jet modulate the torque)"});
-    out.push_back({"omega drift across the last quarter / mean", m["omega_drift_last_quarter"], 0.0, 0.1,
-                   "steady rotation: no longer spinning up; the mean of its second half within 10 % of its first half's"});
+    out.push_back(
+        {"omega drift across the last quarter / mean", m["omega_drift_last_quarter"], 0.0, 0.1,
+         "steady rotation: no longer spinning up; the mean of its second half within 10 % of its first half's"});
   }
   return out;
 }

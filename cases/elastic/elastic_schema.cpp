@@ -12,12 +12,15 @@ Schema elastic_schema() {
       .number("mu_d", 0.02, 0, 1e12, "Pa s", "Voigt dashpot mu'")
       .number("density", 2, 1e-12, 1e12, "kg/m^2", "mass per unit area");
   Schema body;
-  body.choice("kind", "none", {"none", "bar", "windmill", "mesh"}, "the elastic body: none (fluid only), the paper's bar or windmill, or a triangle mesh file")
+  body.choice("kind", "none", {"none", "bar", "windmill", "mesh"},
+              "the elastic body: none (fluid only), the paper's bar or windmill, or a triangle mesh file")
       .string("mesh_file", "", "kind mesh: 'nodes N triangles M' then N lines 'x y' and M lines 'a b c' (m, 0-based)")
-      .vector("origin", json::array({0.47, 0.4}), 2, -1e9, 1e9, "m", "bar: lower-left corner; windmill: the pin (hub centre)")
+      .vector("origin", json::array({0.47, 0.4}), 2, -1e9, 1e9, "m",
+              "bar: lower-left corner; windmill: the pin (hub centre)")
       .number("width", 0.06, 1e-9, 1e9, "m", "bar width")
       .number("length", 0.5, 1e-9, 1e9, "m", "bar length (the top end is fixed)")
-      .integer("cells_across", 2, 1, 1000, "bar: cells across (2 with pointed_tip: the paper's 194 elements with 48 along)")
+      .integer("cells_across", 2, 1, 1000,
+               "bar: cells across (2 with pointed_tip: the paper's 194 elements with 48 along)")
       .integer("cells_along", 48, 1, 100000, "bar: cells along")
       .boolean("pointed_tip", true, "bar: two extra triangles making a pointed free end")
       .number("hub_half_size", 0.02, 1e-9, 1e9, "m", "windmill: half-size of the square hub (also the blade width)")
@@ -27,9 +30,13 @@ Schema elastic_schema() {
       .integer("substeps", 35, 1, 1000000, "explicit FEM sub-steps per fluid step")
       .object("material", material, "Voigt material");
   Schema coupling;
-  coupling.choice("mode", "boundary_map", {"boundary_map", "staircase"}, "fluid-body coupling: the paper's boundary map (cut cells) or the voxelised staircase baseline")
+  coupling
+      .choice("mode", "boundary_map", {"boundary_map", "staircase"},
+              "fluid-body coupling: the paper's boundary map (cut cells) or the voxelised staircase baseline")
       .number("alpha", 0.5, 0, 1, "", "eq. 8 coupling strength (the paper: 0.5)")
-      .boolean("pressure_force", true, "add the pressure traction -p n on the body's edges to eq. 8's force (not in the paper; eq. 8 alone hardly loads the body)")
+      .boolean("pressure_force", true,
+               "add the pressure traction -p n on the body's edges to eq. 8's force (not in the paper; eq. 8 alone "
+               "hardly loads the body)")
       .boolean("compare", false, "also run the other coupling alongside and report its metrics with a prefix");
   Schema s = mac2d::stable_fluid_schema();
   s.object("body", body, "elastic body (explicit FEM)").object("coupling", coupling, "fluid-body coupling");

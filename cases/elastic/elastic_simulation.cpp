@@ -39,10 +39,11 @@ void check_fem_stability(const bodies::FemBody& b, const bodies::FemMaterial& m,
   double limit = 0.5 * lmin / c;
   if (m.lambda_d + 2 * m.mu_d > 0) limit = std::min(limit, 0.25 * m.density * lmin * lmin / (m.lambda_d + 2 * m.mu_d));
   if (dt_sub > limit)
-    throw InputError(fmt::format("{}: key 'body.substeps': {} sub-steps make the FEM step {:.3g} s, above its stable "
-                                 "limit {:.3g} s (wave speed {:.3g} m/s over the shortest edge {:.3g} m); allowed range "
-                                 "substeps >= {}", source, substeps, dt_sub, limit, c, lmin,
-                                 static_cast<long>(std::ceil(dt_sub * substeps / limit))));
+    throw InputError(
+        fmt::format("{}: key 'body.substeps': {} sub-steps make the FEM step {:.3g} s, above its stable "
+                    "limit {:.3g} s (wave speed {:.3g} m/s over the shortest edge {:.3g} m); allowed range "
+                    "substeps >= {}",
+                    source, substeps, dt_sub, limit, c, lmin, static_cast<long>(std::ceil(dt_sub * substeps / limit))));
 }
 
 }  // namespace
@@ -59,13 +60,16 @@ ElasticSimulation::ElasticSimulation(const json& r, const std::string& source, c
   substeps_ = b["substeps"];
   alpha_ = r["coupling"]["alpha"];
   pressure_force_ = r["coupling"]["pressure_force"];
-  const auto mode = r["coupling"]["mode"] == "staircase" ? coupling::CouplingMode::staircase : coupling::CouplingMode::boundary_map;
+  const auto mode =
+      r["coupling"]["mode"] == "staircase" ? coupling::CouplingMode::staircase : coupling::CouplingMode::boundary_map;
   const int nruns = kind != "none" && r["coupling"]["compare"].get<bool>() ? 2 : 1;
   runs_.resize(nruns);
   for (int k = 0; k < nruns; ++k) {
     ElasticRun& run = runs_[k];
     run.flow = mac2d::make_stable_flow(opt.backend, fluid_);
-    run.mode = k == 0 ? mode : (mode == coupling::CouplingMode::staircase ? coupling::CouplingMode::boundary_map : coupling::CouplingMode::staircase);
+    run.mode = k == 0 ? mode
+                      : (mode == coupling::CouplingMode::staircase ? coupling::CouplingMode::boundary_map
+                                                                   : coupling::CouplingMode::staircase);
     if (kind == "none") continue;
     const bodies::FemMaterial mat = material_from(b["material"]);
     const Vec2 origin = {b["origin"][0], b["origin"][1]};
@@ -73,7 +77,8 @@ ElasticSimulation::ElasticSimulation(const json& r, const std::string& source, c
     bodies::FemMesh mesh;
     try {
       if (kind == "bar")
-        mesh = bodies::fem_bar(origin[0], origin[1], b["width"], b["length"], b["cells_across"], b["cells_along"], b["pointed_tip"]);
+        mesh = bodies::fem_bar(origin[0], origin[1], b["width"], b["length"], b["cells_across"], b["cells_along"],
+                               b["pointed_tip"]);
       else if (kind == "windmill")
         mesh = bodies::fem_windmill(origin[0], origin[1], b["hub_half_size"], b["blade_length"], b["blade_cells"], hub);
       else
@@ -89,8 +94,9 @@ ElasticSimulation::ElasticSimulation(const json& r, const std::string& source, c
     // Every node must lie inside the fluid domain for the map.
     for (const auto& p : run.body->x)
       if (p[0] <= 0 || p[1] <= 0 || p[0] >= fluid_.nx * fluid_.h || p[1] >= fluid_.ny * fluid_.h)
-        throw InputError(fmt::format("{}: key 'body': node ({:g}, {:g}) lies outside the fluid domain [0, {:g}] x [0, {:g}]",
-                                     source, p[0], p[1], fluid_.nx * fluid_.h, fluid_.ny * fluid_.h));
+        throw InputError(
+            fmt::format("{}: key 'body': node ({:g}, {:g}) lies outside the fluid domain [0, {:g}] x [0, {:g}]", source,
+                        p[0], p[1], fluid_.nx * fluid_.h, fluid_.ny * fluid_.h));
     check_fem_stability(*run.body, mat, fluid_.dt / substeps_, substeps_, source);
     if (k == 0 && kind == "bar") {
       // The tip: the lowest node (the free end hangs down into the jet).
@@ -106,9 +112,11 @@ void ElasticSimulation::step_run(ElasticRun& r) {
   if (r.body) {
     for (size_t n = 0; n < r.body->x.size(); ++n)
       if (!std::isfinite(r.body->x[n][0]) || !std::isfinite(r.body->x[n][1]))
-        throw NumericalError(fmt::format("{}: body node {} position is not finite at step {} (t = {:g} s): the explicit "
-                                         "FEM or the coupling went unstable. Hint: raise body.substeps, body.material.density "
-                                         "or lower the stiffness", fluid_.source, n, r.flow->steps_done(), r.flow->time()));
+        throw NumericalError(
+            fmt::format("{}: body node {} position is not finite at step {} (t = {:g} s): the explicit "
+                        "FEM or the coupling went unstable. Hint: raise body.substeps, body.material.density "
+                        "or lower the stiffness",
+                        fluid_.source, n, r.flow->steps_done(), r.flow->time()));
     auto s = r.phases.scope("map_build");
     coupling::bmap_build(r.map, *r.body, fluid_.nx, fluid_.ny, fluid_.h);
     coupling::bmap_constraints(r.map, r.mode, fluid_.nx, fluid_.ny, r.constraints);
@@ -150,22 +158,26 @@ void ElasticSimulation::check_health() {
   for (auto& r : runs_) {
     const mac2d::FieldStatus s = r.flow->status();
     if (!s.finite)
-      throw NumericalError(fmt::format("{}: field '{}' is not finite at face ({}, {}) at step {} (t = {:g} s). Hint: lower "
-                                       "time.dt, raise physics.nu or body.substeps",
-                                       fluid_.source, s.field, s.i, s.j, r.flow->steps_done(), r.flow->time()));
+      throw NumericalError(
+          fmt::format("{}: field '{}' is not finite at face ({}, {}) at step {} (t = {:g} s). Hint: lower "
+                      "time.dt, raise physics.nu or body.substeps",
+                      fluid_.source, s.field, s.i, s.j, r.flow->steps_done(), r.flow->time()));
     if (r.body)
       for (size_t n = 0; n < r.body->x.size(); ++n)
         if (!std::isfinite(r.body->x[n][0]) || !std::isfinite(r.body->x[n][1]))
-          throw NumericalError(fmt::format("{}: body node {} position is not finite at step {} (t = {:g} s): the explicit "
-                                           "FEM went unstable. Hint: raise body.substeps or lower body.material stiffness",
-                                           fluid_.source, n, r.flow->steps_done(), r.flow->time()));
+          throw NumericalError(
+              fmt::format("{}: body node {} position is not finite at step {} (t = {:g} s): the explicit "
+                          "FEM went unstable. Hint: raise body.substeps or lower body.material stiffness",
+                          fluid_.source, n, r.flow->steps_done(), r.flow->time()));
   }
 }
 
 ElasticSimulation::Inflow ElasticSimulation::inflow() const {
   const mac2d::HostFields f = runs_[0].flow->fields();
   Inflow in;
-  auto face = [&](double inward, double length) { in.flux += std::max(0.0, inward) * length, in.speed = std::max(in.speed, inward); };
+  auto face = [&](double inward, double length) {
+    in.flux += std::max(0.0, inward) * length, in.speed = std::max(in.speed, inward);
+  };
   for (int j = 1; j <= f.ny; ++j) face(f.u[f.at(0, j)], f.dy), face(-f.u[f.at(f.nx, j)], f.dy);
   for (int i = 1; i <= f.nx; ++i) face(f.v[f.at(i, 0)], f.dx), face(-f.v[f.at(i, f.ny)], f.dx);
   return in;
@@ -173,13 +185,15 @@ ElasticSimulation::Inflow ElasticSimulation::inflow() const {
 
 Vec2 ElasticSimulation::tip_displacement(const ElasticRun& r) const {
   if (!r.body || tip_node_ < 0) return {0, 0};
-  return {r.body->x[tip_node_][0] - r.body->mesh().nodes[tip_node_][0], r.body->x[tip_node_][1] - r.body->mesh().nodes[tip_node_][1]};
+  return {r.body->x[tip_node_][0] - r.body->mesh().nodes[tip_node_][0],
+          r.body->x[tip_node_][1] - r.body->mesh().nodes[tip_node_][1]};
 }
 
 std::vector<std::string> ElasticSimulation::series_columns() const {
   std::vector<std::string> c = {"t", "max_speed", "max_divergence", "pressure_iterations"};
   for (size_t k = 0; k < runs_.size(); ++k) {
-    const std::string p = k == 0 ? "" : (runs_[k].mode == coupling::CouplingMode::staircase ? "staircase_" : "boundary_map_");
+    const std::string p =
+        k == 0 ? "" : (runs_[k].mode == coupling::CouplingMode::staircase ? "staircase_" : "boundary_map_");
     if (!runs_[k].body) continue;
     for (const char* n : {"tip_dx", "tip_dy", "omega", "angle", "leak_flux_rel"}) c.push_back(p + n);
   }
@@ -188,7 +202,8 @@ std::vector<std::string> ElasticSimulation::series_columns() const {
 
 std::vector<double> ElasticSimulation::series_row() {
   const auto& f = *runs_[0].flow;
-  std::vector<double> row = {f.time(), f.status().max_speed, f.max_divergence(), static_cast<double>(f.pressure_stats().last_iterations)};
+  std::vector<double> row = {f.time(), f.status().max_speed, f.max_divergence(),
+                             static_cast<double>(f.pressure_stats().last_iterations)};
   const double q = std::max(inflow().flux, 1e-300);
   for (auto& r : runs_) {
     if (!r.body) continue;
@@ -287,16 +302,17 @@ json ElasticSimulation::compare_tolerances() const {
   // solve stops, and a coupled body amplifies round-off differences over hundreds of steps; the body
   // metrics agree to a few percent in --quick runs. Each metric also under both couplings' prefixes.
   json t = json::object();
-  const std::string why = "reduction order (mgcg's dot products, the residual checks) differs between backends and can stop "
-                          "a solve one check earlier; the FEM body amplifies round-off";
+  const std::string why =
+      "reduction order (mgcg's dot products, the residual checks) differs between backends and can stop "
+      "a solve one check earlier; the FEM body amplifies round-off";
   for (const char* k : {"max_divergence", "pressure_iterations_per_solve", "viscosity_iterations_per_solve"}) {
     t[k] = {{"rel", 0.5}, {"abs", fluid_.pressure_tol}, {"why", why}};
     t[std::string("staircase_") + k] = t[k];
     t[std::string("boundary_map_") + k] = t[k];
   }
-  for (const char* k : {"tip_dx", "tip_dy", "omega", "angle", "leak_flux_rel", "leak_net_rel", "kinetic_energy", "max_speed",
-                        "max_speed_run", "max_speed_run_over_inflow", "tip_dx_mean_second_half", "omega_mean_last_quarter",
-                        "omega_std_last_quarter", "omega_drift_last_quarter"}) {
+  for (const char* k : {"tip_dx", "tip_dy", "omega", "angle", "leak_flux_rel", "leak_net_rel", "kinetic_energy",
+                        "max_speed", "max_speed_run", "max_speed_run_over_inflow", "tip_dx_mean_second_half",
+                        "omega_mean_last_quarter", "omega_std_last_quarter", "omega_drift_last_quarter"}) {
     t[k] = {{"rel", 0.05}, {"abs", 1e-6}, {"why", why}};
     t[std::string("staircase_") + k] = t[k];
     t[std::string("boundary_map_") + k] = t[k];
@@ -340,7 +356,8 @@ void ElasticSimulation::write_final(const std::string& dir) {
   for (int j = 1; j <= f.ny; ++j)
     for (int i = 1; i <= f.nx; ++i) {
       const double uc = f.uc(i, j), vc = f.vc(i, j);
-      out.row({(i - 0.5) * f.dx, (j - 0.5) * f.dy, uc, vc, f.p[f.at(i, j)], std::hypot(uc, vc), static_cast<double>(f.solid[f.at(i, j)])});
+      out.row({(i - 0.5) * f.dx, (j - 0.5) * f.dy, uc, vc, f.p[f.at(i, j)], std::hypot(uc, vc),
+               static_cast<double>(f.solid[f.at(i, j)])});
     }
   if (!runs_[0].body) return;
   CsvWriter body((std::filesystem::path(dir) / "final_body.csv").string(), {"x0", "y0", "x1", "y1"},

@@ -17,7 +17,6 @@ namespace immerse::cases {
 using bodies::Vec2;
 Schema elastic_schema();
 
-
 // One coupled run: fluid, body (optional), its boundary map and timings.
 struct ElasticRun {
   std::unique_ptr<mac2d::StableFlow> flow;
@@ -85,6 +84,5 @@ class ElasticSimulation : public Simulation {
   long series_every_;
   int tip_node_ = -1;
 };
-
 
 }  // namespace immerse::cases

@@ -19,7 +19,8 @@ struct Position {
   const char* name;
   double fx, fy;  // offset as a fraction of the half length (bow +) and half beam (port +)
 };
-const Position kPositions[5] = {{"centre", 0, 0}, {"bow", 1, 0}, {"stern", -1, 0}, {"port", 0, 1}, {"starboard", 0, -1}};
+const Position kPositions[5] = {
+    {"centre", 0, 0}, {"bow", 1, 0}, {"stern", -1, 0}, {"port", 0, 1}, {"starboard", 0, -1}};
 
 struct Result {
   double heel = 0, trim = 0, z = 0;
@@ -91,7 +92,9 @@ class BoatLoad final : public Simulation {
       const std::string n = kPositions[p].name;
       m[n + "_heel_deg"] = results_[p].heel;
       m[n + "_trim_deg"] = results_[p].trim;
-      table.push_back({{"position", n}, {"heel_deg", results_[p].heel}, {"trim_deg", results_[p].trim},
+      table.push_back({{"position", n},
+                       {"heel_deg", results_[p].heel},
+                       {"trim_deg", results_[p].trim},
                        {"com_z_m", results_[p].z}});
     }
     m["positions"] = table;
@@ -130,7 +133,8 @@ class BoatLoad final : public Simulation {
     json t = json::object();
     const char* why = "Bullet's single precision and the water's round-off: settled angles agree to ~0.01 deg";
     for (const auto& p : kPositions)
-      for (const char* q : {"_heel_deg", "_trim_deg"}) t[std::string(p.name) + q] = {{"rel", 0.02}, {"abs", 0.02}, {"why", why}};
+      for (const char* q : {"_heel_deg", "_trim_deg"})
+        t[std::string(p.name) + q] = {{"rel", 0.02}, {"abs", 0.02}, {"why", why}};
     t["positions"] = {{"rel", 0.02}, {"abs", 0.02}, {"why", why}};
     return t;
   }

@@ -18,9 +18,10 @@ Eigen::Vector3d vec3(const json& j) { return {j[0].get<double>(), j[1].get<doubl
 Schema float_schema() {
   Schema body;
   body.string("name", "", "label")
-      .choice("shape", "sphere", {"sphere", "box", "complex", "hull", "rowing_boat", "motorboat", "sailboat", "obj"},
-              "sphere: icosphere of 80 triangles; box; complex: the 520-triangle object of Table 1; hull: lofted hull of "
-              "size [length, beam, depth]; rowing_boat/motorboat/sailboat: the paper's boats; obj: a mesh file")
+      .choice(
+          "shape", "sphere", {"sphere", "box", "complex", "hull", "rowing_boat", "motorboat", "sailboat", "obj"},
+          "sphere: icosphere of 80 triangles; box; complex: the 520-triangle object of Table 1; hull: lofted hull of "
+          "size [length, beam, depth]; rowing_boat/motorboat/sailboat: the paper's boats; obj: a mesh file")
       .string("obj", "", "Wavefront OBJ file (shape obj), closed and outward-oriented, metres after `scale`")
       .number("scale", 1, 1e-9, 1e9, "", "scale applied to the OBJ mesh")
       .number("radius", 0.5, 1e-6, 1e4, "m", "sphere radius; complex: ring radius (tube 0.35 of it)")
@@ -28,14 +29,16 @@ Schema float_schema() {
       .number("mast_height", 15, 0, 1e3, "m", "sailboat: mast above the deck")
       .number("mass", 0, 0, 1e9, "kg", "mass (0: density x the mesh's volume)")
       .number("density", 500, 1e-6, 1e6, "kg/m^3", "density when mass is 0")
-      .vector("centre_of_mass", json::array(), 0, -1e4, 1e4, "m", "[x, y, z] in the mesh frame (empty: the solid's centroid)")
+      .vector("centre_of_mass", json::array(), 0, -1e4, 1e4, "m",
+              "[x, y, z] in the mesh frame (empty: the solid's centroid)")
       .vector("position", json::array({0, 0, 0}), 3, -1e7, 1e7, "m", "world position of the mesh frame's origin")
       .vector("orientation_deg", json::array({0, 0, 0}), 3, -360, 360, "deg", "roll, pitch, yaw (about x, y, z)")
       .vector("velocity", json::array({0, 0, 0}), 3, -1e4, 1e4, "m/s", "initial velocity");
   Schema coupling;
   coupling.number("drag", 1.0, 0, 100, "", "drag coefficient C_d (eq. 4)")
       .number("lift", 0.5, 0, 100, "", "lift coefficient C_l (eq. 5)")
-      .number("alpha", 0.5, 0, 1, "", "effective-area weight alpha (Yuksel et al.; eq. 6 as corrected in docs/floating.md)")
+      .number("alpha", 0.5, 0, 1, "",
+              "effective-area weight alpha (Yuksel et al.; eq. 6 as corrected in docs/floating.md)")
       .number("k_plus", 10, 0, 1e4, "1/s", "body -> water forcing rate when the body pushes (eq. 7)")
       .number("k_minus", 1, 0, 1e4, "1/s", "body -> water forcing rate when the body drags (eq. 7)")
       .boolean("body_to_water", true, "bodies move the water (false: one-way coupling)")
@@ -61,13 +64,15 @@ Schema float_schema() {
       .number("settle_s", 12, 0.1, 1e4, "s", "time run per load position before reading the angles")
       .number("offset_fraction", 0.8, 0, 1, "", "load offset towards bow/stern/side as a fraction of half length/beam");
   Schema sail;
-  sail.vector("com_heights", json::array({0.5, 1.65}), 0, 0, 100, "m", "centre of mass heights above the base, one run each")
+  sail.vector("com_heights", json::array({0.5, 1.65}), 0, 0, 100, "m",
+              "centre of mass heights above the base, one run each")
       .number("mass_t", 29, 0.01, 1e5, "t", "displacement")
       .number("duration_s", 40, 0.1, 1e4, "s", "time run per centre of mass");
   Schema motor;
   motor.number("thrust_N", 60000, 0, 1e8, "N", "propeller thrust (body frame, at the stern)")
       .number("turn_at_s", 12, 0, 1e5, "s", "time the rudder is put over")
-      .number("rudder_N", 15000, -1e8, 1e8, "N", "rudder side force at the stern after turn_at_s (positive: turns to port)");
+      .number("rudder_N", 15000, -1e8, 1e8, "N",
+              "rudder side force at the stern after turn_at_s (positive: turns to port)");
   Schema s = swlbm::sw_schema();
   s.list("bodies", body, "floating bodies (empty: water only)")
       .object("coupling", coupling, "water <-> body coupling coefficients")
@@ -89,12 +94,16 @@ coupling::FloatBodySpec float_body_from_json(const json& b, const std::string& s
   if (shape == "sphere") {
     s.mesh = bodies::float_sphere(r);
     s.sphere_radius = r;
-  }
-  else if (shape == "box") s.mesh = bodies::make_box(size, 2);
-  else if (shape == "complex") s.mesh = bodies::float_complex_object(r, 0.35 * r);
-  else if (shape == "rowing_boat") s.mesh = bodies::float_hull(bodies::float_rowing_boat_spec());
-  else if (shape == "motorboat") s.mesh = bodies::float_hull(bodies::float_motorboat_spec());
-  else if (shape == "sailboat") s.mesh = bodies::float_sailboat(b["mast_height"]);
+  } else if (shape == "box")
+    s.mesh = bodies::make_box(size, 2);
+  else if (shape == "complex")
+    s.mesh = bodies::float_complex_object(r, 0.35 * r);
+  else if (shape == "rowing_boat")
+    s.mesh = bodies::float_hull(bodies::float_rowing_boat_spec());
+  else if (shape == "motorboat")
+    s.mesh = bodies::float_hull(bodies::float_motorboat_spec());
+  else if (shape == "sailboat")
+    s.mesh = bodies::float_sailboat(b["mast_height"]);
   else if (shape == "hull") {
     bodies::HullSpec h;
     h.length = size.x();
@@ -119,7 +128,8 @@ coupling::FloatBodySpec float_body_from_json(const json& b, const std::string& s
   }
   s.position = vec3(b["position"]);
   const Eigen::Vector3d a = vec3(b["orientation_deg"]) * kPi / 180;
-  s.orientation = Eigen::AngleAxisd(a.z(), Eigen::Vector3d::UnitZ()) * Eigen::AngleAxisd(a.y(), Eigen::Vector3d::UnitY()) *
+  s.orientation = Eigen::AngleAxisd(a.z(), Eigen::Vector3d::UnitZ()) *
+                  Eigen::AngleAxisd(a.y(), Eigen::Vector3d::UnitY()) *
                   Eigen::AngleAxisd(a.x(), Eigen::Vector3d::UnitX());
   s.velocity = vec3(b["velocity"]);
   return s;

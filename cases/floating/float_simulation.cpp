@@ -75,9 +75,10 @@ void FloatSimulation::check_health() {
   for (int b = 0; b < system_->body_count(); ++b) {
     const auto st = system_->body_state(b);
     if (!st.position.allFinite() || !st.velocity.allFinite())
-      throw NumericalError(fmt::format("{}: body {} ('{}') has a non-finite position or velocity at step {}. Hint: lower "
-                                       "time.dt or the drag/lift coefficients",
-                                       source_, b, case_.bodies[b].name, n));
+      throw NumericalError(
+          fmt::format("{}: body {} ('{}') has a non-finite position or velocity at step {}. Hint: lower "
+                      "time.dt or the drag/lift coefficients",
+                      source_, b, case_.bodies[b].name, n));
   }
 }
 
@@ -149,7 +150,7 @@ double FloatSimulation::hydrostatic_draft(int b, double level) const {
     s.velocity.setZero(), s.angular_velocity.setZero();
     return coupling::float_body_loads(rt.local, s, w, k, nullptr).force.z();
   };
-  double z_deep = level - hi, z_dry = level - lo;  // fully submerged .. just touching
+  double z_deep = level - hi, z_dry = level - lo;                             // fully submerged .. just touching
   if (lift(z_deep) < weight) return std::numeric_limits<double>::infinity();  // sinks
   for (int it = 0; it < 100; ++it) {
     const double m = 0.5 * (z_deep + z_dry);
@@ -225,8 +226,9 @@ json float_phases_ms_per_frame(const coupling::FloatSystem* system) {
 json FloatSimulation::phases_ms() const { return float_phases_ms_per_frame(system_.get()); }
 
 json FloatSimulation::compare_tolerances() const {
-  const char* why = "rigid bodies run in Bullet's single precision; round-off differences of the water's parallel "
-                    "reductions reach the bodies through the forces and grow with the motion";
+  const char* why =
+      "rigid bodies run in Bullet's single precision; round-off differences of the water's parallel "
+      "reductions reach the bodies through the forces and grow with the motion";
   json t = json::object();
   for (const char* k : {"volume_rel_change", "min_depth", "max_speed", "max_lattice_courant"})
     t[k] = {{"rel", 1e-6}, {"abs", 1e-9}, {"why", why}};

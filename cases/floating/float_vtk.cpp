@@ -20,7 +20,8 @@ void write_float_body_vtp(const std::string& path, const coupling::FloatSystem& 
   }
   const auto& m = rt.local;
   out->print("<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"0.1\" byte_order=\"LittleEndian\">\n");
-  out->print("<PolyData>\n<Piece NumberOfPoints=\"{}\" NumberOfPolys=\"{}\">\n<Points>\n", m.vertex_count(), m.face_count());
+  out->print("<PolyData>\n<Piece NumberOfPoints=\"{}\" NumberOfPolys=\"{}\">\n<Points>\n", m.vertex_count(),
+             m.face_count());
   out->print("<DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n");
   for (const auto& v : m.vertices) {
     const Eigen::Vector3d w = R * v + st.position;

@@ -17,9 +17,6 @@
 namespace immerse::cases {
 namespace {
 
-
-
-
 struct ColumnResult {
   std::map<std::string, double> phase_ms;
   double frame_ms = 0, volume_rel_change = 0, min_z_rel = 0, max_z_rel = 0;
@@ -59,9 +56,10 @@ class FpsObjects final : public Simulation {
     if (!system_) return;
     const swlbm::FieldStatus s = system_->water().status();
     if (!s.healthy)
-      throw NumericalError(fmt::format("{}: water field '{}' is bad at cell ({}, {}) at step {} of column {}. Hint: lower "
-                                       "time.dt or coupling.k_plus",
-                                       source_, s.field, s.i, s.j, system_->water().steps_done(), current_));
+      throw NumericalError(
+          fmt::format("{}: water field '{}' is bad at cell ({}, {}) at step {} of column {}. Hint: lower "
+                      "time.dt or coupling.k_plus",
+                      source_, s.field, s.i, s.j, system_->water().steps_done(), current_));
   }
   double time() const override { return system_ ? system_->water().time() : 0.0; }
 
@@ -81,9 +79,12 @@ class FpsObjects final : public Simulation {
                   {"paper_frames_per_s", k.paper_fps},
                   {"target_frames_per_s", 10 * k.paper_fps},
                   {"meets_target", fps >= 10 * k.paper_fps},
-                  {"paper_ms", {{"forces", k.paper_forces}, {"physics update", k.paper_physics},
-                                {"wetted section", k.paper_wetted}, {"rendering", k.paper_render},
-                                {"total", k.paper_total}}},
+                  {"paper_ms",
+                   {{"forces", k.paper_forces},
+                    {"physics update", k.paper_physics},
+                    {"wetted section", k.paper_wetted},
+                    {"rendering", k.paper_render},
+                    {"total", k.paper_total}}},
                   {"phase_ms", r.phase_ms},
                   {"volume_rel_change", r.volume_rel_change},
                   {"lowest_com_rel_m", r.min_z_rel},
@@ -132,13 +133,15 @@ class FpsObjects final : public Simulation {
   }
 
   json compare_tolerances() const override {
-    const char* why = "Bullet runs in single precision and the objects collide; the positions differ at round-off "
-                      "level between backends and the differences grow over hundreds of frames";
+    const char* why =
+        "Bullet runs in single precision and the objects collide; the positions differ at round-off "
+        "level between backends and the differences grow over hundreds of frames";
     json t = json::object();
     for (const auto& c : kFpsColumns) {
       t[fmt::format("{}_lowest_com_rel_m", c.key)] = {{"rel", 0.05}, {"abs", 1e-3}, {"why", why}};
       t[fmt::format("{}_highest_com_rel_m", c.key)] = {{"rel", 0.05}, {"abs", 1e-3}, {"why", why}};
-      t[fmt::format("{}_volume_rel_change", c.key)] = {{"rel", 1}, {"abs", 1e-12}, {"why", "round-off of the volume sums"}};
+      t[fmt::format("{}_volume_rel_change", c.key)] = {
+          {"rel", 1}, {"abs", 1e-12}, {"why", "round-off of the volume sums"}};
     }
     t["columns"] = {{"rel", 1}, {"abs", 1e30}, {"why", "per-column timings and positions (see the scalar metrics)"}};
     t["meets_target"] = {{"timing", true}, {"why", "whether the measured frame rate reaches the target: a timing"}};
@@ -210,8 +213,8 @@ FpsLayout fps_layout_from_json(const json& r) {
 
 double fps_still_level(const FloatCase& c) { return swlbm::flow_scales(c.water).h_max; }
 
-std::unique_ptr<coupling::FloatSystem> make_fps_column(const FloatCase& fc, const FpsLayout& l, int col, Backend backend,
-                                                       const std::string& source) {
+std::unique_ptr<coupling::FloatSystem> make_fps_column(const FloatCase& fc, const FpsLayout& l, int col,
+                                                       Backend backend, const std::string& source) {
   const FpsColumn& k = kFpsColumns[col];
   const auto& p = fc.water;
   std::vector<coupling::FloatBodySpec> bodies;
@@ -227,7 +230,8 @@ std::unique_ptr<coupling::FloatSystem> make_fps_column(const FloatCase& fc, cons
     s.mass = l.density * bodies::mass_properties(s.mesh).volume;
     const int row = o / per_row, c = o % per_row;
     // Start a little above the floating height (three heights in turn) so the scene moves.
-    s.position = {l.spacing * (c + 0.5) + 0.25 * l.spacing * (row % 2), l.spacing * (row + 0.5), h0 + l.drop * (1 + o % 3) / 3};
+    s.position = {l.spacing * (c + 0.5) + 0.25 * l.spacing * (row % 2), l.spacing * (row + 0.5),
+                  h0 + l.drop * (1 + o % 3) / 3};
     if (s.position.y() > Ly - 0.5 * l.spacing || s.position.x() > Lx)
       throw InputError(fmt::format("{}: key 'fps.spacing': {} objects {} m apart do not fit on the {} x {} m water",
                                    source, k.objects, l.spacing, Lx, Ly));

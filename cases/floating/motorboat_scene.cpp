@@ -91,7 +91,8 @@ class Motorboat final : public FloatSimulation {
   json compare_tolerances() const override {
     json t = FloatSimulation::compare_tolerances();
     const char* why = "Bullet's single precision and the water's round-off move the boat by millimetres";
-    for (const char* k : {"speed_m_s", "depth_froude", "wake_half_angle_deg", "mach_half_angle_deg", "turn_heading_change_deg"})
+    for (const char* k :
+         {"speed_m_s", "depth_froude", "wake_half_angle_deg", "mach_half_angle_deg", "turn_heading_change_deg"})
       t[k] = {{"rel", 0.02}, {"abs", 0.5}, {"why", why}};
     t["wake_samples"] = {{"rel", 1}, {"abs", 1e30}, {"why", why}};
     return t;

@@ -5,10 +5,12 @@
 namespace immerse::cases {
 
 SolverEntry swlbm_solver_entry() {
-  const SimulationFactory generic = [](const json& r, const std::string& source, const RunOptions& opt) -> std::unique_ptr<Simulation> {
+  const SimulationFactory generic = [](const json& r, const std::string& source,
+                                       const RunOptions& opt) -> std::unique_ptr<Simulation> {
     return std::make_unique<FloatSimulation>(r, source, opt);
   };
-  return {"swlbm", float_schema,
+  return {"swlbm",
+          float_schema,
           {{"generic", generic},
            {"fps_objects", make_fps_objects},
            {"boat_load", make_boat_load},

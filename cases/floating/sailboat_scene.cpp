@@ -56,9 +56,10 @@ class Sailboat final : public Simulation {
     if (!system_) return;
     const swlbm::FieldStatus s = system_->water().status();
     if (!s.healthy)
-      throw NumericalError(fmt::format("{}: water field '{}' is bad at cell ({}, {}) at step {}. Hint: lower time.dt "
-                                       "or the wave height",
-                                       source_, s.field, s.i, s.j, system_->water().steps_done()));
+      throw NumericalError(
+          fmt::format("{}: water field '{}' is bad at cell ({}, {}) at step {}. Hint: lower time.dt "
+                      "or the wave height",
+                      source_, s.field, s.i, s.j, system_->water().steps_done()));
   }
   double time() const override { return system_ ? system_->water().time() : 0.0; }
   int frame_count() const override { return 0; }
@@ -88,8 +89,11 @@ class Sailboat final : public Simulation {
       m["capsized_" + tag] = capsized;
       json curve = json::array();
       for (const auto& [t, r] : roll_[k]) curve.push_back({t, r});
-      runs.push_back({{"com_height_m", heights_[k]}, {"max_roll_deg", max_roll_[k]}, {"capsized", capsized},
-                      {"final_roll_deg", final_roll_[k]}, {"roll_curve", curve}});
+      runs.push_back({{"com_height_m", heights_[k]},
+                      {"max_roll_deg", max_roll_[k]},
+                      {"capsized", capsized},
+                      {"final_roll_deg", final_roll_[k]},
+                      {"roll_curve", curve}});
     }
     m["runs"] = runs;
     m["hull_triangles"] = hull_.face_count();
@@ -104,8 +108,7 @@ class Sailboat final : public Simulation {
       const std::string tag = fmt::format("com_{:.2f}", heights_[k]);
       if (!m.contains("capsized_" + tag)) continue;
       // The paper's Fig. 11: 0.5 m heels and recovers, 1.65 m capsizes (heights in between: no claim).
-      if (std::abs(heights_[k] - 0.5) < 1e-9)
-      {
+      if (std::abs(heights_[k] - 0.5) < 1e-9) {
         out.push_back({"CoM 0.5 m: capsized (0/1)", m["capsized_" + tag].get<bool>() ? 1.0 : 0.0, 0.0, 0.0,
                        "paper Fig. 11 (top): heels as the wave passes and recovers"});
         // Recovered: back on the upright side, still rolling in the waves (little damping), so a
@@ -124,8 +127,9 @@ class Sailboat final : public Simulation {
 
   json compare_tolerances() const override {
     json t = json::object();
-    const char* why = "a capsize is a large nonlinear motion: Bullet's single precision and the water's round-off "
-                      "move the roll curve by a few degrees between backends";
+    const char* why =
+        "a capsize is a large nonlinear motion: Bullet's single precision and the water's round-off "
+        "move the roll curve by a few degrees between backends";
     for (double h : heights_) {
       t[fmt::format("max_roll_deg_com_{:.2f}", h)] = {{"rel", 0.1}, {"abs", 3}, {"why", why}};
       t[fmt::format("final_roll_deg_com_{:.2f}", h)] = {{"rel", 0.2}, {"abs", 10}, {"why", why}};

@@ -30,7 +30,8 @@ Schema jellyfish_schema() {
       .number("k_radial", 6.0, 0, 1e6, "1/s^2", "stiffness of the 10 radial ring-spring systems (unit masses)")
       .number("k_shape", 1.0, 0, 1e6, "1/s^2", "stiffness of the meridional and thickness springs")
       .number("damping", 4.5, 0, 1e6, "1/s", "particle velocity damping")
-      .number("contraction", 0.09, 0, 0.9, "", "fraction of the relaxed radius taken off the radial rest lengths while contracting")
+      .number("contraction", 0.09, 0, 0.9, "",
+              "fraction of the relaxed radius taken off the radial rest lengths while contracting")
       .number("period_s", 7.5, 1e-3, 1e6, "s", "pulse period (contraction + relaxation)")
       .number("contraction_s", 2.0, 0, 1e6, "s", "contraction time at the start of each pulse");
   Schema propulsion;

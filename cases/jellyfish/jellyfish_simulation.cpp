@@ -41,7 +41,9 @@ JellyfishSimulation::JellyfishSimulation(const json& r, const std::string& sourc
   lattice_.source = source;
   for (int f = 0; f < 6; ++f) {
     const std::string b = r["borders"][lbm3d::kFaceNames[f]];
-    lattice_.border[f] = b == "periodic" ? lbm3d::Border::periodic : b == "bounce_back" ? lbm3d::Border::bounce_back : lbm3d::Border::outflow;
+    lattice_.border[f] = b == "periodic"      ? lbm3d::Border::periodic
+                         : b == "bounce_back" ? lbm3d::Border::bounce_back
+                                              : lbm3d::Border::outflow;
   }
   lattice_.init_rho = fmt::format("{}", lattice_.rho0);
   flow_ = lbm3d::make_lbm_flow(opt.backend, lattice_);
@@ -65,7 +67,8 @@ JellyfishSimulation::JellyfishSimulation(const json& r, const std::string& sourc
   for (const auto& s : bell_->sample_surface(cell_cm_))
     for (int a = 0; a < 3; ++a)
       if (s.x[a] < cell_cm_ || s.x[a] > (n - 1) * cell_cm_)
-        throw InputError(source + ": key 'bell.origin_cm': the bell does not fit inside the lattice (one cell from the border)");
+        throw InputError(source +
+                         ": key 'bell.origin_cm': the bell does not fit inside the lattice (one cell from the border)");
   groups_ = std::make_unique<coupling::JellyGroups>(n, n, n, cell_cm_, dt_s_, opt.backend);
   stats_ = groups_->update(*bell_);
   flow_->set_groups(groups_->groups());
@@ -79,7 +82,8 @@ JellyfishSimulation::JellyfishSimulation(const json& r, const std::string& sourc
     for (int k = 0; k < side && static_cast<int>(start.size()) < nt; ++k)
       for (int j = 0; j < side && static_cast<int>(start.size()) < nt; ++j)
         for (int i = 0; i < side && static_cast<int>(start.size()) < nt; ++i)
-          start.push_back(lo + Eigen::Vector3d((i + 0.5) / side * (hi.x() - lo.x()), (j + 0.5) / side * (hi.y() - lo.y()),
+          start.push_back(lo + Eigen::Vector3d((i + 0.5) / side * (hi.x() - lo.x()),
+                                               (j + 0.5) / side * (hi.y() - lo.y()),
                                                (k + 0.5) / side * (hi.z() - lo.z())));
     tracer_start_ = start;
     tracers_ = std::make_unique<bodies::JellyTracers>(start);
@@ -97,9 +101,12 @@ JellyfishSimulation::JellyfishSimulation(const json& r, const std::string& sourc
     std::vector<Eigen::Vector3d> anchors;
     for (int j = 0; j < side && static_cast<int>(anchors.size()) < na; ++j)
       for (int i = 0; i < side && static_cast<int>(anchors.size()) < na; ++i)
-        anchors.emplace_back(a["area_min_cm"][0].get<double>() + (i + 0.5) / side * (a["area_max_cm"][0].get<double>() - a["area_min_cm"][0].get<double>()),
-                             a["area_min_cm"][1].get<double>() + (j + 0.5) / side * (a["area_max_cm"][1].get<double>() - a["area_min_cm"][1].get<double>()),
-                             0.5 * cell_cm_);
+        anchors.emplace_back(
+            a["area_min_cm"][0].get<double>() +
+                (i + 0.5) / side * (a["area_max_cm"][0].get<double>() - a["area_min_cm"][0].get<double>()),
+            a["area_min_cm"][1].get<double>() +
+                (j + 0.5) / side * (a["area_max_cm"][1].get<double>() - a["area_min_cm"][1].get<double>()),
+            0.5 * cell_cm_);
     algae_ = std::make_unique<bodies::JellyAlgae>(ap, anchors);
   }
   history_.push_back({0.0, 0.0, bell_->diameter(), bell_->contracting()});
@@ -142,14 +149,15 @@ void JellyfishSimulation::step() {
 void JellyfishSimulation::check_health() {
   const lbm3d::Health h = flow_->health();
   if (!h.ok)
-    throw_lattice_instability(h, source_, flow_->steps_done(), lattice_.tau,
-                              fmt::format(" (cell {:g} cm, dt {:g} s: the bell surface moves at up to {:.3g} cell/step)",
-                                          cell_cm_, dt_s_, stats_.max_surface_speed * dt_s_ / cell_cm_));
+    throw_lattice_instability(
+        h, source_, flow_->steps_done(), lattice_.tau,
+        fmt::format(" (cell {:g} cm, dt {:g} s: the bell surface moves at up to {:.3g} cell/step)", cell_cm_, dt_s_,
+                    stats_.max_surface_speed * dt_s_ / cell_cm_));
 }
 
 std::vector<std::string> JellyfishSimulation::series_columns() const {
-  return {"t", "velocity_cm_s", "bell_diameter_cm", "position_cm", "mass_drift_rel", "contracting",
-          "c1_cells", "inner_cells", "pushed_volume_cm3", "border_speed_cm_s"};
+  return {"t",           "velocity_cm_s", "bell_diameter_cm", "position_cm",       "mass_drift_rel",
+          "contracting", "c1_cells",      "inner_cells",      "pushed_volume_cm3", "border_speed_cm_s"};
 }
 
 double JellyfishSimulation::border_speed() const {
@@ -168,10 +176,16 @@ double JellyfishSimulation::border_speed() const {
 std::vector<double> JellyfishSimulation::series_row() {
   const double border = border_speed();
   max_border_speed_ = std::max(max_border_speed_, border);
-  return {bell_->time(), history_.back().v, bell_->diameter(), bell_->origin().dot(bell_->axis()),
-          (flow_->mass() - mass0_) / mass0_, bell_->contracting() ? 1.0 : 0.0,
+  return {bell_->time(),
+          history_.back().v,
+          bell_->diameter(),
+          bell_->origin().dot(bell_->axis()),
+          (flow_->mass() - mass0_) / mass0_,
+          bell_->contracting() ? 1.0 : 0.0,
           static_cast<double>(stats_.count[lbm3d::kSurface]),
-          static_cast<double>(stats_.count[lbm3d::kInner] + stats_.count[lbm3d::kInnerRim]), prop_.dV, border};
+          static_cast<double>(stats_.count[lbm3d::kInner] + stats_.count[lbm3d::kInnerRim]),
+          prop_.dV,
+          border};
 }
 
 std::vector<std::string> JellyfishSimulation::write_frame(const std::string& dir, int index) {
@@ -185,7 +199,8 @@ std::vector<std::string> JellyfishSimulation::write_frame(const std::string& dir
   }
   const std::string lattice = fmt::format("water_{:05d}.vti", index);
   vtk::write_image((std::filesystem::path(dir) / lattice).string(), {m.nx, m.ny, m.nz}, {0, 0, 0},
-                   {cell_cm_, cell_cm_, cell_cm_}, {vtk::vector_field("velocity_cm_s", m.ux, m.uy, m.uz, to_cm_s), speed, group});
+                   {cell_cm_, cell_cm_, cell_cm_},
+                   {vtk::vector_field("velocity_cm_s", m.ux, m.uy, m.uz, to_cm_s), speed, group});
   files.push_back(lattice);
   std::vector<std::array<double, 3>> pts;
   vtk::PointField sv{"surface_speed_cm_s", {}};
@@ -270,10 +285,15 @@ json JellyfishSimulation::metrics() {
   out["lattice_cells"] = lattice_.cells();
   out["tau"] = lattice_.tau;
   out["viscosity_cm2_s"] = lattice_.viscosity() * cell_cm_ * cell_cm_ / dt_s_;
-  out["groups"] = {{"B", stats_.count[0]}, {"C3", stats_.count[1]}, {"C1", stats_.count[2]}, {"C2", stats_.count[3]}, {"A", stats_.count[4]}};
+  out["groups"] = {{"B", stats_.count[0]},
+                   {"C3", stats_.count[1]},
+                   {"C1", stats_.count[2]},
+                   {"C2", stats_.count[3]},
+                   {"A", stats_.count[4]}};
   if (tracers_) {
     double disp = 0;
-    for (size_t k = 0; k < tracer_start_.size(); ++k) disp = std::max(disp, (tracers_->positions()[k] - tracer_start_[k]).norm());
+    for (size_t k = 0; k < tracer_start_.size(); ++k)
+      disp = std::max(disp, (tracers_->positions()[k] - tracer_start_[k]).norm());
     out["tracers"] = tracers_->positions().size();
     out["tracer_max_displacement_cm"] = disp;
   }
@@ -286,8 +306,10 @@ std::vector<Check> JellyfishSimulation::checks(const json& m) const {
   // tolerances are one tick of the printed axis, the accuracy the curves can be read to.
   const std::string fig = "Alexandrova et al. 2006 Fig. 6";
   std::vector<Check> out = {
-      {"min bell diameter (cm)", m["min_bell_diameter_cm"], 37.0, 0.5, fig + "(b) lower bound ~37 cm; tol one 0.5 cm tick"},
-      {"max bell diameter (cm)", m["max_bell_diameter_cm"], 40.5, 0.5, fig + "(b) upper bound ~40.5 cm; tol one 0.5 cm tick"},
+      {"min bell diameter (cm)", m["min_bell_diameter_cm"], 37.0, 0.5,
+       fig + "(b) lower bound ~37 cm; tol one 0.5 cm tick"},
+      {"max bell diameter (cm)", m["max_bell_diameter_cm"], 40.5, 0.5,
+       fig + "(b) upper bound ~40.5 cm; tol one 0.5 cm tick"},
       {"peak propulsion velocity (cm/s)", m["peak_velocity_cm_s"], 1.0, 0.2,
        fig + "(a) peaks ~1 cm/s (axis to 1.2); tol one 0.2 cm/s tick. The paper's propulsion coefficient is free: "
              "the case sets it (propulsion.coefficient), so this check pins that calibration"},
@@ -302,10 +324,13 @@ std::vector<Check> JellyfishSimulation::checks(const json& m) const {
       // A pulsating bell pushes and draws water like a volume source, whose potential flow decays as
       // (R / r)^2. In the paper's geometry (40 cm bell in an 80 cm cube) the margin (R ~ 20 cm from the
       // axis) is only 20 cm from the side borders (r ~ 40 cm): (20/40)^2 = 0.25 bounds the border speed.
-      {"water speed at the lattice border / max surface speed", m["border_speed_cm_s"].get<double>() / std::max(1e-12, m["max_surface_speed_cm_s"].get<double>()),
-       0.0, 0.25, "paper section 4 (near-border velocities almost negligible); bound: volume-source decay (R/r)^2 = (20 cm / 40 cm)^2"},
+      {"water speed at the lattice border / max surface speed",
+       m["border_speed_cm_s"].get<double>() / std::max(1e-12, m["max_surface_speed_cm_s"].get<double>()), 0.0, 0.25,
+       "paper section 4 (near-border velocities almost negligible); bound: volume-source decay (R/r)^2 = (20 cm / 40 "
+       "cm)^2"},
       {"relative mass drift", m["mass_drift_rel"], 0.0, 0.05,
-       "paper section 3.2: the C-group scheme does not conserve mass, the deviation is little; tol 5% (measured, reported)"},
+       "paper section 3.2: the C-group scheme does not conserve mass, the deviation is little; tol 5% (measured, "
+       "reported)"},
   };
   return out;
 }
@@ -330,16 +355,29 @@ json JellyfishSimulation::compare_tolerances() const {
   // The same one-ulp differences in FP32 populations move the lattice's total mass at FP32 epsilon
   // (~1e-7 of it), which is what mass_drift_rel measures (measured 1.8e-9 apart after the quick run).
   return {{"mass_drift_rel",
-           {{"rel", 1e-6}, {"abs", 1e-7}, {"why", "FP32 populations one ulp apart between backends and the mass sum reduced in a different order: the mass agrees to FP32 epsilon"}}},
+           {{"rel", 1e-6},
+            {"abs", 1e-7},
+            {"why",
+             "FP32 populations one ulp apart between backends and the mass sum reduced in a different order: the mass "
+             "agrees to FP32 epsilon"}}},
           {"border_speed_cm_s",
-           {{"rel", 1e-5}, {"abs", 1e-9}, {"why", "lattice kernels round a C1 equilibrium one float ulp apart between backends in rare cells; measured 1.3e-6 rel"}}},
+           {{"rel", 1e-5},
+            {"abs", 1e-9},
+            {"why",
+             "lattice kernels round a C1 equilibrium one float ulp apart between backends in rare cells; measured "
+             "1.3e-6 rel"}}},
           // The tracers and algae integrate the lattice's FP32 velocities, so the same one-ulp
           // differences reach them (measured on jellyfish_particles' quick run: 5.3e-10 relative with
           // lattice.pattern = aa, 5.4e-10 with pull; whether they appear depends on the inlining).
           {"tracer_max_displacement_cm",
-           {{"rel", 1e-6}, {"abs", 1e-9}, {"why", "tracers integrate FP32 lattice velocities that backends may round one ulp apart; measured 5.4e-10 rel"}}},
+           {{"rel", 1e-6},
+            {"abs", 1e-9},
+            {"why",
+             "tracers integrate FP32 lattice velocities that backends may round one ulp apart; measured 5.4e-10 rel"}}},
           {"algae_max_tip_deflection_cm",
-           {{"rel", 1e-6}, {"abs", 1e-9}, {"why", "algae are driven by FP32 lattice velocities that backends may round one ulp apart"}}}};
+           {{"rel", 1e-6},
+            {"abs", 1e-9},
+            {"why", "algae are driven by FP32 lattice velocities that backends may round one ulp apart"}}}};
 }
 
 std::unique_ptr<Simulation> make_jellyfish(const json& r, const std::string& source, const RunOptions& opt) {

@@ -61,7 +61,7 @@ class JellyfishSimulation : public Simulation {
   int frames_;
   double mass0_ = 0, travelled_cm_ = 0;
   double max_surface_speed_ = 0, max_border_speed_ = 0;  // cm/s over the run (border: at series rows)
-  double border_speed() const;  // fastest water in the outermost cell layer now, cm/s
+  double border_speed() const;                           // fastest water in the outermost cell layer now, cm/s
   double step_seconds_ = 0, body_seconds_ = 0, passive_seconds_ = 0;
   long stepped_ = 0;
   std::vector<Eigen::Vector3d> tracer_start_;

@@ -89,18 +89,20 @@ json LatticeSimulation::metrics() {
 std::vector<Check> LatticeSimulation::checks(const json& m) const {
   std::vector<Check> out;
   if (m.contains("decay_rate_measured"))
-    out.push_back({"kinetic-energy decay rate / (2 nu k^2)", m["decay_rate_measured"].get<double>() / m["decay_rate_expected"].get<double>(),
-                   1.0, decay_tolerance_,
-                   "analytic viscous decay of a shear/vortex mode with nu = (tau - 1/2)/3; tolerance analysis.decay_tolerance "
-                   "(lattice dispersion O(k^2) and compressibility O(Ma^2))"});
+    out.push_back(
+        {"kinetic-energy decay rate / (2 nu k^2)",
+         m["decay_rate_measured"].get<double>() / m["decay_rate_expected"].get<double>(), 1.0, decay_tolerance_,
+         "analytic viscous decay of a shear/vortex mode with nu = (tau - 1/2)/3; tolerance analysis.decay_tolerance "
+         "(lattice dispersion O(k^2) and compressibility O(Ma^2))"});
   bool closed = true;
   for (auto b : params_.border) closed = closed && (b == lbm3d::Border::periodic || b == lbm3d::Border::bounce_back);
   if (closed) {
     // Periodic and bounce-back borders conserve mass exactly; what is left is round-off of the sums:
     // FP32 populations carry ~6e-8 relative error each, accumulating like a random walk over the steps.
     const double tol = params_.fp64 ? 1e-10 : 1e-4;
-    out.push_back({"relative mass drift (closed lattice)", m["mass_drift_rel"], 0.0, tol,
-                   "mass conservation of BGK with periodic/bounce-back borders; tolerance = round-off of the precision"});
+    out.push_back(
+        {"relative mass drift (closed lattice)", m["mass_drift_rel"], 0.0, tol,
+         "mass conservation of BGK with periodic/bounce-back borders; tolerance = round-off of the precision"});
   }
   return out;
 }
@@ -116,8 +118,11 @@ json LatticeSimulation::compare_tolerances() const {
   // Serial and OpenMP run the same per-cell arithmetic; only the double-precision reductions of
   // mass, energy and max speed are summed in a different order.
   const json reduction = {{"rel", 1e-9}, {"abs", 1e-15}, {"why", "reduction order of the mass/energy sums"}};
-  return {{"mass", reduction}, {"mass_drift_rel", {{"rel", 1e-3}, {"abs", 1e-12}, {"why", "difference of two sums, each reduced in a different order"}}},
-          {"kinetic_energy", reduction}, {"decay_rate_measured", reduction}};
+  return {{"mass", reduction},
+          {"mass_drift_rel",
+           {{"rel", 1e-3}, {"abs", 1e-12}, {"why", "difference of two sums, each reduced in a different order"}}},
+          {"kinetic_energy", reduction},
+          {"decay_rate_measured", reduction}};
 }
 
 }  // namespace immerse::cases

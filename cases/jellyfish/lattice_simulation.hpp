@@ -46,7 +46,7 @@ class LatticeSimulation : public Simulation {
 };
 
 // The reusable NaN/instability report (exit 3) naming the cell, the step and what to change.
-[[noreturn]] void throw_lattice_instability(const lbm3d::Health& h, const std::string& source, long step,
-                                            double tau, const std::string& extra_hint);
+[[noreturn]] void throw_lattice_instability(const lbm3d::Health& h, const std::string& source, long step, double tau,
+                                            const std::string& extra_hint);
 
 }  // namespace immerse::cases

@@ -8,16 +8,20 @@
 namespace immerse::cases {
 
 SolverEntry lbm3d_solver_entry() {
-  return {"lbm3d", lbm3d::lbm_schema,
-          {{"generic", [](const json& r, const std::string& source, const RunOptions& opt) -> std::unique_ptr<Simulation> {
-              return std::make_unique<LatticeSimulation>(r, source, opt);
-            }}}};
+  return {
+      "lbm3d",
+      lbm3d::lbm_schema,
+      {{"generic", [](const json& r, const std::string& source, const RunOptions& opt) -> std::unique_ptr<Simulation> {
+          return std::make_unique<LatticeSimulation>(r, source, opt);
+        }}}};
 }
 
 SolverEntry jellyfish_solver_entry() {
   // One simulation serves the three scenes: the scene adds tracers or algae and their checks.
-  return {"lbm3d.jellyfish", jellyfish_schema,
-          {{"jellyfish", make_jellyfish}, {"jellyfish_particles", make_jellyfish}, {"jellyfish_algae", make_jellyfish}}};
+  return {
+      "lbm3d.jellyfish",
+      jellyfish_schema,
+      {{"jellyfish", make_jellyfish}, {"jellyfish_particles", make_jellyfish}, {"jellyfish_algae", make_jellyfish}}};
 }
 
 }  // namespace immerse::cases

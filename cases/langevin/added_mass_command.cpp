@@ -31,7 +31,8 @@ nlohmann::json matrix_json(const bodies::Matrix6d& m) {
 }
 
 int run_added_mass(const AddedMassArgs& a) {
-  if (a.ellipsoid.empty() == a.mesh.empty()) throw InputError("added-mass: give exactly one of --ellipsoid A,B,C and --mesh F.obj");
+  if (a.ellipsoid.empty() == a.mesh.empty())
+    throw InputError("added-mass: give exactly one of --ellipsoid A,B,C and --mesh F.obj");
   bodies::TriMesh mesh;
   if (!a.mesh.empty()) {
     mesh = bodies::read_obj(a.mesh);
@@ -45,8 +46,14 @@ int run_added_mass(const AddedMassArgs& a) {
   opt.thickness = a.thickness;
   opt.model = a.method == "point_sources" ? bodies::SourceModel::point_sources : bodies::SourceModel::panels;
   const auto r = bodies::langevin_added_mass(mesh, opt);
-  nlohmann::json out = {{"faces", r.faces},          {"volume", r.volume},           {"solve_ms", r.solve_ms}, {"assemble_ms", r.assemble_ms}, {"iterations", r.iterations},
-                        {"method", a.method},        {"fluid_density", a.fluid_density}, {"matrix", matrix_json(r.matrix)},
+  nlohmann::json out = {{"faces", r.faces},
+                        {"volume", r.volume},
+                        {"solve_ms", r.solve_ms},
+                        {"assemble_ms", r.assemble_ms},
+                        {"iterations", r.iterations},
+                        {"method", a.method},
+                        {"fluid_density", a.fluid_density},
+                        {"matrix", matrix_json(r.matrix)},
                         {"raw_asymmetry", r.raw_asymmetry}};
   bodies::Matrix6d lamb = bodies::Matrix6d::Zero();
   if (!a.ellipsoid.empty()) {
@@ -57,8 +64,8 @@ int run_added_mass(const AddedMassArgs& a) {
     fmt::print("{}\n", out.dump(2));
     return 0;
   }
-  fmt::print("added mass ({} method, {} faces, fluid density {}): translation x y z, rotation x y z\n", a.method, r.faces,
-             a.fluid_density);
+  fmt::print("added mass ({} method, {} faces, fluid density {}): translation x y z, rotation x y z\n", a.method,
+             r.faces, a.fluid_density);
   for (int i = 0; i < 6; ++i) {
     for (int j = 0; j < 6; ++j) fmt::print("{:>14.6g}", r.matrix(i, j));
     fmt::print("\n");
@@ -84,7 +91,9 @@ int run_added_mass(const AddedMassArgs& a) {
 FamilyCommand add_added_mass_command(CLI::App& app) {
   auto args = std::make_shared<AddedMassArgs>();
   auto* c = app.add_subcommand("added-mass", "6x6 added-mass matrix of a body (panel method), volume and solve time");
-  c->add_option("--ellipsoid", args->ellipsoid, "semi-axes A,B,C along x, y, z (length unit L)")->delimiter(',')->expected(3);
+  c->add_option("--ellipsoid", args->ellipsoid, "semi-axes A,B,C along x, y, z (length unit L)")
+      ->delimiter(',')
+      ->expected(3);
   c->add_option("--faces", args->faces, "ellipsoid faces: 80, 320, 1280 or 5120 (default 1280)");
   c->add_option("--mesh", args->mesh, "closed triangle mesh (Wavefront OBJ) instead of an ellipsoid");
   c->add_option("--thickness", args->thickness, "thin bodies: sheet thickness (point_sources offset cap), default 0");

@@ -5,13 +5,15 @@ namespace immerse::cases::langevin {
 Schema langevin_schema() {
   Schema body;
   body.choice("shape", "ellipsoid", {"ellipsoid", "sphere", "elliptic_plate", "paper_airplane", "mesh"},
-              "ellipsoid (semi_axes a, b, c), sphere (radius a), elliptic_plate (a, b, thickness), paper_airplane (sheet side a, thickness), mesh (mesh_file)")
+              "ellipsoid (semi_axes a, b, c), sphere (radius a), elliptic_plate (a, b, thickness), paper_airplane "
+              "(sheet side a, thickness), mesh (mesh_file)")
       .vector("semi_axes", json::array({0.01, 0.02, 0.04}), 3, 0, 100, "m", "a, b, c (see shape)")
       .number("thickness", 0, 0, 10, "m", "sheet thickness of thin bodies (0: a solid body)")
       .integer("faces", 1280, 20, 20480, "mesh faces (ellipsoid/sphere: 80, 320, 1280, 5120; thin bodies: approximate)")
       .string("mesh_file", "", "Wavefront OBJ in metres, for shape mesh")
       .number("density", 1100, 1e-6, 1e6, "kg/m^3", "body density")
-      .choice("added_mass_method", "panels", {"panels", "point_sources"}, "added-mass source model (point_sources: the paper's)");
+      .choice("added_mass_method", "panels", {"panels", "point_sources"},
+              "added-mass source model (point_sources: the paper's)");
   Schema fluid;
   fluid.number("density", 1000, 0, 1e6, "kg/m^3", "fluid density")
       .number("viscosity", 1e-6, 1e-12, 1e3, "m^2/s", "kinematic viscosity")
@@ -23,25 +25,31 @@ Schema langevin_schema() {
       .integer("flow_axis", 2, 0, 2, "body axis facing the inflow (0 x, 1 y, 2 z)")
       .integer("steps", 100, 1, 1e7, "precompute time steps")
       .number("dt", 0, 0, 1e3, "s", "precompute time step (0: one cell per step at U0)")
-      .integer("pressure_iterations", 10, 1, 100000, "Jacobi sweeps per projection (warm-started from the previous step)")
+      .integer("pressure_iterations", 10, 1, 100000,
+               "Jacobi sweeps per projection (warm-started from the previous step)")
       .number("length", 0, 0, 1e3, "m", "turbulence length scale l of eps0 (0: the body length d)")
-      .choice("sampling", "shell", {"shell", "domain"}, "region whose mean k, eps make the series: fluid cells near the body, or all fluid cells")
+      .choice("sampling", "shell", {"shell", "domain"},
+              "region whose mean k, eps make the series: fluid cells near the body, or all fluid cells")
       .integer("shell_cells", 2, 1, 100, "shell thickness in cells");
   Schema init;
   init.vector("position", json::array({0, 0, 1}), 3, -1e6, 1e6, "m", "centre of mass, world (z up)")
-      .vector("euler_deg", json::array({0, 0, 0}), 3, -360, 360, "deg", "orientation: rotations about x, then y, then z")
+      .vector("euler_deg", json::array({0, 0, 0}), 3, -360, 360, "deg",
+              "orientation: rotations about x, then y, then z")
       .vector("velocity", json::array({0, 0, 0}), 3, -1e3, 1e3, "m/s", "initial velocity, world frame")
       .vector("omega", json::array({0, 0, 0}), 3, -1e3, 1e3, "rad/s", "initial angular velocity, body frame");
   Schema time;
   time.number("dt", 1e-3, 1e-7, 0.1, "s", "runtime step (RK4)").integer("steps", 2000, 0, 1e9, "runtime steps");
   Schema lang;
   lang.boolean("enabled", true, "Langevin relaxation and kicks (false: pure Kirchhoff, the paper's Fig. 5a)")
-      .boolean("compare_without", false, "also integrate the same body without the Langevin terms (metrics *_no_langevin)")
+      .boolean("compare_without", false,
+               "also integrate the same body without the Langevin terms (metrics *_no_langevin)")
       .integer("seed", 1, 0, 9e15, "seed of the kicks");
   Schema s;
-  s.object("body", body, "the rigid body").object("fluid", fluid, "the surrounding fluid")
+  s.object("body", body, "the rigid body")
+      .object("fluid", fluid, "the surrounding fluid")
       .object("turbulence", turb, "k-epsilon precompute on the 3D MAC grid (chi, eps series)")
-      .object("initial", init, "release state").object("time", time, "runtime stepping")
+      .object("initial", init, "release state")
+      .object("time", time, "runtime stepping")
       .object("langevin", lang, "stochastic turbulence loads")
       .number("ground_z", 0, -1e6, 1e6, "m", "ground plane: the body stops when its bounding box touches it");
   return s;

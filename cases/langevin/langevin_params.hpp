@@ -23,8 +23,8 @@ struct LangevinCase {
   // turbulence precompute
   mac3d::TurbulenceParams turb;
   bool turbulence = true;
-  int flow_axis = 2;             // body axis facing the inflow
-  double domain_lengths = 2;     // domain length along the flow in body lengths
+  int flow_axis = 2;          // body axis facing the inflow
+  double domain_lengths = 2;  // domain length along the flow in body lengths
   // runtime
   double dt = 1e-3;
   long steps = 1000;

@@ -28,7 +28,8 @@ bodies::TriMesh build_mesh(const LangevinCase& c) {
   bodies::TriMesh m;
   const auto& a = c.semi_axes;
   if (c.shape == "mesh") {
-    if (c.mesh_file.empty()) throw InputError(fmt::format("{}: key 'body.mesh_file': required for shape mesh", c.source));
+    if (c.mesh_file.empty())
+      throw InputError(fmt::format("{}: key 'body.mesh_file': required for shape mesh", c.source));
     m = bodies::read_obj(c.mesh_file);
   } else if ((c.shape == "elliptic_plate" || c.shape == "paper_airplane") && !(c.thickness > 0)) {
     throw InputError(fmt::format("{}: key 'body.thickness': must be > 0 for a {}", c.source, c.shape));
@@ -112,7 +113,8 @@ LangevinSimulation::LangevinSimulation(const json& r, const std::string& source,
   double e[3], vb[3] = {0, 0, 0};
   for (int a = 0; a < 3; ++a) e[a] = c_.euler_deg[a] * M_PI / 180;
   state_ = bodies::langevin_initial_state(c_.position.data(), e, vb, c_.omega.data());
-  const Eigen::Vector3d v_body = rotation(state_).transpose() * Eigen::Vector3d(c_.velocity[0], c_.velocity[1], c_.velocity[2]);
+  const Eigen::Vector3d v_body =
+      rotation(state_).transpose() * Eigen::Vector3d(c_.velocity[0], c_.velocity[1], c_.velocity[2]);
   for (int a = 0; a < 3; ++a) state_.xi[a] = v_body[a];
   state_without_ = state_;
   traj_.push_back({0, state_});
@@ -125,7 +127,8 @@ void LangevinSimulation::step() {
   bodies::langevin_step(params_, series_.view(), state_, t, c_.dt, uint64_t(c_.seed), 0, uint64_t(step_));
   step_seconds_ += std::chrono::duration<double>(Clock::now() - t0).count();
   if (c_.compare_without)
-    bodies::langevin_step(params_without_, series_.view(), state_without_, t, c_.dt, uint64_t(c_.seed), 0, uint64_t(step_));
+    bodies::langevin_step(params_without_, series_.view(), state_without_, t, c_.dt, uint64_t(c_.seed), 0,
+                          uint64_t(step_));
   ++step_;
   traj_.push_back({step_ * c_.dt, state_});
   if (c_.compare_without) traj_without_.push_back({step_ * c_.dt, state_without_});
@@ -137,8 +140,9 @@ void LangevinSimulation::check_health() {
   for (int k = 0; k < 18; ++k) {
     const double v = k < 9 ? s.R[k] : (k < 12 ? s.x[k - 9] : s.xi[k - 12]);
     if (!std::isfinite(v))
-      throw NumericalError(fmt::format("{}: field '{}' is not finite at component {} at step {} (t = {:g}). Hint: lower time.dt",
-                                       c_.source, names[k < 9 ? 0 : (k < 12 ? 1 : (k < 15 ? 2 : 3))], k, step_, time()));
+      throw NumericalError(
+          fmt::format("{}: field '{}' is not finite at component {} at step {} (t = {:g}). Hint: lower time.dt",
+                      c_.source, names[k < 9 ? 0 : (k < 12 ? 1 : (k < 15 ? 2 : 3))], k, step_, time()));
   }
 }
 
@@ -159,7 +163,8 @@ std::vector<std::string> LangevinSimulation::write_frame(const std::string& dir,
 void LangevinSimulation::write_final(const std::string& dir) {
   auto write = [&](const std::vector<TrajectorySample>& traj, const std::string& file) {
     CsvWriter w((std::filesystem::path(dir) / file).string(),
-                {"t", "x", "y", "z", "qw", "qx", "qy", "qz", "vx_world", "vy_world", "vz_world", "omega_x", "omega_y", "omega_z", "tilt_deg"},
+                {"t", "x", "y", "z", "qw", "qx", "qy", "qz", "vx_world", "vy_world", "vz_world", "omega_x", "omega_y",
+                 "omega_z", "tilt_deg"},
                 fmt::format("{}: trajectory, SI units; orientation as the quaternion of R (body -> world)", c_.source));
     const size_t every = std::max<size_t>(1, traj.size() / 5000);
     for (size_t k = 0; k < traj.size(); k += every) {
@@ -167,7 +172,8 @@ void LangevinSimulation::write_final(const std::string& dir) {
       const Eigen::Matrix3d R = rotation(s);
       const Eigen::Quaterniond q(R);
       const Eigen::Vector3d v = R * Eigen::Vector3d(s.xi[0], s.xi[1], s.xi[2]);
-      w.row({traj[k].t, s.x[0], s.x[1], s.x[2], q.w(), q.x(), q.y(), q.z(), v[0], v[1], v[2], s.xi[3], s.xi[4], s.xi[5], tilt_deg(s)});
+      w.row({traj[k].t, s.x[0], s.x[1], s.x[2], q.w(), q.x(), q.y(), q.z(), v[0], v[1], v[2], s.xi[3], s.xi[4], s.xi[5],
+             tilt_deg(s)});
     }
   };
   write(traj_, "trajectory.csv");
@@ -185,8 +191,13 @@ std::vector<std::string> LangevinSimulation::series_columns() const {
 
 std::vector<double> LangevinSimulation::series_row() {
   const auto& s = state_;
-  std::vector<double> row = {time(), s.x[0], s.x[1], s.x[2], std::sqrt(s.xi[0] * s.xi[0] + s.xi[1] * s.xi[1] + s.xi[2] * s.xi[2]),
-                             tilt_deg(s), s.xi[3 + major_axis_]};
+  std::vector<double> row = {time(),
+                             s.x[0],
+                             s.x[1],
+                             s.x[2],
+                             std::sqrt(s.xi[0] * s.xi[0] + s.xi[1] * s.xi[1] + s.xi[2] * s.xi[2]),
+                             tilt_deg(s),
+                             s.xi[3 + major_axis_]};
   if (c_.compare_without) row.insert(row.end(), {state_without_.x[2], tilt_deg(state_without_)});
   return row;
 }
@@ -283,46 +294,59 @@ std::vector<Check> LangevinSimulation::checks(const json& m) const {
   // Qualitative outcomes as ranges: Check passes when |ours - reference| <= tolerance, so "at least
   // X" is written as min(value, cap) against the middle of [X, cap].
   auto at_least = [](const std::string& q, double v, double lo, double cap, const std::string& why) {
-    return Check{q + fmt::format(" >= {:g} (as min(value, {:g}))", lo, cap), std::min(v, cap), 0.5 * (lo + cap), 0.5 * (cap - lo), why};
+    return Check{q + fmt::format(" >= {:g} (as min(value, {:g}))", lo, cap), std::min(v, cap), 0.5 * (lo + cap),
+                 0.5 * (cap - lo), why};
   };
   std::vector<Check> out;
   const std::string scene = c_.scene;
   if (scene == "falling_paper") {
-    out.push_back(at_least("heading_turns", m["heading_turns"], 1.0, 100, "paper Fig. 3: helical fall (the horizontal velocity turns round at least once)"));
-    out.push_back(at_least("lateral_amplitude/half-length", m["lateral_amplitude"].get<double>() / c_.semi_axes[0], 0.25, 100,
-                           "paper Fig. 3: the helix's radius is a sizeable fraction of the leaf (>= 1/4 of its half-length)"));
-    out.push_back(at_least("rotation_about_major_axis_turns", m["rotation_about_major_axis_turns"], 1.0, 1e6,
-                           "paper Fig. 3: the paper rotates about its major axis while falling (at least one full turn)"));
-    out.push_back(at_least("mean_descent_speed", m["mean_descent_speed"], 1e-3, 1e3, "the paper falls (positive descent)"));
+    out.push_back(at_least("heading_turns", m["heading_turns"], 1.0, 100,
+                           "paper Fig. 3: helical fall (the horizontal velocity turns round at least once)"));
+    out.push_back(
+        at_least("lateral_amplitude/half-length", m["lateral_amplitude"].get<double>() / c_.semi_axes[0], 0.25, 100,
+                 "paper Fig. 3: the helix's radius is a sizeable fraction of the leaf (>= 1/4 of its half-length)"));
+    out.push_back(
+        at_least("rotation_about_major_axis_turns", m["rotation_about_major_axis_turns"], 1.0, 1e6,
+                 "paper Fig. 3: the paper rotates about its major axis while falling (at least one full turn)"));
+    out.push_back(
+        at_least("mean_descent_speed", m["mean_descent_speed"], 1e-3, 1e3, "the paper falls (positive descent)"));
   } else if (scene == "paper_airplane") {
-    out.push_back(at_least("turns", m["turns"].get<double>(), 2, 1e6,
-                           "paper Fig. 4: the airplane makes (at least) two turning motions; a turn = the heading of the "
-                           "horizontal motion (0.1 s displacements) sweeps >= 90 deg one way. The model has no lift, so "
-                           "the count is set by the kicks, not by a glide: see the report"));
+    out.push_back(
+        at_least("turns", m["turns"].get<double>(), 2, 1e6,
+                 "paper Fig. 4: the airplane makes (at least) two turning motions; a turn = the heading of the "
+                 "horizontal motion (0.1 s displacements) sweeps >= 90 deg one way. The model has no lift, so "
+                 "the count is set by the kicks, not by a glide: see the report"));
     out.push_back(at_least("mean_descent_speed", m["mean_descent_speed"], 1e-3, 1e3, "the airplane descends"));
   } else if (scene == "rubber_ellipsoid" && c_.compare_without) {
     const double with = m["oscillation_amplitude_deg"], without = m["oscillation_amplitude_deg_no_langevin"];
     out.push_back(at_least("oscillation ratio with/without Langevin", with / std::max(without, 1e-9), 1.5, 1e6,
-                           "paper Fig. 5: with the Langevin terms the ellipsoid oscillates clearly more (>= 1.5x) than the pure Kirchhoff flutter"));
+                           "paper Fig. 5: with the Langevin terms the ellipsoid oscillates clearly more (>= 1.5x) than "
+                           "the pure Kirchhoff flutter"));
     out.push_back(at_least("mean_descent_speed", m["mean_descent_speed"], 1e-3, 1e3, "the ellipsoid sinks"));
   }
   return out;
 }
 
 json LangevinSimulation::phases_ms() const {
-  return {{"added_mass", added_.solve_ms}, {"added_mass_assembly", added_.assemble_ms}, {"voxelise", voxelise_ms_},
-          {"turbulence", turb_.precompute_ms}, {"runtime", 1e3 * step_seconds_}};
+  return {{"added_mass", added_.solve_ms},
+          {"added_mass_assembly", added_.assemble_ms},
+          {"voxelise", voxelise_ms_},
+          {"turbulence", turb_.precompute_ms},
+          {"runtime", 1e3 * step_seconds_}};
 }
 
 json LangevinSimulation::compare_tolerances() const {
   // The turbulence series are means computed by parallel reductions (order differs between backends,
   // ~1e-15 relative); the trajectory amplifies that through the chaotic fall. The runtime itself is
   // the same host code on every backend, so only the turbulence-driven quantities may move.
-  const json chaotic = {{"rel", 0.05}, {"abs", 1e-3}, {"why", "chaotic fall amplifies reduction-order differences of the turbulence means"}};
+  const json chaotic = {{"rel", 0.05},
+                        {"abs", 1e-3},
+                        {"why", "chaotic fall amplifies reduction-order differences of the turbulence means"}};
   json t = json::object();
-  for (const char* k : {"mean_descent_speed", "lateral_amplitude", "heading_turns", "turns", "rotation_about_major_axis_turns",
-                        "oscillation_amplitude_deg", "fall_time", "landed", "chi_final", "eps_final", "turbulence_max_divergence",
-                        "rotation_about_major_axis_net_turns", "major_axis_rotation_share"})
+  for (const char* k :
+       {"mean_descent_speed", "lateral_amplitude", "heading_turns", "turns", "rotation_about_major_axis_turns",
+        "oscillation_amplitude_deg", "fall_time", "landed", "chi_final", "eps_final", "turbulence_max_divergence",
+        "rotation_about_major_axis_net_turns", "major_axis_rotation_share"})
     t[k] = chaotic;
   return t;
 }

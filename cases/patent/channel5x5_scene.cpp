@@ -54,7 +54,8 @@ class Channel5x5 final : public PenaltySimulation {
   json metrics() override {
     json m = PenaltySimulation::metrics();
     m["table"] = json::array();
-    for (const auto& e : table_) m["table"].push_back({{"t", e.t}, {"i", e.i}, {"j", e.j}, {"u", e.u}, {"v", e.v}, {"p", e.p}});
+    for (const auto& e : table_)
+      m["table"].push_back({{"t", e.t}, {"i", e.i}, {"j", e.j}, {"u", e.u}, {"v", e.v}, {"p", e.p}});
     return m;
   }
 

@@ -104,8 +104,13 @@ void PenaltySimulation::write_final(const std::string& dir) {
   for (int j = 1; j <= f.ny; ++j)
     for (int i = 1; i <= f.nx; ++i) {
       const size_t c = f.at(i, j);
-      std::vector<double> row = {(i - 0.5) * f.dx, (j - 0.5) * f.dy, f.uc(i, j), f.vc(i, j), f.p[c],
-                                 f.p[c] * height_scale_, static_cast<double>(f.solid[c])};
+      std::vector<double> row = {(i - 0.5) * f.dx,
+                                 (j - 0.5) * f.dy,
+                                 f.uc(i, j),
+                                 f.vc(i, j),
+                                 f.p[c],
+                                 f.p[c] * height_scale_,
+                                 static_cast<double>(f.solid[c])};
       for (const auto& dye : f.dyes) row.push_back(std::clamp(dye[c], 0.0, 1.0));
       if (!f.dyes.empty())
         for (double k : blended_colour(f, c)) row.push_back(k);
@@ -167,8 +172,8 @@ json PenaltySimulation::metrics() {
 
 std::vector<Check> PenaltySimulation::checks(const json& metrics) const {
   // Discrete divergence theorem: round-off only. The scale is the largest single term summed.
-  const double scale = std::max({std::abs(metrics["inflow_flux"].get<double>()),
-                                 std::abs(metrics["outflow_flux"].get<double>()), 1e-300});
+  const double scale = std::max(
+      {std::abs(metrics["inflow_flux"].get<double>()), std::abs(metrics["outflow_flux"].get<double>()), 1e-300});
   return {{"mass balance residual / flux", metrics["mass_balance_residual"].get<double>() / scale, 0.0, 1e-9,
            "conservation: eps p + div u = 0 summed over the cells (divergence theorem); tolerance = round-off"}};
 }
@@ -179,7 +184,9 @@ json PenaltySimulation::compare_tolerances() const {
   // pure rounding (a difference of sums ~1e-16 of the fluxes), so it is compared in absolute terms.
   // 1e-12 absolute is ~1e4 ulps of the O(1) fluxes of the canned cases.
   return {{"mass_balance_residual",
-           {{"rel", 0.0}, {"abs", 1e-12}, {"why", "round-off residual of the discrete divergence theorem, compared in absolute terms"}}}};
+           {{"rel", 0.0},
+            {"abs", 1e-12},
+            {"why", "round-off residual of the discrete divergence theorem, compared in absolute terms"}}}};
 }
 
 json PenaltySimulation::phases_ms() const {

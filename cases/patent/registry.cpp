@@ -5,10 +5,12 @@
 namespace immerse::cases {
 
 SolverEntry penalty_solver_entry() {
-  const SimulationFactory generic = [](const json& r, const std::string& source, const RunOptions& opt) -> std::unique_ptr<Simulation> {
+  const SimulationFactory generic = [](const json& r, const std::string& source,
+                                       const RunOptions& opt) -> std::unique_ptr<Simulation> {
     return std::make_unique<PenaltySimulation>(r, source, opt);
   };
-  return {"mac2d.penalty", mac2d::penalty_schema,
+  return {"mac2d.penalty",
+          mac2d::penalty_schema,
           {{"generic", generic}, {"channel5x5", make_channel5x5}, {"channel", make_channel}, {"river", make_river}}};
 }
 

@@ -25,7 +25,8 @@ class River final : public PenaltySimulation {
         hmin = std::min(hmin, f.p[c] * height_scale_);
         hmax = std::max(hmax, f.p[c] * height_scale_);
         if (!f.dyes.empty() && (f.dyes[0][c] > 0.1 || (f.dyes.size() > 1 && f.dyes[1][c] > 0.1))) dyed += 1;
-        if (f.solid[c] && f.solid[f.at(i + 1, j)] && i < f.nx) wall_error = std::max(wall_error, std::abs(f.u[c] - solid_u(i, j)));
+        if (f.solid[c] && f.solid[f.at(i + 1, j)] && i < f.nx)
+          wall_error = std::max(wall_error, std::abs(f.u[c] - solid_u(i, j)));
       }
     const auto s = flow_->streaklines();
     m["height_min"] = hmin;
@@ -53,10 +54,14 @@ class River final : public PenaltySimulation {
       const auto& o = params_.obstacles[k];
       Expression ox(o.x, "obstacle x"), oy(o.y, "obstacle y");
       const double cx = ox(0, 0, 0, t), cy = oy(0, 0, 0, t), th = o.angle_deg * M_PI / 180;
-      const double lx = std::cos(th) * (x - cx) + std::sin(th) * (y - cy), ly = -std::sin(th) * (x - cx) + std::cos(th) * (y - cy);
+      const double lx = std::cos(th) * (x - cx) + std::sin(th) * (y - cy),
+                   ly = -std::sin(th) * (x - cx) + std::cos(th) * (y - cy);
       const double b = o.shape == "circle" ? o.a : o.b;
-      const bool in = o.shape == "rectangle" ? (std::abs(lx) <= o.a && std::abs(ly) <= b) : (lx * lx / (o.a * o.a) + ly * ly / (b * b) <= 1);
-      if (in) u = (ox(0, 0, 0, t + 0.5 * dt) - ox(0, 0, 0, std::max(0.0, t - 0.5 * dt))) / (t + 0.5 * dt - std::max(0.0, t - 0.5 * dt));
+      const bool in = o.shape == "rectangle" ? (std::abs(lx) <= o.a && std::abs(ly) <= b)
+                                             : (lx * lx / (o.a * o.a) + ly * ly / (b * b) <= 1);
+      if (in)
+        u = (ox(0, 0, 0, t + 0.5 * dt) - ox(0, 0, 0, std::max(0.0, t - 0.5 * dt))) /
+            (t + 0.5 * dt - std::max(0.0, t - 0.5 * dt));
     }
     return u;
   }

@@ -34,13 +34,13 @@ std::string stem(const std::string& path) { return std::filesystem::path(path).s
 
 std::vector<CaseDoc> canned_cases() {
   std::vector<CaseDoc> out;
-  for (const auto& [rel, text] : embedded::case_files()) out.push_back({stem(rel), "cases/" + rel, parse(text, "cases/" + rel)});
+  for (const auto& [rel, text] : embedded::case_files())
+    out.push_back({stem(rel), "cases/" + rel, parse(text, "cases/" + rel)});
   return out;
 }
 
 CaseDoc load_case(const std::string& name_or_path) {
-  const bool ends_json =
-      name_or_path.size() > 5 && name_or_path.compare(name_or_path.size() - 5, 5, ".json") == 0;
+  const bool ends_json = name_or_path.size() > 5 && name_or_path.compare(name_or_path.size() - 5, 5, ".json") == 0;
   const bool looks_like_path = name_or_path.find('/') != std::string::npos || ends_json;
   if (looks_like_path || std::filesystem::is_regular_file(name_or_path)) {
     std::ifstream in(name_or_path);
@@ -83,8 +83,9 @@ Schema case_schema(const std::string& solver) {
       .choice("scene", "generic", entry ? entry->scene_names() : std::vector<std::string>{"generic"},
               "scene code adding metrics/checks (generic: the solver's own metrics)")
       .free_object("units", "free-text statement of the units used")
-      .free_object("quick", "overrides {\"key\": value} applied by --quick: a short run of the same case "
-                            "(backend comparison, smoke tests); its checks are not expected to pass")
+      .free_object("quick",
+                   "overrides {\"key\": value} applied by --quick: a short run of the same case "
+                   "(backend comparison, smoke tests); its checks are not expected to pass")
       .object("output", output, "what is written besides result.json");
   if (entry) s.merge(entry->schema());
   return s;

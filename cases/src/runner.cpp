@@ -43,8 +43,12 @@ void write_json(const std::string& path, const json& j) {
 json checks_json(const std::vector<Check>& checks) {
   json out = json::array();
   for (const auto& c : checks)
-    out.push_back({{"quantity", c.quantity}, {"ours", c.ours}, {"reference", c.reference},
-                   {"tolerance", c.tolerance}, {"source", c.source}, {"pass", c.pass()}});
+    out.push_back({{"quantity", c.quantity},
+                   {"ours", c.ours},
+                   {"reference", c.reference},
+                   {"tolerance", c.tolerance},
+                   {"source", c.source},
+                   {"pass", c.pass()}});
   return out;
 }
 
@@ -64,20 +68,22 @@ RunOutcome run_case(const RunRequest& req) {
   fs::create_directories(out.out_dir, ec);
   if (ec) throw Error(fmt::format("cannot create output directory {}: {}", out.out_dir, ec.message()), 1);
 
-  json result = {{"case", name},
-                 {"paper", params["paper"]},
-                 {"experiment", params["experiment"]},
-                 {"backend", to_string(req.options.backend)},
-                 {"precision", sim->precision()},
-                 {"quick", req.quick},
-                 {"compare_tolerances", sim->compare_tolerances()},
-                 {"parameters", params},
-                 {"versions", versions_json()},
-                 // Threads (OpenMP) or concurrent work items (CUDA) this backend ran with: timings need it.
-                 {"concurrency", with_backend(req.options.backend, [](auto tag) {
-                    return static_cast<long>(typename decltype(tag)::execution_space().concurrency());
-                  })},
-                 {"status", "running"}};
+  json result = {
+      {"case", name},
+      {"paper", params["paper"]},
+      {"experiment", params["experiment"]},
+      {"backend", to_string(req.options.backend)},
+      {"precision", sim->precision()},
+      {"quick", req.quick},
+      {"compare_tolerances", sim->compare_tolerances()},
+      {"parameters", params},
+      {"versions", versions_json()},
+      // Threads (OpenMP) or concurrent work items (CUDA) this backend ran with: timings need it.
+      {"concurrency", with_backend(req.options.backend,
+                                   [](auto tag) {
+                                     return static_cast<long>(typename decltype(tag)::execution_space().concurrency());
+                                   })},
+      {"status", "running"}};
   write_json((fs::path(out.out_dir) / "result.json").string(), result);
 
   const long total = sim->total_steps();

@@ -1,6 +1,6 @@
 // Every solver family the `immerse` program knows; each family adds its entry here.
-#include "immerse/core/error.hpp"
 #include "immerse/cases/simulation.hpp"
+#include "immerse/core/error.hpp"
 
 namespace immerse::cases {
 
@@ -12,8 +12,9 @@ SolverEntry elastic_solver_entry();    // cases/elastic
 SolverEntry swlbm_solver_entry();      // cases/floating
 
 const std::vector<SolverEntry>& solver_registry() {
-  static const std::vector<SolverEntry> entries = {penalty_solver_entry(), lbm3d_solver_entry(), jellyfish_solver_entry(),
-                                                   langevin_solver_entry(), elastic_solver_entry(), swlbm_solver_entry()};
+  static const std::vector<SolverEntry> entries = {penalty_solver_entry(),   lbm3d_solver_entry(),
+                                                   jellyfish_solver_entry(), langevin_solver_entry(),
+                                                   elastic_solver_entry(),   swlbm_solver_entry()};
   return entries;
 }
 

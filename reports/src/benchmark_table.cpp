@@ -24,8 +24,10 @@ const std::vector<std::pair<std::string, std::string>> kRateCounters = {
 }  // namespace
 
 std::string benchmark_table(const std::string& program, const json& out) {
-  std::string md = fmt::format("### `{}`\n\n| benchmark | ms/iteration | throughput | GB/s | % of STREAM triad | other counters |\n"
-                               "|---|---|---|---|---|---|\n", program);
+  std::string md = fmt::format(
+      "### `{}`\n\n| benchmark | ms/iteration | throughput | GB/s | % of STREAM triad | other counters |\n"
+      "|---|---|---|---|---|---|\n",
+      program);
   std::map<std::string, double> stream;
   for (const auto& b : out["benchmarks"])
     if (b["name"].get<std::string>().rfind("stream_triad", 0) == 0 && b.contains("bytes_per_second")) {
@@ -39,29 +41,46 @@ std::string benchmark_table(const std::string& program, const json& out) {
       continue;
     }
     const double gbs = b.value("bytes_per_second", 0.0) / 1e9;
-    const double ms = b["real_time"].get<double>() * (b["time_unit"] == "ns" ? 1e-6 : b["time_unit"] == "us" ? 1e-3 : 1.0);
+    const double ms = b["real_time"].get<double>() * (b["time_unit"] == "ns"   ? 1e-6
+                                                      : b["time_unit"] == "us" ? 1e-3
+                                                                               : 1.0);
     const auto measured = stream.find(backend_of_name(b["name"]));  // find: no zero entry for other names
     const double triad = measured == stream.end() ? 0.0 : measured->second;
     std::string rate, other;
     for (const auto& [key, unit] : kRateCounters)
       if (b.contains(key)) rate = fmt::format("{:.1f} {}", b[key].get<double>() / 1e6, unit);
-    static const std::vector<std::string> kStandard = {"name", "run_name", "run_type", "repetitions", "repetition_index",
-                                                       "threads", "iterations", "real_time", "cpu_time", "time_unit",
-                                                       "bytes_per_second", "family_index", "per_family_instance_index",
-                                                       "aggregate_name", "aggregate_unit", "label"};
+    static const std::vector<std::string> kStandard = {"name",
+                                                       "run_name",
+                                                       "run_type",
+                                                       "repetitions",
+                                                       "repetition_index",
+                                                       "threads",
+                                                       "iterations",
+                                                       "real_time",
+                                                       "cpu_time",
+                                                       "time_unit",
+                                                       "bytes_per_second",
+                                                       "family_index",
+                                                       "per_family_instance_index",
+                                                       "aggregate_name",
+                                                       "aggregate_unit",
+                                                       "label"};
     for (const auto& item : b.items()) {
       const std::string& key = item.key();  // not a structured binding: lambdas capture it (C++17)
       const json& value = item.value();
-      const bool known = std::find(kStandard.begin(), kStandard.end(), key) != kStandard.end() ||
-                         std::any_of(kRateCounters.begin(), kRateCounters.end(), [&](const auto& r) { return r.first == key; });
-      if (!known && value.is_number()) other += fmt::format("{}{} {:.4g}", other.empty() ? "" : ", ", key, value.get<double>());
+      const bool known =
+          std::find(kStandard.begin(), kStandard.end(), key) != kStandard.end() ||
+          std::any_of(kRateCounters.begin(), kRateCounters.end(), [&](const auto& r) { return r.first == key; });
+      if (!known && value.is_number())
+        other += fmt::format("{}{} {:.4g}", other.empty() ? "" : ", ", key, value.get<double>());
     }
     md += fmt::format("| {} | {:.4g} | {} | {} | {} | {} |\n", b["name"].get<std::string>(), ms, rate,
-                      gbs > 0 ? fmt::format("{:.2f}", gbs) : "", triad > 0 && gbs > 0 ? fmt::format("{:.0f}%", 100 * gbs * 1e9 / triad) : "",
-                      other);
+                      gbs > 0 ? fmt::format("{:.2f}", gbs) : "",
+                      triad > 0 && gbs > 0 ? fmt::format("{:.0f}%", 100 * gbs * 1e9 / triad) : "", other);
   }
   std::string triads;
-  for (const auto& [backend, bw] : stream) triads += fmt::format("{}{} {:.2f} GB/s", triads.empty() ? "" : ", ", backend, bw / 1e9);
+  for (const auto& [backend, bw] : stream)
+    triads += fmt::format("{}{} {:.2f} GB/s", triads.empty() ? "" : ", ", backend, bw / 1e9);
   const json& c = out["context"];
   md += fmt::format("\nSTREAM triad per backend in this program's run: {}. Context: {} CPUs at {} MHz.\n\n",
                     triads.empty() ? "not measured" : triads, c.value("num_cpus", 0), c.value("mhz_per_cpu", 0));

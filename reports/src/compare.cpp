@@ -2,8 +2,8 @@
 #include "immerse/reports/compare.hpp"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -84,7 +84,7 @@ MetricTolerance tolerance_for(const json& tolerances, const std::string& key) {
 struct Run {
   std::string label;  // "serial", "openmp", "openmp x1"
   Backend backend;
-  int threads = 0;    // 0: the backend's default
+  int threads = 0;  // 0: the backend's default
   std::string dir;
   std::string error = {};
   json result = {};
@@ -110,9 +110,9 @@ void execute(Run& run, const std::string& self, const std::string& case_name, bo
   const std::string log = (fs::path(run.dir) / "run.log").string();
   std::string env = "OMP_PROC_BIND=spread OMP_PLACES=threads";
   if (run.threads > 0) env += fmt::format(" OMP_NUM_THREADS={}", run.threads);
-  const std::string cmd =
-      fmt::format("{} {} run {} --backend {} {} --quiet --out {} > {} 2>&1", env, shell_quote(self), shell_quote(case_name),
-                  to_string(run.backend), quick ? "--quick" : "", shell_quote(run.dir), shell_quote(log));
+  const std::string cmd = fmt::format("{} {} run {} --backend {} {} --quiet --out {} > {} 2>&1", env, shell_quote(self),
+                                      shell_quote(case_name), to_string(run.backend), quick ? "--quick" : "",
+                                      shell_quote(run.dir), shell_quote(log));
   const int status = run_unbound(cmd);
   std::ifstream in(fs::path(run.dir) / "result.json");
   if (in) {
@@ -138,7 +138,9 @@ double relative(const json& a, const json& b) {
   return m == 0 ? 0 : std::abs(x - y) / m;
 }
 
-std::string fmt_value(const json& v) { return v.is_number_float() ? fmt::format("{:.17g}", v.get<double>()) : v.dump(); }
+std::string fmt_value(const json& v) {
+  return v.is_number_float() ? fmt::format("{:.17g}", v.get<double>()) : v.dump();
+}
 
 }  // namespace
 
@@ -171,8 +173,10 @@ std::vector<MetricDifference> compare_metrics(const json& ref, const json& other
       const double allowed = t.abs + t.rel * std::max(std::abs(x), std::abs(y));
       const double diff = std::abs(x - y);
       d.why = t.why;
-      if (std::isnan(x) || std::isnan(y)) d.excess = std::isnan(x) && std::isnan(y) ? 0 : INFINITY;
-      else d.excess = diff == 0 ? 0 : allowed > 0 ? diff / allowed : INFINITY;
+      if (std::isnan(x) || std::isnan(y))
+        d.excess = std::isnan(x) && std::isnan(y) ? 0 : INFINITY;
+      else
+        d.excess = diff == 0 ? 0 : allowed > 0 ? diff / allowed : INFINITY;
     } else {
       d.excess = va == it->second ? 0 : INFINITY;
       d.why = "non-numeric: must be equal";
@@ -191,7 +195,8 @@ std::vector<std::string> parse_case_list(const std::string& list) {
     if (std::find(names.begin(), names.end(), item) == names.end()) {
       std::string all;
       for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
-      throw InputError(fmt::format("--cases: '{}' is not a canned case (allowed: all or a comma list of {})", item, all));
+      throw InputError(
+          fmt::format("--cases: '{}' is not a canned case (allowed: all or a comma list of {})", item, all));
     }
     out.push_back(item);
   }
@@ -211,7 +216,8 @@ std::vector<int> parse_thread_list(const std::string& list) {
     char* end = nullptr;
     const long n = std::strtol(item.c_str(), &end, 10);
     if (*end != '\0' || n < 1 || n > 4096)
-      throw InputError(fmt::format("--scaling-threads: '{}' is not a thread count (allowed: integers in [1, 4096], comma-separated)", item));
+      throw InputError(fmt::format(
+          "--scaling-threads: '{}' is not a thread count (allowed: integers in [1, 4096], comma-separated)", item));
     out.push_back(static_cast<int>(n));
   }
   return out;
@@ -225,9 +231,11 @@ std::string stated_tolerances(const json& tolerances) {
   std::vector<std::pair<std::string, std::string>> groups;  // reason, metrics; in first-seen order
   for (const auto& [metric, t] : tolerances.items()) {
     const std::string why = t.value("why", std::string("no reason stated"));
-    const std::string bound = t.value("timing", false) ? "not compared"
-                              : fmt::format("rel {:g}{}", t.value("rel", 0.0),
-                                            t.value("abs", 0.0) > 0 ? fmt::format(", abs {:g}", t.value("abs", 0.0)) : "");
+    const std::string bound =
+        t.value("timing", false)
+            ? "not compared"
+            : fmt::format("rel {:g}{}", t.value("rel", 0.0),
+                          t.value("abs", 0.0) > 0 ? fmt::format(", abs {:g}", t.value("abs", 0.0)) : "");
     auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.first == why; });
     if (g == groups.end()) g = groups.insert(groups.end(), {why, ""});
     g->second += fmt::format("{}`{}` ({})", g->second.empty() ? "" : ", ", metric, bound);
@@ -259,8 +267,8 @@ int compare_backends(const CompareOptions& opt) {
       "(`compare_tolerances` in result.json, with its reason) or 1e-12 relative; timing metrics are not compared. "
       "`openmp xN` rows are the OpenMP backend limited to N threads (OMP_NUM_THREADS), for thread scaling; this "
       "machine has {} hardware threads. Regenerate with `./immerse.sh compare{}`.\n\n",
-      "canned ", opt.quick ? " (quick mode: each case's \"quick\" overrides)" : "",
-      to_string(backends.front()), hw, opt.quick ? " --quick" : "");
+      "canned ", opt.quick ? " (quick mode: each case's \"quick\" overrides)" : "", to_string(backends.front()), hw,
+      opt.quick ? " --quick" : "");
   std::string md;  // one section per case
   bool all_agree = true;
   std::vector<std::string> failures;
@@ -273,7 +281,9 @@ int compare_backends(const CompareOptions& opt) {
     for (Backend b : backends) runs.push_back({to_string(b), b, 0, (root / name / to_string(b)).string()});
     if (with_openmp)
       for (int n : threads)
-        if (n != hw) runs.push_back({fmt::format("openmp x{}", n), Backend::openmp, n, (root / name / fmt::format("openmp_x{}", n)).string()});
+        if (n != hw)
+          runs.push_back({fmt::format("openmp x{}", n), Backend::openmp, n,
+                          (root / name / fmt::format("openmp_x{}", n)).string()});
     if (chart_columns.empty()) {
       for (const auto& r : runs) chart_columns.push_back(r.label);
       for (const auto& c : chart_columns) chart_data << " \"" << c << "\"";
@@ -296,14 +306,18 @@ int compare_backends(const CompareOptions& opt) {
       continue;
     }
     const json tolerances = ref.result.value("compare_tolerances", json::object());
-    md += fmt::format("{} steps{}.\n\n| backend | threads | ms/step | speed-up over {} | largest metric difference (relative) | verdict |\n"
-                      "|---|---|---|---|---|---|\n",
-                      ref.result["timings"].value("steps", 0L), ref.result.value("precision", "") == "" ? "" : ", " + ref.result["precision"].get<std::string>(),
-                      ref.label);
+    md += fmt::format(
+        "{} steps{}.\n\n| backend | threads | ms/step | speed-up over {} | largest metric difference (relative) | "
+        "verdict |\n"
+        "|---|---|---|---|---|---|\n",
+        ref.result["timings"].value("steps", 0L),
+        ref.result.value("precision", "") == "" ? "" : ", " + ref.result["precision"].get<std::string>(), ref.label);
     bool case_ok = true;
     chart_data << "\"" << name << "\"";
     for (const Run& r : runs) {
-      json run_json = {{"backend", to_string(r.backend)}, {"label", r.label}, {"threads", r.threads == 0 ? json() : json(r.threads)}};
+      json run_json = {{"backend", to_string(r.backend)},
+                       {"label", r.label},
+                       {"threads", r.threads == 0 ? json() : json(r.threads)}};
       if (!r.error.empty()) {
         md += fmt::format("| {} | | | | FAIL: {} |\n", r.label, r.error);
         failures.push_back(fmt::format("{} on {}: {}", name, r.label, r.error));
@@ -314,7 +328,8 @@ int compare_backends(const CompareOptions& opt) {
         chart_data << " NaN";
         continue;
       }
-      const auto diffs = &r == &ref ? std::vector<MetricDifference>{} : compare_metrics(ref.result["metrics"], r.result["metrics"], tolerances);
+      const auto diffs = &r == &ref ? std::vector<MetricDifference>{}
+                                    : compare_metrics(ref.result["metrics"], r.result["metrics"], tolerances);
       // The worst metric is the one closest to (or furthest over) its tolerance.
       double worst_excess = -1, worst_rel = 0;
       std::string worst_metric = "-";
@@ -329,20 +344,28 @@ int compare_backends(const CompareOptions& opt) {
         if (d.excess > 1) {
           ok = false;
           failed.push_back({{"metric", d.metric}, {ref.label, d.reference}, {r.label, d.other}, {"why", d.why}});
-          failures.push_back(fmt::format("{}: metric '{}' disagrees: {} = {}, {} = {} (tolerance: {})", name, d.metric, ref.label,
-                                         fmt_value(d.reference), r.label, fmt_value(d.other), d.why));
+          failures.push_back(fmt::format("{}: metric '{}' disagrees: {} = {}, {} = {} (tolerance: {})", name, d.metric,
+                                         ref.label, fmt_value(d.reference), r.label, fmt_value(d.other), d.why));
         }
       }
       if (worst_excess <= 0) worst_metric = "-";
       const double speedup = r.ms_per_step > 0 ? ref.ms_per_step / r.ms_per_step : 0;
       const long threads = r.result.value("concurrency", 0L);
-      md += fmt::format("| {} | {} | {:.4g} | {:.2f} | {} | {} |\n", r.label, threads > 0 ? std::to_string(threads) : "?", r.ms_per_step, speedup,
-                        &r == &ref         ? std::string("reference")
-                        : worst_excess <= 0 ? std::string("0 (identical)")
-                                            : fmt::format("{:.2e} ({}, {:.2g} x its tolerance)", worst_rel, worst_metric, worst_excess),
+      md += fmt::format("| {} | {} | {:.4g} | {:.2f} | {} | {} |\n", r.label,
+                        threads > 0 ? std::to_string(threads) : "?", r.ms_per_step, speedup,
+                        &r == &ref ? std::string("reference")
+                        : worst_excess <= 0
+                            ? std::string("0 (identical)")
+                            : fmt::format("{:.2e} ({}, {:.2g} x its tolerance)", worst_rel, worst_metric, worst_excess),
                         ok ? "PASS" : "FAIL");
-      run_json.update({{"concurrency", threads}, {"ms_per_step", r.ms_per_step}, {"speedup_over_reference", speedup}, {"worst_rel_difference", worst_rel}, {"worst_excess_over_tolerance", std::max(0.0, worst_excess)},
-                       {"worst_metric", worst_metric}, {"verdict", ok ? "PASS" : "FAIL"}, {"disagreements", failed},
+      run_json.update({{"concurrency", threads},
+                       {"ms_per_step", r.ms_per_step},
+                       {"speedup_over_reference", speedup},
+                       {"worst_rel_difference", worst_rel},
+                       {"worst_excess_over_tolerance", std::max(0.0, worst_excess)},
+                       {"worst_metric", worst_metric},
+                       {"verdict", ok ? "PASS" : "FAIL"},
+                       {"disagreements", failed},
                        {"output", r.dir}});
       case_json["runs"].push_back(run_json);
       case_ok = case_ok && ok;
@@ -373,34 +396,39 @@ int compare_backends(const CompareOptions& opt) {
   std::ofstream(fs::path(opt.dir) / "backends.json") << out.dump(2) << "\n";
 
   // Bar chart: ms/step per case and backend, log scale (cases span orders of magnitude).
-  std::string plot = "set terminal pngcairo size 1200,600 noenhanced\nset output 'backends.png'\nset style data histogram\n"
-                     "set style histogram cluster gap 1\nset style fill solid border -1\nset logscale y\n"
-                     "set ylabel 'ms per step (log)'\nset xtics rotate by -30\nset key outside top right\n"
-                     "set title 'Wall time per step by backend'\nplot ";
+  std::string plot =
+      "set terminal pngcairo size 1200,600 noenhanced\nset output 'backends.png'\nset style data histogram\n"
+      "set style histogram cluster gap 1\nset style fill solid border -1\nset logscale y\n"
+      "set ylabel 'ms per step (log)'\nset xtics rotate by -30\nset key outside top right\n"
+      "set title 'Wall time per step by backend'\nplot ";
   for (std::size_t c = 0; c < chart_columns.size(); ++c)
     plot += fmt::format("{}'backends.dat' using {}:xtic(1) title '{}'", c ? ", " : "", c + 2, chart_columns[c]);
   plot += "\n";
   const bool plotted = run_gnuplot(opt.dir, "backends.gp", plot);
 
-  const std::string page =
-      fmt::format("# Backends compared\n\n{}Date: {}. Versions: immerse {} (git {}), Kokkos {}, {}.\n\n**Verdict: {}**\n\n{}{}", intro,
-                  date, immerse_version(), git_hash(), kokkos_version(), compiler_version(),
-                  all_agree ? "PASS, every case agrees on every backend" : "FAIL, backends disagree (see the FAIL rows)",
-                  plotted ? "![ms per step by backend](backends.png)\n\n" : "", md);
+  const std::string page = fmt::format(
+      "# Backends compared\n\n{}Date: {}. Versions: immerse {} (git {}), Kokkos {}, {}.\n\n**Verdict: {}**\n\n{}{}",
+      intro, date, immerse_version(), git_hash(), kokkos_version(), compiler_version(),
+      all_agree ? "PASS, every case agrees on every backend" : "FAIL, backends disagree (see the FAIL rows)",
+      plotted ? "![ms per step by backend](backends.png)\n\n" : "", md);
   std::ofstream(fs::path(opt.dir) / "backends.md") << page;
 
   // The table every CI log ends with.
-  fmt::print("\nBackends compared ({}), ms/step and agreement with {}:\n", opt.quick ? "quick" : "full", to_string(backends.front()));
+  fmt::print("\nBackends compared ({}), ms/step and agreement with {}:\n", opt.quick ? "quick" : "full",
+             to_string(backends.front()));
   fmt::print("{:<22}", "case");
   for (const auto& c : chart_columns) fmt::print(" {:>12}", c);
   fmt::print("  verdict\n");
   for (const auto& c : cases_json) {
     fmt::print("{:<22}", c["case"].get<std::string>());
-    for (const auto& r : c["runs"]) fmt::print(" {:>12}", r.contains("ms_per_step") ? fmt::format("{:.4g}", r["ms_per_step"].get<double>()) : "failed");
+    for (const auto& r : c["runs"])
+      fmt::print(" {:>12}",
+                 r.contains("ms_per_step") ? fmt::format("{:.4g}", r["ms_per_step"].get<double>()) : "failed");
     fmt::print("  {}\n", c["verdict"].get<std::string>());
   }
   for (const auto& f : failures) fmt::print(stderr, "compare: FAIL {}\n", f);
-  fmt::print("{} -> {}\n", all_agree ? "all backends agree" : "BACKENDS DISAGREE", (fs::path(opt.dir) / "backends.md").string());
+  fmt::print("{} -> {}\n", all_agree ? "all backends agree" : "BACKENDS DISAGREE",
+             (fs::path(opt.dir) / "backends.md").string());
   return all_agree ? kExitOk : kExitValidationFailed;
 }
 

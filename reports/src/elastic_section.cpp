@@ -18,14 +18,15 @@ double num(const json& m, const std::string& k) { return m.contains(k) && m[k].i
 std::string frame_plot(const ReportContext& ctx, const CaseRun& run, const std::string& name) {
   const std::string fields = fs::absolute(fs::path(run.dir) / "final_fields.csv").string();
   const std::string body = fs::absolute(fs::path(run.dir) / "final_body.csv").string();
-  const bool ok = run_gnuplot(ctx.dir, name + "_frame.gp",
-                              fmt::format("set terminal pngcairo size 700,640 noenhanced\nset output '{0}_frame.png'\n"
-                                          "set datafile separator ','\nset size ratio -1\nunset key\n"
-                                          "set title '{0}: speed (m/s) at t = {1:.3g} s, body outline (white)'\n"
-                                          "set palette rgb 33,13,10\nset xrange [0:*]\nset yrange [0:*]\n"
-                                          "plot '{2}' skip 2 using 1:2:6 with image, '{3}' skip 2 using 1:2:($3-$1):($4-$2) "
-                                          "with vectors nohead lw 2 lc rgb 'white'\n",
-                                          name, num(run.result["metrics"], "time"), fields, body));
+  const bool ok =
+      run_gnuplot(ctx.dir, name + "_frame.gp",
+                  fmt::format("set terminal pngcairo size 700,640 noenhanced\nset output '{0}_frame.png'\n"
+                              "set datafile separator ','\nset size ratio -1\nunset key\n"
+                              "set title '{0}: speed (m/s) at t = {1:.3g} s, body outline (white)'\n"
+                              "set palette rgb 33,13,10\nset xrange [0:*]\nset yrange [0:*]\n"
+                              "plot '{2}' skip 2 using 1:2:6 with image, '{3}' skip 2 using 1:2:($3-$1):($4-$2) "
+                              "with vectors nohead lw 2 lc rgb 'white'\n",
+                              name, num(run.result["metrics"], "time"), fields, body));
   return ok ? fmt::format("![{0} frame]({0}_frame.png)\n\n", name) : "";
 }
 
@@ -34,11 +35,12 @@ std::string curve_plot(const ReportContext& ctx, const CaseRun& run, const std::
   const std::string series = fs::absolute(fs::path(run.dir) / "series.csv").string();
   const bool ok = run_gnuplot(
       ctx.dir, name + "_curve.gp",
-      fmt::format("set terminal pngcairo size 800,450 noenhanced\nset output '{0}_curve.png'\nset datafile separator ','\n"
-                  "set key autotitle columnhead\nset xlabel 't (s)'\nset ylabel '{1}'\nset grid\n"
-                  "plot '{2}' skip 1 using 't':'{3}' with lines lw 2 title 'boundary map', "
-                  "'' skip 1 using 't':'staircase_{3}' with lines lw 2 dt 2 title 'staircase'\n",
-                  name, ylabel, series, column));
+      fmt::format(
+          "set terminal pngcairo size 800,450 noenhanced\nset output '{0}_curve.png'\nset datafile separator ','\n"
+          "set key autotitle columnhead\nset xlabel 't (s)'\nset ylabel '{1}'\nset grid\n"
+          "plot '{2}' skip 1 using 't':'{3}' with lines lw 2 title 'boundary map', "
+          "'' skip 1 using 't':'staircase_{3}' with lines lw 2 dt 2 title 'staircase'\n",
+          name, ylabel, series, column));
   return ok ? fmt::format("![{0} {1}]({0}_curve.png)\n\n", name, column) : "";
 }
 
@@ -50,62 +52,71 @@ std::string elastic_section(const ReportContext& ctx) {
     const char* name;
     double paper_fps;
   } cases[] = {{"elastic_bar", 13.62}, {"windmill", 9.0}};
-  md += "### Frames per second against Table 1\n\nPaper: Intel Core 2 Duo 3.0 GHz. Ours: `immerse run <case>` on this "
-        "machine (the run's own wall time per coupled step, boundary map). Target: 20x the paper.\n\n"
-        "| case | grid | dt (s) | sub-steps | elements | paper frames/s | ours frames/s | ratio | target |\n"
-        "|---|---|---|---|---|---|---|---|---|\n";
+  md +=
+      "### Frames per second against Table 1\n\nPaper: Intel Core 2 Duo 3.0 GHz. Ours: `immerse run <case>` on this "
+      "machine (the run's own wall time per coupled step, boundary map). Target: 20x the paper.\n\n"
+      "| case | grid | dt (s) | sub-steps | elements | paper frames/s | ours frames/s | ratio | target |\n"
+      "|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& c : cases) {
     auto it = ctx.runs.find(c.name);
     if (it == ctx.runs.end() || !it->second.error.empty()) continue;
     const json& m = it->second.result["metrics"];
-    md += fmt::format("| {} | {} | {:g} | {} | {} | {:g} | {:.2f} | {:.2f}x | {:g} |\n", c.name, m["grid"].get<std::string>(),
-                      num(m, "dt"), m["substeps"].get<int>(), m["elements"].get<int>(), c.paper_fps,
-                      num(m, "frames_per_s"), num(m, "frames_per_s") / c.paper_fps, 20 * c.paper_fps);
+    md += fmt::format("| {} | {} | {:g} | {} | {} | {:g} | {:.2f} | {:.2f}x | {:g} |\n", c.name,
+                      m["grid"].get<std::string>(), num(m, "dt"), m["substeps"].get<int>(), m["elements"].get<int>(),
+                      c.paper_fps, num(m, "frames_per_s"), num(m, "frames_per_s") / c.paper_fps, 20 * c.paper_fps);
   }
-  md += "\n### Phases (ms per step) and leakage: boundary map vs staircase\n\n"
-        "`leak_flux_rel`: integral of |(u - u_body) . n| over the body outline (u bilinear from the grid at the edge "
-        "midpoints), averaged over the second half of the run, relative to the inflow flux. `max speed / jet`: the "
-        "fastest face after any step over the jet's speed (the stability check: below 2).\n\n"
-        "| case | coupling | leak_flux_rel | max speed / jet | advection | diffusion | pressure | FEM | map build | force | "
-        "frames/s |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|\n";
+  md +=
+      "\n### Phases (ms per step) and leakage: boundary map vs staircase\n\n"
+      "`leak_flux_rel`: integral of |(u - u_body) . n| over the body outline (u bilinear from the grid at the edge "
+      "midpoints), averaged over the second half of the run, relative to the inflow flux. `max speed / jet`: the "
+      "fastest face after any step over the jet's speed (the stability check: below 2).\n\n"
+      "| case | coupling | leak_flux_rel | max speed / jet | advection | diffusion | pressure | FEM | map build | "
+      "force | "
+      "frames/s |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& c : cases) {
     auto it = ctx.runs.find(c.name);
     if (it == ctx.runs.end() || !it->second.error.empty()) continue;
     const json& m = it->second.result["metrics"];
     for (const std::string p : {"", "staircase_"}) {
       if (!m.contains(p + "leak_flux_rel")) continue;
-      md += fmt::format("| {} | {} | {:.4f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} |\n", c.name,
-                        p.empty() ? "boundary map" : "staircase", num(m, p + "leak_flux_rel"),
-                        num(m, p + "max_speed_run_over_inflow"), num(m, p + "advection_ms"),
-                        num(m, p + "diffusion_ms"), num(m, p + "pressure_ms"), num(m, p + "fem_ms"), num(m, p + "map_build_ms"),
-                        num(m, p + "force_ms"), num(m, p + "frames_per_s"));
+      md +=
+          fmt::format("| {} | {} | {:.4f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} |\n",
+                      c.name, p.empty() ? "boundary map" : "staircase", num(m, p + "leak_flux_rel"),
+                      num(m, p + "max_speed_run_over_inflow"), num(m, p + "advection_ms"), num(m, p + "diffusion_ms"),
+                      num(m, p + "pressure_ms"), num(m, p + "fem_ms"), num(m, p + "map_build_ms"),
+                      num(m, p + "force_ms"), num(m, p + "frames_per_s"));
     }
   }
   md += "\n";
   if (auto it = ctx.runs.find("elastic_bar"); it != ctx.runs.end() && it->second.error.empty()) {
     const json& m = it->second.result["metrics"];
-    md += fmt::format("### Elastic bar (Fig. 6)\n\nTip deflection along the jet at t = {:.3g} s: {:.4f} m (boundary map), "
-                      "{:.4f} m (staircase); averaged over the second half (the bar swings about its deflection): {:.4f} m "
-                      "and {:.4f} m.\n\n", num(m, "time"), num(m, "tip_dx"), num(m, "staircase_tip_dx"),
-                      num(m, "tip_dx_mean_second_half"), num(m, "staircase_tip_dx_mean_second_half"));
+    md += fmt::format(
+        "### Elastic bar (Fig. 6)\n\nTip deflection along the jet at t = {:.3g} s: {:.4f} m (boundary map), "
+        "{:.4f} m (staircase); averaged over the second half (the bar swings about its deflection): {:.4f} m "
+        "and {:.4f} m.\n\n",
+        num(m, "time"), num(m, "tip_dx"), num(m, "staircase_tip_dx"), num(m, "tip_dx_mean_second_half"),
+        num(m, "staircase_tip_dx_mean_second_half"));
     md += curve_plot(ctx, it->second, "elastic_bar", "tip_dx", "tip deflection along x (m)");
     md += frame_plot(ctx, it->second, "elastic_bar");
   }
   if (auto it = ctx.runs.find("windmill"); it != ctx.runs.end() && it->second.error.empty()) {
     const json& m = it->second.result["metrics"];
-    md += fmt::format("### Windmill (Fig. 7)\n\nMean angular velocity over the last quarter: {:.4f} rad/s (std {:.4f}) "
-                      "with the boundary map, {:.4f} rad/s with the staircase.\n\n", num(m, "omega_mean_last_quarter"),
-                      num(m, "omega_std_last_quarter"), num(m, "staircase_omega_mean_last_quarter"));
+    md += fmt::format(
+        "### Windmill (Fig. 7)\n\nMean angular velocity over the last quarter: {:.4f} rad/s (std {:.4f}) "
+        "with the boundary map, {:.4f} rad/s with the staircase.\n\n",
+        num(m, "omega_mean_last_quarter"), num(m, "omega_std_last_quarter"),
+        num(m, "staircase_omega_mean_last_quarter"));
     md += curve_plot(ctx, it->second, "windmill", "omega", "angular velocity (rad/s)");
     md += frame_plot(ctx, it->second, "windmill");
   }
   if (auto it = ctx.runs.find("stable_cavity"); it != ctx.runs.end() && it->second.error.empty()) {
     const json& m = it->second.result["metrics"];
-    md += fmt::format("### Stable Fluids: lid-driven cavity at Re 100 against Ghia, Ghia & Shin (1982)\n\n"
-                      "128^2, max |u - u_Ghia| / U on x = 0.5: {:.4f}; max |v - v_Ghia| / U on y = 0.5: {:.4f} "
-                      "(tolerance 0.05, the semi-Lagrangian scheme's numerical viscosity).\n\n",
-                      num(m, "ghia_u_max_abs_dev"), num(m, "ghia_v_max_abs_dev"));
+    md += fmt::format(
+        "### Stable Fluids: lid-driven cavity at Re 100 against Ghia, Ghia & Shin (1982)\n\n"
+        "128^2, max |u - u_Ghia| / U on x = 0.5: {:.4f}; max |v - v_Ghia| / U on y = 0.5: {:.4f} "
+        "(tolerance 0.05, the semi-Lagrangian scheme's numerical viscosity).\n\n",
+        num(m, "ghia_u_max_abs_dev"), num(m, "ghia_v_max_abs_dev"));
   }
   return md;
 }

@@ -27,24 +27,28 @@ std::string fps_section(const ReportContext& ctx, const CaseRun& run) {
     const json& p = c["paper_ms"];
     const json& o = c["phase_ms"];
     auto ms = [&](const char* k) { return o.contains(k) ? o[k].get<double>() : 0.0; };
-    md += fmt::format("| {} | {} | {:g} / {:g} / {:g} / {:g} / {:g} | {:.2f} / {:.2f} / {:.2f} / {:.2f} | {:g} | {:.1f} | {:g} {} |\n",
-                      c["column"].get<std::string>(), c["triangles_total"].get<int>(), p["forces"].get<double>(),
-                      p["physics update"].get<double>(), p["wetted section"].get<double>(), p["rendering"].get<double>(),
-                      p["total"].get<double>(), ms("forces"), ms("physics update"), ms("wetted section"), ms("water step"),
-                      c["paper_frames_per_s"].get<double>(), c["frames_per_s"].get<double>(),
-                      c["target_frames_per_s"].get<double>(), c["meets_target"].get<bool>() ? "met" : "not met");
+    md += fmt::format(
+        "| {} | {} | {:g} / {:g} / {:g} / {:g} / {:g} | {:.2f} / {:.2f} / {:.2f} / {:.2f} | {:g} | {:.1f} | {:g} {} "
+        "|\n",
+        c["column"].get<std::string>(), c["triangles_total"].get<int>(), p["forces"].get<double>(),
+        p["physics update"].get<double>(), p["wetted section"].get<double>(), p["rendering"].get<double>(),
+        p["total"].get<double>(), ms("forces"), ms("physics update"), ms("wetted section"), ms("water step"),
+        c["paper_frames_per_s"].get<double>(), c["frames_per_s"].get<double>(), c["target_frames_per_s"].get<double>(),
+        c["meets_target"].get<bool>() ? "met" : "not met");
     dat << c["column"].get<std::string>() << " " << ms("forces") << " " << ms("physics update") << " "
         << ms("wetted section") << " " << ms("water step") << "\n";
   }
   dat.close();
   if (m.value("overlap", false))
-    md += "\nThe case ran with `coupling.overlap`: on a device Bullet's physics update runs while the wetted-section "
-          "and water kernels run (its time is then inside the water step's); on host backends the same arithmetic "
-          "runs in turn.\n";
+    md +=
+        "\nThe case ran with `coupling.overlap`: on a device Bullet's physics update runs while the wetted-section "
+        "and water kernels run (its time is then inside the water step's); on host backends the same arithmetic "
+        "runs in turn.\n";
   const bool plotted = run_gnuplot(
       ctx.dir, "fps_phases.gp",
       "set terminal pngcairo size 800,500 noenhanced\nset output 'fps_phases.png'\nset style data histograms\n"
-      "set style histogram rowstacked\nset style fill solid 0.8 border -1\nset boxwidth 0.6\nset ylabel 'ms per frame'\n"
+      "set style histogram rowstacked\nset style fill solid 0.8 border -1\nset boxwidth 0.6\nset ylabel 'ms per "
+      "frame'\n"
       "set title 'fps\\_objects: time per frame by phase (ours)'\nset key top left\nset grid ytics\n"
       "plot 'fps_phases.dat' using 2:xtic(1) title 'forces', '' using 3 title 'physics update (Bullet)', "
       "'' using 4 title 'wetted section', '' using 5 title 'water step'\n");
@@ -54,24 +58,28 @@ std::string fps_section(const ReportContext& ctx, const CaseRun& run) {
 
 std::string boat_section(const CaseRun& run) {
   const json& m = run.result["metrics"];
-  std::string md = "### Weight distribution (`boat_load`, sec. 3.1)\n\n90 kg on the deck of the 3.23 x 0.43 x 1.23 m "
-                   "boat; heel > 0: starboard down, trim > 0: bow down (settled time means).\n\n"
-                   "| load at | heel (deg) | trim (deg) |\n|---|---|---|\n";
+  std::string md =
+      "### Weight distribution (`boat_load`, sec. 3.1)\n\n90 kg on the deck of the 3.23 x 0.43 x 1.23 m "
+      "boat; heel > 0: starboard down, trim > 0: bow down (settled time means).\n\n"
+      "| load at | heel (deg) | trim (deg) |\n|---|---|---|\n";
   for (const auto& p : m["positions"])
     md += fmt::format("| {} | {:+.2f} | {:+.2f} |\n", p["position"].get<std::string>(), p["heel_deg"].get<double>(),
                       p["trim_deg"].get<double>());
-  md += fmt::format("\nBox-barge estimates for the side and end positions: heel {:.1f} deg, trim {:.1f} deg. The hull "
-                    "pressure of the last position is in `{}/hull_pressure.vtp`.\n\n",
-                    m["estimate_side_heel_deg"].get<double>(), m["estimate_end_trim_deg"].get<double>(), run.dir);
+  md += fmt::format(
+      "\nBox-barge estimates for the side and end positions: heel {:.1f} deg, trim {:.1f} deg. The hull "
+      "pressure of the last position is in `{}/hull_pressure.vtp`.\n\n",
+      m["estimate_side_heel_deg"].get<double>(), m["estimate_end_trim_deg"].get<double>(), run.dir);
   return md;
 }
 
 std::string sail_section(const ReportContext& ctx, const CaseRun& run) {
   const json& m = run.result["metrics"];
-  std::string md = "### Centre of mass in a 4 m wave train (`sailboat`, sec. 3.2)\n\n| CoM above base (m) | max roll "
-                   "(deg) | final roll (deg) | capsized | paper |\n|---|---|---|---|---|\n";
-  std::string plot = "set terminal pngcairo size 800,500 noenhanced\nset output 'sailboat_roll.png'\nset xlabel 't (s)'\n"
-                     "set ylabel 'roll (deg)'\nset grid\nset title 'Sailboat roll in the wave train'\nplot ";
+  std::string md =
+      "### Centre of mass in a 4 m wave train (`sailboat`, sec. 3.2)\n\n| CoM above base (m) | max roll "
+      "(deg) | final roll (deg) | capsized | paper |\n|---|---|---|---|---|\n";
+  std::string plot =
+      "set terminal pngcairo size 800,500 noenhanced\nset output 'sailboat_roll.png'\nset xlabel 't (s)'\n"
+      "set ylabel 'roll (deg)'\nset grid\nset title 'Sailboat roll in the wave train'\nplot ";
   int k = 0;
   for (const auto& r : m["runs"]) {
     const double h = r["com_height_m"];
@@ -90,11 +98,12 @@ std::string sail_section(const ReportContext& ctx, const CaseRun& run) {
 
 std::string motor_section(const CaseRun& run) {
   const json& m = run.result["metrics"];
-  return fmt::format("### Motorboat wake (`motorboat`, sec. 3.3)\n\nSpeed {:.2f} m/s (depth Froude number {:.2f}); "
-                     "wake half-angle {:.1f} deg against the shallow-water Mach angle asin(sqrt(g h)/U) = {:.1f} deg; "
-                     "the rudder turned the boat by {:.0f} deg. VTK frames of the curved wake: `{}/frames.pvd`.\n\n",
-                     m["speed_m_s"].get<double>(), m["depth_froude"].get<double>(), m["wake_half_angle_deg"].get<double>(),
-                     m["mach_half_angle_deg"].get<double>(), m["turn_heading_change_deg"].get<double>(), run.dir);
+  return fmt::format(
+      "### Motorboat wake (`motorboat`, sec. 3.3)\n\nSpeed {:.2f} m/s (depth Froude number {:.2f}); "
+      "wake half-angle {:.1f} deg against the shallow-water Mach angle asin(sqrt(g h)/U) = {:.1f} deg; "
+      "the rudder turned the boat by {:.0f} deg. VTK frames of the curved wake: `{}/frames.pvd`.\n\n",
+      m["speed_m_s"].get<double>(), m["depth_froude"].get<double>(), m["wake_half_angle_deg"].get<double>(),
+      m["mach_half_angle_deg"].get<double>(), m["turn_heading_change_deg"].get<double>(), run.dir);
 }
 
 }  // namespace

@@ -18,18 +18,21 @@ std::string fig6(const ReportContext& ctx, const CaseRun& run) {
   const std::string series = fs::absolute(fs::path(run.dir) / "series.csv").string();
   const bool plotted = run_gnuplot(
       ctx.dir, "jellyfish_fig6.gp",
-      fmt::format("set terminal pngcairo size 900,700 noenhanced\nset output 'jellyfish_fig6.png'\nset datafile separator ','\n"
-                  "set multiplot layout 2,1\nset grid\nset xrange [0:75]\nset xtics 0,8.33\nset format x '%.0f'\n"
-                  "set title 'Fig. 6(a): propulsion velocity (paper: pulsed, peaks ~1 cm/s, axis 0-1.2)'\n"
-                  "set ylabel 'velocity, cm/s'\nset yrange [0:1.3]\n"
-                  "plot '{0}' skip 2 using 1:2 with lines lw 2 title 'immerse jellyfish (2 cm cells)', "
-                  "1.2 with lines dt 2 lc rgb 'gray' title 'paper axis top 1.2 cm/s', 1.0 with lines dt 3 lc rgb 'red' title 'paper peaks ~1 cm/s'\n"
-                  "set title 'Fig. 6(b): bell diameter (paper: between ~37 and ~40.5 cm)'\n"
-                  "set xlabel 'time, s'\nset ylabel 'diameter, cm'\nset yrange [36.5:41]\n"
-                  "plot '{0}' skip 2 using 1:3 with lines lw 2 title 'immerse jellyfish', "
-                  "37 with lines dt 2 lc rgb 'red' title 'paper range 37 - 40.5 cm', 40.5 with lines dt 2 lc rgb 'red' notitle\n"
-                  "unset multiplot\n",
-                  series));
+      fmt::format(
+          "set terminal pngcairo size 900,700 noenhanced\nset output 'jellyfish_fig6.png'\nset datafile separator ','\n"
+          "set multiplot layout 2,1\nset grid\nset xrange [0:75]\nset xtics 0,8.33\nset format x '%.0f'\n"
+          "set title 'Fig. 6(a): propulsion velocity (paper: pulsed, peaks ~1 cm/s, axis 0-1.2)'\n"
+          "set ylabel 'velocity, cm/s'\nset yrange [0:1.3]\n"
+          "plot '{0}' skip 2 using 1:2 with lines lw 2 title 'immerse jellyfish (2 cm cells)', "
+          "1.2 with lines dt 2 lc rgb 'gray' title 'paper axis top 1.2 cm/s', 1.0 with lines dt 3 lc rgb 'red' title "
+          "'paper peaks ~1 cm/s'\n"
+          "set title 'Fig. 6(b): bell diameter (paper: between ~37 and ~40.5 cm)'\n"
+          "set xlabel 'time, s'\nset ylabel 'diameter, cm'\nset yrange [36.5:41]\n"
+          "plot '{0}' skip 2 using 1:3 with lines lw 2 title 'immerse jellyfish', "
+          "37 with lines dt 2 lc rgb 'red' title 'paper range 37 - 40.5 cm', 40.5 with lines dt 2 lc rgb 'red' "
+          "notitle\n"
+          "unset multiplot\n",
+          series));
   const json& m = run.result["metrics"];
   std::string md = "### Fig. 6: velocity curve and bell diameter (`jellyfish`)\n\n";
   md += fmt::format(
@@ -38,16 +41,19 @@ std::string fig6(const ReportContext& ctx, const CaseRun& run) {
       "Peak velocity {:.3f} cm/s, diameter {:.2f} - {:.2f} cm, pulse period {:.2f} s ({} pulses), mean velocity "
       "{:.3f} cm/s ({:.1f} cm travelled), relative mass drift {:.2e}, lattice viscosity {:.3g} cm^2/s (tau {:g}).\n\n",
       m["frames"].get<long>(), m["time_s"].get<double>(), m["peak_velocity_cm_s"].get<double>(),
-      m["min_bell_diameter_cm"].get<double>(), m["max_bell_diameter_cm"].get<double>(), m["pulse_period_s"].get<double>(),
-      m["pulses"].get<int>(), m["mean_velocity_cm_s"].get<double>(), m["distance_cm"].get<double>(),
-      m["mass_drift_rel"].get<double>(), m["viscosity_cm2_s"].get<double>(), m["tau"].get<double>());
+      m["min_bell_diameter_cm"].get<double>(), m["max_bell_diameter_cm"].get<double>(),
+      m["pulse_period_s"].get<double>(), m["pulses"].get<int>(), m["mean_velocity_cm_s"].get<double>(),
+      m["distance_cm"].get<double>(), m["mass_drift_rel"].get<double>(), m["viscosity_cm2_s"].get<double>(),
+      m["tau"].get<double>());
   if (plotted) md += "![jellyfish Fig. 6 curves](jellyfish_fig6.png)\n\n";
   md += "| check | ours | paper / reference | tolerance | pass |\n|---|---|---|---|---|\n";
   for (const auto& c : run.checks)
-    md += fmt::format("| {} | {:.4g} | {:.4g} | {:.3g} | {} |\n", c.quantity, c.ours, c.reference, c.tolerance, c.pass() ? "yes" : "NO");
-  md += "\nThe peak velocity is set by the paper's free propulsion coefficient (0.11 in the case file); the diameter "
-        "range by the spring schedule. The velocity follows the contraction speed instantaneously (the paper's model), "
-        "so it peaks ~1.6 s before the diameter minimum that ends the 2 s contraction.\n\n";
+    md += fmt::format("| {} | {:.4g} | {:.4g} | {:.3g} | {} |\n", c.quantity, c.ours, c.reference, c.tolerance,
+                      c.pass() ? "yes" : "NO");
+  md +=
+      "\nThe peak velocity is set by the paper's free propulsion coefficient (0.11 in the case file); the diameter "
+      "range by the spring schedule. The velocity follows the contraction speed instantaneously (the paper's model), "
+      "so it peaks ~1.6 s before the diameter minimum that ends the 2 s contraction.\n\n";
   return md;
 }
 
@@ -60,19 +66,24 @@ const json* bench(const ReportContext& ctx, const std::string& name) {
 }
 
 std::string speed(const ReportContext& ctx) {
-  std::string md = "### Frames per second against the paper\n\n"
-                   "| case | lattice | paper (Celeron 2.8 GHz) | ours, whole run (`immerse run`) | ours, bench_lbm3d (openmp) | target |\n"
-                   "|---|---|---|---|---|---|\n";
+  std::string md =
+      "### Frames per second against the paper\n\n"
+      "| case | lattice | paper (Celeron 2.8 GHz) | ours, whole run (`immerse run`) | ours, bench_lbm3d (openmp) | "
+      "target |\n"
+      "|---|---|---|---|---|---|\n";
   const std::pair<const char*, double> rows[] = {{"jellyfish", 1.1}, {"jellyfish_fine", 0.43}};
   for (const auto& [name, paper] : rows) {
     auto it = ctx.runs.find(name);
     std::string ours = "-", lattice = "-";
     if (it != ctx.runs.end() && it->second.error.empty()) {
       ours = fmt::format("{:.1f}", it->second.result["metrics"]["frames_per_s"].get<double>());
-      lattice = fmt::format("{}^3", static_cast<long>(std::lround(std::cbrt(it->second.result["metrics"]["lattice_cells"].get<double>()))));
+      lattice = fmt::format(
+          "{}^3",
+          static_cast<long>(std::lround(std::cbrt(it->second.result["metrics"]["lattice_cells"].get<double>()))));
     }
     const json* b = bench(ctx, fmt::format("jellyfish_frame/openmp/{}", std::string(name) == "jellyfish" ? 40 : 80));
-    const std::string bs = b && b->contains("frames_per_s") ? fmt::format("{:.1f}", (*b)["frames_per_s"].get<double>()) : "-";
+    const std::string bs =
+        b && b->contains("frames_per_s") ? fmt::format("{:.1f}", (*b)["frames_per_s"].get<double>()) : "-";
     md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", name, lattice, paper, ours, bs,
                       std::string(name) == "jellyfish" ? ">= 300" : ">= 40");
   }
@@ -81,15 +92,18 @@ std::string speed(const ReportContext& ctx) {
   if (it == ctx.benchmarks.end()) return md;
   double triad = 0;
   for (const auto& b : it->second["benchmarks"])
-    if (b.value("name", "").rfind("stream_triad", 0) == 0 && b.contains("bytes_per_second")) triad = std::max(triad, b["bytes_per_second"].get<double>());
-  md += fmt::format("### Collide + stream against the bandwidth roofline\n\nBytes per cell: 2 x 15 x sizeof(real) + 1 "
-                    "(flags). Roofline = best STREAM triad of the same run ({:.2f} GB/s) / bytes per cell. collide_stream rows "
-                    "run the default AA pattern (one buffer, in place); rows ending in `pull` the two-buffer pull pattern, "
-                    "`pull_streaming` the pull pattern with streaming stores (`lattice.pattern`, `lattice.stores`). The "
-                    "stream15 rows are the ceiling of each memory pattern: 15 loads and 15 stores per cell and no collision, "
-                    "into a second buffer with ordinary stores (`pull`: each store first reads its cache line) or streaming "
-                    "stores (`pull_nt`: no read), or where it read (`in_place`: what the AA pattern moves).\n\n"
-                    "| kernel | MLUPS | GB/s | roofline MLUPS | fraction of STREAM |\n|---|---|---|---|---|\n", triad / 1e9);
+    if (b.value("name", "").rfind("stream_triad", 0) == 0 && b.contains("bytes_per_second"))
+      triad = std::max(triad, b["bytes_per_second"].get<double>());
+  md += fmt::format(
+      "### Collide + stream against the bandwidth roofline\n\nBytes per cell: 2 x 15 x sizeof(real) + 1 "
+      "(flags). Roofline = best STREAM triad of the same run ({:.2f} GB/s) / bytes per cell. collide_stream rows "
+      "run the default AA pattern (one buffer, in place); rows ending in `pull` the two-buffer pull pattern, "
+      "`pull_streaming` the pull pattern with streaming stores (`lattice.pattern`, `lattice.stores`). The "
+      "stream15 rows are the ceiling of each memory pattern: 15 loads and 15 stores per cell and no collision, "
+      "into a second buffer with ordinary stores (`pull`: each store first reads its cache line) or streaming "
+      "stores (`pull_nt`: no read), or where it read (`in_place`: what the AA pattern moves).\n\n"
+      "| kernel | MLUPS | GB/s | roofline MLUPS | fraction of STREAM |\n|---|---|---|---|---|\n",
+      triad / 1e9);
   for (const auto& b : it->second["benchmarks"]) {
     std::string name = b.value("name", "");
     if (const auto cut = name.find("/real_time"); cut != std::string::npos) name = name.substr(0, cut);
@@ -97,8 +111,9 @@ std::string speed(const ReportContext& ctx) {
     if ((name.rfind("collide_stream", 0) != 0 && !ceiling) || !b.contains("bytes_per_second")) continue;
     const double bytes = name.find("fp64") != std::string::npos ? 241 : ceiling ? 120 : 121;
     const double gbs = b["bytes_per_second"].get<double>();
-    md += fmt::format("| {} | {:.1f} | {:.2f} | {:.1f} | {:.2f} |\n", name, b["lattice_updates_per_s"].get<double>() / 1e6,
-                      gbs / 1e9, triad / bytes / 1e6, triad > 0 ? gbs / triad : 0.0);
+    md += fmt::format("| {} | {:.1f} | {:.2f} | {:.1f} | {:.2f} |\n", name,
+                      b["lattice_updates_per_s"].get<double>() / 1e6, gbs / 1e9, triad / bytes / 1e6,
+                      triad > 0 ? gbs / triad : 0.0);
   }
   return md + "\n";
 }
@@ -113,8 +128,11 @@ std::string jellyfish_section(const ReportContext& ctx) {
   for (const char* name : {"jellyfish_particles", "jellyfish_algae"}) {
     it = ctx.runs.find(name);
     if (it == ctx.runs.end() || !it->second.error.empty()) continue;
-    md += fmt::format("`{}` (Figs. 8/9): {} frames; VTK frames (water speed, bell surface, tracers{}) with `--set output.frames=N`.\n\n",
-                      name, it->second.result["metrics"]["frames"].get<long>(), std::string(name) == "jellyfish_algae" ? ", algae" : "");
+    md += fmt::format(
+        "`{}` (Figs. 8/9): {} frames; VTK frames (water speed, bell surface, tracers{}) with `--set "
+        "output.frames=N`.\n\n",
+        name, it->second.result["metrics"]["frames"].get<long>(),
+        std::string(name) == "jellyfish_algae" ? ", algae" : "");
   }
   return md;
 }

@@ -24,13 +24,14 @@ double ms_of(const json& b) {
 std::string costs_section(const ReportContext& ctx) {
   auto it = ctx.benchmarks.find("bench_langevin");
   if (it == ctx.benchmarks.end()) return "(bench_langevin did not run: no cost table)\n\n";
-  std::string md = "### Table 1 and the precompute costs (`bench_langevin`)\n\n"
-                   "Paper: Intel Core i7 3.2 GHz. Ours: this machine, one body per step on the host (the step is the "
-                   "same function the batch kernel runs). Targets of issue 6: runtime step <= 5 us, added mass for "
-                   "1280 faces <= 53 ms, 32x32x8 precompute <= 182 ms.\n\n"
-                   "Wall time (what a user waits) and CPU time: the main thread's for the steps and batches, every "
-                   "thread's for the two precomputes (they run threads); on a shared machine wall and CPU differ.\n\n"
-                   "| quantity | paper | ours (wall) | ours / paper | CPU |\n|---|---|---|---|---|\n";
+  std::string md =
+      "### Table 1 and the precompute costs (`bench_langevin`)\n\n"
+      "Paper: Intel Core i7 3.2 GHz. Ours: this machine, one body per step on the host (the step is the "
+      "same function the batch kernel runs). Targets of issue 6: runtime step <= 5 us, added mass for "
+      "1280 faces <= 53 ms, 32x32x8 precompute <= 182 ms.\n\n"
+      "Wall time (what a user waits) and CPU time: the main thread's for the steps and batches, every "
+      "thread's for the two precomputes (they run threads); on a shared machine wall and CPU differ.\n\n"
+      "| quantity | paper | ours (wall) | ours / paper | CPU |\n|---|---|---|---|---|\n";
   for (const auto& b : it->second["benchmarks"]) {
     if (b.value("run_type", "") == "aggregate") continue;
     std::string name = b["name"];
@@ -45,7 +46,8 @@ std::string costs_section(const ReportContext& ctx) {
     const std::string cpu = cpu_ms < 0.01 ? fmt::format("{:.3f} us", cpu_ms * 1e3) : fmt::format("{:.1f} ms", cpu_ms);
     if (name.rfind("table1_step/", 0) == 0) {
       const double paper_ms = b["paper_us"].get<double>() * 1e-3;
-      md += fmt::format("| step {} | {:.2f} ms | {:.3f} us | 1/{:.0f} | {} |\n", name.substr(12), paper_ms, ms * 1e3, paper_ms / ms, cpu);
+      md += fmt::format("| step {} | {:.2f} ms | {:.3f} us | 1/{:.0f} | {} |\n", name.substr(12), paper_ms, ms * 1e3,
+                        paper_ms / ms, cpu);
     } else if (name == "added_mass/host/1280") {
       md += fmt::format("| added mass, 1280 faces | 53 ms | {:.1f} ms | {:.2f} | {} |\n", ms, ms / 53, cpu);
     } else if (name == "added_mass/host/320") {
@@ -55,7 +57,8 @@ std::string costs_section(const ReportContext& ctx) {
       md += fmt::format("| {} (100 steps) | {} | {:.1f} ms | {} | {} |\n", name, p8 ? "182 ms" : "-", ms,
                         p8 ? fmt::format("{:.2f}", ms / 182) : "-", cpu);
     } else if (name.rfind("langevin_batch/", 0) == 0) {
-      md += fmt::format("| {} (100 steps) | - | {:.3g} body-steps/s | - | {} |\n", name, b["body_steps_per_s"].get<double>(), cpu);
+      md += fmt::format("| {} (100 steps) | - | {:.3g} body-steps/s | - | {} |\n", name,
+                        b["body_steps_per_s"].get<double>(), cpu);
     }
   }
   return md + "\n";
@@ -72,58 +75,72 @@ std::string trajectories_section(const ReportContext& ctx) {
       continue;
     }
     const json& m = it->second.result["metrics"];
-    md += fmt::format("- `{}`: fall {:.2f} s, mean descent {:.3f} m/s, lateral amplitude {:.3f} m, heading turns {:.2f}, "
-                      "turning motions {}, rotation about the major axis {:.1f} turns (net {:.2f}), tilt oscillation {:.1f} deg",
-                      name, m["fall_time"].get<double>(), m["mean_descent_speed"].get<double>(), m["lateral_amplitude"].get<double>(),
-                      m["heading_turns"].get<double>(), m["turns"].get<int>(), m["rotation_about_major_axis_turns"].get<double>(),
-                      m["rotation_about_major_axis_net_turns"].get<double>(), m["oscillation_amplitude_deg"].get<double>());
+    md += fmt::format(
+        "- `{}`: fall {:.2f} s, mean descent {:.3f} m/s, lateral amplitude {:.3f} m, heading turns {:.2f}, "
+        "turning motions {}, rotation about the major axis {:.1f} turns (net {:.2f}), tilt oscillation {:.1f} deg",
+        name, m["fall_time"].get<double>(), m["mean_descent_speed"].get<double>(), m["lateral_amplitude"].get<double>(),
+        m["heading_turns"].get<double>(), m["turns"].get<int>(), m["rotation_about_major_axis_turns"].get<double>(),
+        m["rotation_about_major_axis_net_turns"].get<double>(), m["oscillation_amplitude_deg"].get<double>());
     if (m.contains("oscillation_amplitude_deg_no_langevin"))
-      md += fmt::format(" (without Langevin: {:.1f} deg, descent {:.3f} m/s)", m["oscillation_amplitude_deg_no_langevin"].get<double>(),
+      md += fmt::format(" (without Langevin: {:.1f} deg, descent {:.3f} m/s)",
+                        m["oscillation_amplitude_deg_no_langevin"].get<double>(),
                         m["mean_descent_speed_no_langevin"].get<double>());
     md += "; checks: ";
     for (const auto& c : it->second.checks) md += fmt::format("{} {}; ", c.quantity, c.pass() ? "pass" : "FAIL");
     md += "\n";
     const std::string csv = fs::absolute(fs::path(it->second.dir) / "trajectory.csv").string();
-    plots += fmt::format("set title '{}'\nsplot '{}' skip 2 using 2:3:4 with lines lw 1.5 title 'with Langevin'", name, csv);
+    plots +=
+        fmt::format("set title '{}'\nsplot '{}' skip 2 using 2:3:4 with lines lw 1.5 title 'with Langevin'", name, csv);
     const std::string without = fs::absolute(fs::path(it->second.dir) / "trajectory_no_langevin.csv").string();
-    if (fs::exists(without)) plots += fmt::format(", '{}' skip 2 using 2:3:4 with lines lw 1.5 title 'without'", without);
+    if (fs::exists(without))
+      plots += fmt::format(", '{}' skip 2 using 2:3:4 with lines lw 1.5 title 'without'", without);
     plots += "\n";
     ++panel;
   }
   if (panel > 0 &&
-      run_gnuplot(ctx.dir, "langevin_trajectories.gp",
-                  fmt::format("set terminal pngcairo size 1500,520 noenhanced\nset output 'langevin_trajectories.png'\nset datafile separator ','\n"
-                              "set multiplot layout 1,{}\nset xlabel 'x (m)'\nset ylabel 'y (m)'\nset zlabel 'z (m)'\nset ticslevel 0\n"
-                              "set key top left\n{}unset multiplot\n",
-                              panel, plots)))
-    md += "\n![trajectories of the centre of mass](langevin_trajectories.png)\n\nVTK: each run's `frames.pvd` shows the body mesh over time.\n\n";
+      run_gnuplot(
+          ctx.dir, "langevin_trajectories.gp",
+          fmt::format(
+              "set terminal pngcairo size 1500,520 noenhanced\nset output 'langevin_trajectories.png'\nset datafile "
+              "separator ','\n"
+              "set multiplot layout 1,{}\nset xlabel 'x (m)'\nset ylabel 'y (m)'\nset zlabel 'z (m)'\nset ticslevel 0\n"
+              "set key top left\n{}unset multiplot\n",
+              panel, plots)))
+    md +=
+        "\n![trajectories of the centre of mass](langevin_trajectories.png)\n\nVTK: each run's `frames.pvd` shows the "
+        "body mesh over time.\n\n";
   return md;
 }
 
 std::string turbulence_section(const ReportContext& ctx) {
-  std::string md = "### The k-epsilon series (cf. Fig. 2)\n\nFig. 2 of the paper plots chi and eps at Re 3.8e3 on a 32x32x16 grid "
-                   "(values not printed). Ours: the canned cases' 32x32x8 precomputes, means over a 2-cell shell around the body "
-                   "(case key turbulence.sampling).\n\n";
+  std::string md =
+      "### The k-epsilon series (cf. Fig. 2)\n\nFig. 2 of the paper plots chi and eps at Re 3.8e3 on a 32x32x16 grid "
+      "(values not printed). Ours: the canned cases' 32x32x8 precomputes, means over a 2-cell shell around the body "
+      "(case key turbulence.sampling).\n\n";
   std::string plot;
   for (const char* name : {"falling_paper", "paper_airplane", "rubber_ellipsoid"}) {
     auto it = ctx.runs.find(name);
     if (it == ctx.runs.end() || !it->second.error.empty()) continue;
     const std::string csv = fs::absolute(fs::path(it->second.dir) / "turbulence.csv").string();
-    plot += fmt::format("{}'{}' skip 2 using 1:2 with lines lw 2 title '{} chi', '{}' skip 2 using 1:3 with lines dt 2 lw 2 title '{} eps'",
-                        plot.empty() ? "plot " : ", ", csv, name, csv, name);
+    plot += fmt::format(
+        "{}'{}' skip 2 using 1:2 with lines lw 2 title '{} chi', '{}' skip 2 using 1:3 with lines dt 2 lw 2 title '{} "
+        "eps'",
+        plot.empty() ? "plot " : ", ", csv, name, csv, name);
   }
-  if (!plot.empty() &&
-      run_gnuplot(ctx.dir, "langevin_turbulence.gp",
-                  "set terminal pngcairo size 900,520 noenhanced\nset output 'langevin_turbulence.png'\nset datafile separator ','\n"
-                  "set xlabel 't (s)'\nset ylabel 'chi (1/s), eps (m^2/s^3)'\nset logscale y\nset grid\nset key outside right\n" +
-                      plot + "\n"))
+  if (!plot.empty() && run_gnuplot(ctx.dir, "langevin_turbulence.gp",
+                                   "set terminal pngcairo size 900,520 noenhanced\nset output "
+                                   "'langevin_turbulence.png'\nset datafile separator ','\n"
+                                   "set xlabel 't (s)'\nset ylabel 'chi (1/s), eps (m^2/s^3)'\nset logscale y\nset "
+                                   "grid\nset key outside right\n" +
+                                       plot + "\n"))
     md += "![chi and eps over time](langevin_turbulence.png)\n\n";
   return md;
 }
 
 std::string added_mass_section(const ReportContext& ctx) {
-  std::string md = "### Added mass against Lamb (the 1 x 2 x 4 ellipsoid, panel method)\n\n"
-                   "| faces | max rel. error (6 diagonal entries) | solve ms |\n|---|---|---|\n";
+  std::string md =
+      "### Added mass against Lamb (the 1 x 2 x 4 ellipsoid, panel method)\n\n"
+      "| faces | max rel. error (6 diagonal entries) | solve ms |\n|---|---|---|\n";
   const bodies::Matrix6d ref = bodies::lamb_ellipsoid_added_mass(1, 2, 4, 1);
   std::ofstream dat(fs::path(ctx.dir) / "langevin_added_mass.dat");
   dat << "# faces max_rel_error\n";
@@ -136,8 +153,10 @@ std::string added_mass_section(const ReportContext& ctx) {
   }
   dat.close();
   if (run_gnuplot(ctx.dir, "langevin_added_mass.gp",
-                  "set terminal pngcairo size 700,450 noenhanced\nset output 'langevin_added_mass.png'\nset logscale xy\nset grid\n"
-                  "set xlabel 'faces'\nset ylabel 'max relative error vs Lamb'\nplot 'langevin_added_mass.dat' using 1:2 with linespoints "
+                  "set terminal pngcairo size 700,450 noenhanced\nset output 'langevin_added_mass.png'\nset logscale "
+                  "xy\nset grid\n"
+                  "set xlabel 'faces'\nset ylabel 'max relative error vs Lamb'\nplot 'langevin_added_mass.dat' using "
+                  "1:2 with linespoints "
                   "pt 7 lw 2 title 'panel method, 1x2x4 ellipsoid'\n"))
     md += "\n![added-mass convergence](langevin_added_mass.png)\n";
   return md + "\n";

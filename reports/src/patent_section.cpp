@@ -15,10 +15,11 @@ namespace immerse::reports {
 namespace {
 
 std::string table_section(const CaseRun& run) {
-  std::string md = "### The printed 5x5 table (`channel5x5`)\n\n"
-                   "Printed: the patent's 'time 1' and 'time 2' blocks. Ours: the same cell-centre averages from "
-                   "`immerse run channel5x5`. Tolerance 1e-6 + 2e-7 |printed| (6 printed decimals, single-precision "
-                   "original).\n\n| time | i | j | qty | printed | ours | ours - printed |\n|---|---|---|---|---|---|---|\n";
+  std::string md =
+      "### The printed 5x5 table (`channel5x5`)\n\n"
+      "Printed: the patent's 'time 1' and 'time 2' blocks. Ours: the same cell-centre averages from "
+      "`immerse run channel5x5`. Tolerance 1e-6 + 2e-7 |printed| (6 printed decimals, single-precision "
+      "original).\n\n| time | i | j | qty | printed | ours | ours - printed |\n|---|---|---|---|---|---|---|\n";
   std::istringstream in(cases::reference_data("patent_5x5_table.csv"));
   std::string line;
   double worst = 0;
@@ -36,7 +37,8 @@ std::string table_section(const CaseRun& run) {
       for (int k = 0; k < 3; ++k) {
         const double ours = e[q[k]];
         worst = std::max(worst, std::abs(ours - ref[k]));
-        md += fmt::format("| {} | {} | {} | {} | {:.6f} | {:.7f} | {:+.2e} |\n", t, i, j, q[k], ref[k], ours, ours - ref[k]);
+        md += fmt::format("| {} | {} | {} | {} | {:.6f} | {:.7f} | {:+.2e} |\n", t, i, j, q[k], ref[k], ours,
+                          ours - ref[k]);
       }
     }
   }
@@ -59,19 +61,21 @@ std::string channel_section(const ReportContext& ctx, const CaseRun& run) {
     ana << y << " " << 6 * Q * y * (H - y) / (H * H * H) << "\n";
   }
   ana.close();
-  const bool plotted = run_gnuplot(ctx.dir, "channel_profile.gp",
-                                   "set terminal pngcairo size 800,500 noenhanced\nset output 'channel_profile.png'\n"
-                                   "set xlabel 'u at the outlet / U'\nset ylabel 'y / H'\nset key bottom right\nset grid\n"
-                                   "set title 'Channel outlet profile vs plane Poiseuille flow'\n"
-                                   "plot 'channel_poiseuille.dat' using 2:1 with lines lw 2 title 'Poiseuille (analytic, same flux)', "
-                                   "'channel_profile.dat' using 2:1 with points pt 7 ps 1.2 title 'immerse (penalty scheme)'\n");
+  const bool plotted =
+      run_gnuplot(ctx.dir, "channel_profile.gp",
+                  "set terminal pngcairo size 800,500 noenhanced\nset output 'channel_profile.png'\n"
+                  "set xlabel 'u at the outlet / U'\nset ylabel 'y / H'\nset key bottom right\nset grid\n"
+                  "set title 'Channel outlet profile vs plane Poiseuille flow'\n"
+                  "plot 'channel_poiseuille.dat' using 2:1 with lines lw 2 title 'Poiseuille (analytic, same flux)', "
+                  "'channel_profile.dat' using 2:1 with points pt 7 ps 1.2 title 'immerse (penalty scheme)'\n");
   std::string md = "### Channel flow against Poiseuille (`channel`)\n\n";
-  md += fmt::format("Steady state at t = {:.3g}; outlet max |u - u_P| / U = {:.3e} (tolerance {:.3e}); "
-                    "outflow / inflow flux = {:.5f} (the penalty closure's compressibility: div u = -eps p); "
-                    "steady residual {:.2e}.\n\n",
-                    m["time"].get<double>(), m["outlet_max_deviation_rel"].get<double>(),
-                    2 * std::pow(m["grid_h_over_H"].get<double>(), 2), m["flux_ratio_out_in"].get<double>(),
-                    m["steady_residual"].get<double>());
+  md += fmt::format(
+      "Steady state at t = {:.3g}; outlet max |u - u_P| / U = {:.3e} (tolerance {:.3e}); "
+      "outflow / inflow flux = {:.5f} (the penalty closure's compressibility: div u = -eps p); "
+      "steady residual {:.2e}.\n\n",
+      m["time"].get<double>(), m["outlet_max_deviation_rel"].get<double>(),
+      2 * std::pow(m["grid_h_over_H"].get<double>(), 2), m["flux_ratio_out_in"].get<double>(),
+      m["steady_residual"].get<double>());
   if (plotted) md += "![channel outlet profile](channel_profile.png)\n\n";
   return md;
 }
@@ -86,11 +90,13 @@ std::string river_section(const ReportContext& ctx, const CaseRun& run) {
       fmt::format("set terminal pngcairo size 1000,620 noenhanced\nset output 'river.png'\nset datafile separator ','\n"
                   "set multiplot layout 2,1\nset size ratio -1\nunset key\nset xrange [0:*]\nset yrange [0:*]\n"
                   "set lmargin at screen 0.06\nset rmargin at screen 0.86\n"
-                  "set title 'Height field z = p x scale (t = {0:.3g})'\nset palette defined (0 '#08306b', 0.5 '#f7fbff', 1 '#cb181d')\n"
+                  "set title 'Height field z = p x scale (t = {0:.3g})'\nset palette defined (0 '#08306b', 0.5 "
+                  "'#f7fbff', 1 '#cb181d')\n"
                   "plot '{1}' skip 2 using 1:2:($7 > 0 ? NaN : $6) with image, "
                   "'' skip 2 using 1:2:(150):(150):(150):($7 > 0 ? 255 : 0) with rgbalpha\n"
                   "set title 'Two dyes blended, streaklines (black), posts/island/boat (gray)'\nunset colorbox\n"
-                  "plot '{1}' skip 2 using 1:2:($7 > 0 ? 150 : 255*$10):($7 > 0 ? 150 : 255*$11):($7 > 0 ? 150 : 255*$12) with rgbimage, "
+                  "plot '{1}' skip 2 using 1:2:($7 > 0 ? 150 : 255*$10):($7 > 0 ? 150 : 255*$11):($7 > 0 ? 150 : "
+                  "255*$12) with rgbimage, "
                   "'{2}' skip 2 using 1:2 with points pt 7 ps 0.3 lc rgb 'black'\nunset multiplot\n",
                   run.result["metrics"]["time"].get<double>(), fields, lines));
   std::string md = fmt::format(

@@ -66,8 +66,8 @@ std::string cases_section(const ReportContext& ctx) {
       grouped = grouped || ms.is_object();
     }
     if (grouped) phases += (phases.empty() ? "" : "; ") + std::string("per group in the paper's section");
-    md += fmt::format("| {} | {} | {}/{} | {:.4g} | {} | {} | `{}` |\n", name, run.result["paper"].get<std::string>(), passed,
-                      run.checks.size(), run.result["timings"]["per_step_ms"].get<double>(), phases,
+    md += fmt::format("| {} | {} | {}/{} | {:.4g} | {} | {} | `{}` |\n", name, run.result["paper"].get<std::string>(),
+                      passed, run.checks.size(), run.result["timings"]["per_step_ms"].get<double>(), phases,
                       passed == static_cast<long>(run.checks.size()) ? "PASS" : "FAIL", run.dir);
   }
   return md + "\n";
@@ -97,24 +97,29 @@ std::string backends_link(const std::string& dir) {
   } catch (const std::exception&) {
     return "## Backends compared\n\nbackends.json is unreadable; rerun `./immerse.sh compare --quick`.\n\n";
   }
-  return fmt::format("## Backends compared\n\n[backends.md](backends.md): every canned case on {} ({}mode), verdict **{}**, "
-                     "run {} on git {}.\n\n",
-                     b.value("backends", std::string("?")), b.value("quick", false) ? "quick " : "full ", b.value("verdict", std::string("?")),
-                     b.value("date", std::string("?")), b["versions"].value("git", std::string("?")));
+  return fmt::format(
+      "## Backends compared\n\n[backends.md](backends.md): every canned case on {} ({}mode), verdict **{}**, "
+      "run {} on git {}.\n\n",
+      b.value("backends", std::string("?")), b.value("quick", false) ? "quick " : "full ",
+      b.value("verdict", std::string("?")), b.value("date", std::string("?")),
+      b["versions"].value("git", std::string("?")));
 }
 
 // The bench_* programs: in `dir` when given, else next to the immerse program (install tree) or in
 // the build tree's benchmarks/ folder.
 std::vector<fs::path> benchmark_programs(const ReportOptions& opt) {
   std::vector<fs::path> dirs;
-  if (!opt.benchmark_dir.empty()) dirs.push_back(opt.benchmark_dir);
-  else dirs = {fs::path(opt.self).parent_path() / ".." / "benchmarks", fs::path(opt.self).parent_path()};
+  if (!opt.benchmark_dir.empty())
+    dirs.push_back(opt.benchmark_dir);
+  else
+    dirs = {fs::path(opt.self).parent_path() / ".." / "benchmarks", fs::path(opt.self).parent_path()};
   std::vector<fs::path> found;
   for (const auto& dir : dirs) {
     if (!fs::is_directory(dir)) continue;
     for (const auto& e : fs::directory_iterator(dir)) {
       const std::string name = e.path().filename().string();
-      if (name.rfind("bench_", 0) == 0 && e.is_regular_file() && (fs::status(e.path()).permissions() & fs::perms::owner_exec) != fs::perms::none)
+      if (name.rfind("bench_", 0) == 0 && e.is_regular_file() &&
+          (fs::status(e.path()).permissions() & fs::perms::owner_exec) != fs::perms::none)
         found.push_back(e.path());
     }
     if (!found.empty()) break;
@@ -131,8 +136,10 @@ void load_earlier_run(CaseRun& run) {
     if (!in) throw std::runtime_error("missing");
     run.result = json::parse(in);
     for (const auto& c : run.result.value("checks", json::array()))
-      run.checks.push_back({c["quantity"], c["ours"], c["reference"], c["tolerance"], c.value("source", std::string())});
-    if (run.result.value("status", std::string()) != "completed") run.error = "earlier run did not finish (status " + run.result.value("status", std::string("?")) + ")";
+      run.checks.push_back(
+          {c["quantity"], c["ours"], c["reference"], c["tolerance"], c.value("source", std::string())});
+    if (run.result.value("status", std::string()) != "completed")
+      run.error = "earlier run did not finish (status " + run.result.value("status", std::string("?")) + ")";
   } catch (const std::exception& e) {
     run.error = fmt::format("no earlier run to reuse: {} ({})", file.string(), e.what());
   }
@@ -182,8 +189,10 @@ int write_report(const ReportOptions& opt) {
       if (file.rfind("bench_", 0) != 0 || e.path().extension() != ".json") continue;
       std::ifstream in(e.path());
       json j = json::parse(in, nullptr, false);
-      if (j.is_discarded()) fmt::print(stderr, "report: {} is not valid JSON; its table is left out\n", e.path().string());
-      else ctx.benchmarks[e.path().stem().string()] = std::move(j);
+      if (j.is_discarded())
+        fmt::print(stderr, "report: {} is not valid JSON; its table is left out\n", e.path().string());
+      else
+        ctx.benchmarks[e.path().stem().string()] = std::move(j);
     }
   } else if (!opt.skip_benchmarks) {
     const auto programs = benchmark_programs(opt);
@@ -191,7 +200,8 @@ int write_report(const ReportOptions& opt) {
     for (const auto& prog : programs) {
       const std::string name = prog.filename().string();
       const std::string out = (fs::absolute(opt.dir) / (name + ".json")).string();
-      const std::string cmd = fmt::format("'{}' --benchmark_out='{}' --benchmark_out_format=json >&2", prog.string(), out);
+      const std::string cmd =
+          fmt::format("'{}' --benchmark_out='{}' --benchmark_out_format=json >&2", prog.string(), out);
       fmt::print(stderr, "report: running {}\n", cmd);
       if (run_unbound(cmd) == 0) {
         std::ifstream in(out);
@@ -212,8 +222,9 @@ int write_report(const ReportOptions& opt) {
     backends_agree = compare_backends(copt) == kExitOk;
   }
 
-  std::string md = "# immerse report\n\nEvery canned case run and validated, the papers' figures beside ours, and "
-                   "throughput. Regenerate with `./immerse.sh report`.\n\n";
+  std::string md =
+      "# immerse report\n\nEvery canned case run and validated, the papers' figures beside ours, and "
+      "throughput. Regenerate with `./immerse.sh report`.\n\n";
   // One section per paper, in the order of the README's table. A section that throws (an unexpected
   // metric shape, say) is replaced by its error: the other sections and the runs are not lost.
   const std::vector<std::pair<std::string, SectionWriter>> sections = {
@@ -239,7 +250,8 @@ int write_report(const ReportOptions& opt) {
   const std::string index = (fs::path(opt.dir) / "index.md").string();
   std::ofstream(index) << md;
   fmt::print("report written to {} ({}{}{})\n", index, all_pass ? "all checks pass" : "SOME CHECKS FAIL",
-             backends_agree ? "" : "; BACKENDS DISAGREE, see backends.md", sections_ok ? "" : "; SOME SECTIONS FAILED, see above");
+             backends_agree ? "" : "; BACKENDS DISAGREE, see backends.md",
+             sections_ok ? "" : "; SOME SECTIONS FAILED, see above");
   if (!sections_ok) return kExitInternal;
   return all_pass && backends_agree ? kExitOk : kExitValidationFailed;
 }

@@ -69,7 +69,8 @@ TEST(TriMesh, ObjRoundTripAndErrors) {
   ASSERT_EQ(back.face_count(), sphere.face_count());
   EXPECT_NEAR(b::mass_properties(back).volume, b::mass_properties(sphere).volume, 1e-12);
 
-  std::ofstream((dir / "quad.obj").string()) << "# a unit square as one quad\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1/1 2/2 3/3 -1\n";
+  std::ofstream((dir / "quad.obj").string())
+      << "# a unit square as one quad\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1/1 2/2 3/3 -1\n";
   EXPECT_EQ(b::read_obj((dir / "quad.obj").string()).face_count(), 2);
   EXPECT_THROW(b::check_closed(b::read_obj((dir / "quad.obj").string()), "quad"), immerse::InputError);
 

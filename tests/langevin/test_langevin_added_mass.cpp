@@ -134,9 +134,9 @@ TEST(LangevinAddedMass, PaperPointSourcesFailOnThinSheets) {
 }
 
 // Symmetry: exact after symmetrisation; before it, the energy quadrature of an asymmetric folded
-// body (the paper airplane, 304 faces, sharp folds) is symmetric to 10% (measured 5.9%; Green's reciprocity holds for the exact
-// potentials; the collocation breaks it only at the discretisation level). Positive definite: the
-// kinetic energy of every motion is positive.
+// body (the paper airplane, 304 faces, sharp folds) is symmetric to 10% (measured 5.9%; Green's reciprocity holds for
+// the exact potentials; the collocation breaks it only at the discretisation level). Positive definite: the kinetic
+// energy of every motion is positive.
 TEST(LangevinAddedMass, MatrixIsSymmetricPositiveDefinite) {
   const b::TriMesh plane = b::langevin_paper_airplane(8.3, 0.02);
   b::check_closed(plane, "airplane");

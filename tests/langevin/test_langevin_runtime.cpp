@@ -15,7 +15,8 @@ namespace {
 // The paper's rubber ellipsoid (semi-axes 1, 2, 4 cm) in water, in SI units, Lamb's added mass.
 b::LangevinBodyParams ellipsoid_params(double body_density, bool langevin) {
   const b::TriMesh mesh = b::make_ellipsoid(0.01, 0.02, 0.04, 2);
-  return b::langevin_body_params(mesh, body_density, 1000, b::lamb_ellipsoid_added_mass(0.01, 0.02, 0.04, 1000), 3.8e3, langevin);
+  return b::langevin_body_params(mesh, body_density, 1000, b::lamb_ellipsoid_added_mass(0.01, 0.02, 0.04, 1000), 3.8e3,
+                                 langevin);
 }
 b::LangevinBodyState tumbling_state() {
   const double x[3] = {0, 0, 1}, e[3] = {0.3, -0.2, 0.5}, v[3] = {0.05, -0.02, 0.1}, w[3] = {1.5, -2.0, 0.7};
@@ -147,7 +148,8 @@ TYPED_TEST(LangevinBatch, KernelMatchesHostLoop) {
   for (int i = 0; i < 64; ++i)
     for (long k = 0; k < 1500; ++k) b::langevin_step(p, series.view(), host[i], k * 1e-3, 1e-3, 9, i, k);
   for (int i = 0; i < 64; ++i)
-    for (int a = 0; a < 3; ++a) EXPECT_NEAR(states[i].x[a], host[i].x[a], 1e-9 * (1 + std::abs(host[i].x[a]))) << "body " << i;
+    for (int a = 0; a < 3; ++a)
+      EXPECT_NEAR(states[i].x[a], host[i].x[a], 1e-9 * (1 + std::abs(host[i].x[a]))) << "body " << i;
 }
 
 // Serial and OpenMP on the same batch.

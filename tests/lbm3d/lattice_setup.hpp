@@ -78,7 +78,8 @@ TestLattice<Real, Exec> make_test_lattice(const LatticeSetup& s) {
   for (long c = 0; c < n; ++c) {
     t.group(c) = t.groups[c];
     const double vx = u(rng), vy = u(rng), vz = u(rng);
-    for (int q = 0; q < 15; ++q) t.src(q * stride + c) = static_cast<Real>(D3Q15::feq<double>(q, 1.0, vx, vy, vz) + noise(rng) / 9);
+    for (int q = 0; q < 15; ++q)
+      t.src(q * stride + c) = static_cast<Real>(D3Q15::feq<double>(q, 1.0, vx, vy, vz) + noise(rng) / 9);
     for (int a = 0; a < 3; ++a) t.ub(a * n + c) = is_body(t.groups[c]) ? static_cast<Real>(u(rng)) : Real(0);
   }
   auto& lat = t.k.lat;
@@ -111,8 +112,7 @@ TestLattice<Real, Exec> make_test_lattice(const LatticeSetup& s) {
 // Populations of a and b (every slot of every cell) further apart than tol; the first five are
 // reported as failures naming the cell and slot, under the label `what`.
 template <class View>
-long count_differences(const View& a, const View& b, const LatticeSetup& s, long stride, double tol,
-                       const char* what) {
+long count_differences(const View& a, const View& b, const LatticeSetup& s, long stride, double tol, const char* what) {
   const long n = static_cast<long>(s.nx) * s.ny * s.nz;
   long bad = 0;
   for (long c = 0; c < n; ++c)

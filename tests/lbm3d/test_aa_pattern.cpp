@@ -54,7 +54,9 @@ void check_aa_kernels(const kernel_test::LatticeSetup& s) {
     const AaLines<Real, Exec> lines{step};
     Kokkos::parallel_for(Kokkos::RangePolicy<Exec>(0, s.ny * s.nz), lines);
     Exec().fence();
-    EXPECT_EQ(kernel_test::count_differences(by_line, by_cell, s, S, tol, exchange ? "exchange step, line vs cell" : "local step, line vs cell"), 0);
+    EXPECT_EQ(kernel_test::count_differences(by_line, by_cell, s, S, tol,
+                                             exchange ? "exchange step, line vs cell" : "local step, line vs cell"),
+              0);
   }
 
   // Two pull steps (cell kernel) from the same state.
@@ -70,7 +72,8 @@ void check_aa_kernels(const kernel_test::LatticeSetup& s) {
   // Read the AA state back unswapped: it must be the pull state.
   Kokkos::View<Real*, Device> unswapped("unswapped", 15 * S);
   for (long c = 0; c < n; ++c)
-    for (int q = 0; q < 15; ++q) unswapped(q * S + c) = by_cell((is_body(t.groups[c]) ? q : D3Q15::opposite(q)) * S + c);
+    for (int q = 0; q < 15; ++q)
+      unswapped(q * S + c) = by_cell((is_body(t.groups[c]) ? q : D3Q15::opposite(q)) * S + c);
   EXPECT_EQ(kernel_test::count_differences(unswapped, twice, s, S, tol, "two AA steps vs two pull steps"), 0);
 }
 
@@ -152,7 +155,8 @@ TYPED_TEST(LatticeAaSolver, SameFieldsAsThePullPattern) {
     p.tau = 0.7;
     p.fp64 = fp64;
     p.source = "test";
-    p.border = {Border::velocity, Border::outflow, Border::bounce_back, Border::bounce_back, Border::periodic, Border::periodic};
+    p.border = {Border::velocity,    Border::outflow,  Border::bounce_back,
+                Border::bounce_back, Border::periodic, Border::periodic};
     p.inlet_velocity = {0.03, 0, 0};
     p.force = {0, 0, 1e-5};
     p.init_uy = "0.01 * sin(2 * pi * x / 24) * sin(2 * pi * z / 12)";
@@ -169,7 +173,8 @@ TYPED_TEST(LatticeAaSolver, SameFieldsAsThePullPattern) {
         pull->set_groups(cube_body(p, 11, 7, 6));
       }
       aa->step(), pull->step();
-      EXPECT_LE(max_field_difference(aa->macro(), pull->macro()), tol) << "after step " << s << (fp64 ? " fp64" : " fp32");
+      EXPECT_LE(max_field_difference(aa->macro(), pull->macro()), tol)
+          << "after step " << s << (fp64 ? " fp64" : " fp32");
     }
     EXPECT_NEAR(aa->mass() / pull->mass(), 1.0, fp64 ? 1e-13 : 1e-6);
     EXPECT_GT(pull->health().max_speed, 0.02);  // the inlet flow and the body are there

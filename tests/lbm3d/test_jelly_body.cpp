@@ -115,61 +115,65 @@ TEST(JellyGroupsBookkeeping, EveryCellInTheRightGroupEveryStep) {
   const int n = 40;
   const double cell = 2, dt = 0.04;
   for (const Eigen::Vector3d axis : {Eigen::Vector3d(0, 0, 1), Eigen::Vector3d(1, 0.3, 1)}) {
-  auto bp = default_bell();
-  bp.axis = axis;
-  bp.origin = {38, 40, 30};
-  JellyBell bell(bp);
-  coupling::JellyGroups groups(n, n, n, cell, dt);
-  for (int s = 0; s < 40; ++s) {
-    bell.advance(dt);
-    bell.translate(3.0, dt);  // a fast swim, so cells change groups
-    const auto st = groups.update(bell);
-    const auto& g = groups.groups();
-    const long N = static_cast<long>(n) * n * n;
-    long total = 0;
-    for (long c : st.count) total += c;
-    ASSERT_EQ(total, N);
-    // Independent binning of the surface samples.
-    std::map<long, std::pair<int, Eigen::Vector3d>> hits;
-    for (const auto& smp : bell.sample_surface(0.5 * cell)) {
-      const long c = groups.at(static_cast<int>(std::floor(smp.x.x() / cell)), static_cast<int>(std::floor(smp.x.y() / cell)),
-                               static_cast<int>(std::floor(smp.x.z() / cell)));
-      auto& h = hits[c];
-      if (h.first == 0) h.second.setZero();
-      ++h.first, h.second += smp.v * dt / cell;
+    auto bp = default_bell();
+    bp.axis = axis;
+    bp.origin = {38, 40, 30};
+    JellyBell bell(bp);
+    coupling::JellyGroups groups(n, n, n, cell, dt);
+    for (int s = 0; s < 40; ++s) {
+      bell.advance(dt);
+      bell.translate(3.0, dt);  // a fast swim, so cells change groups
+      const auto st = groups.update(bell);
+      const auto& g = groups.groups();
+      const long N = static_cast<long>(n) * n * n;
+      long total = 0;
+      for (long c : st.count) total += c;
+      ASSERT_EQ(total, N);
+      // Independent binning of the surface samples.
+      std::map<long, std::pair<int, Eigen::Vector3d>> hits;
+      for (const auto& smp : bell.sample_surface(0.5 * cell)) {
+        const long c =
+            groups.at(static_cast<int>(std::floor(smp.x.x() / cell)), static_cast<int>(std::floor(smp.x.y() / cell)),
+                      static_cast<int>(std::floor(smp.x.z() / cell)));
+        auto& h = hits[c];
+        if (h.first == 0) h.second.setZero();
+        ++h.first, h.second += smp.v * dt / cell;
+      }
+      const auto profile = bell.profile_curve(96);
+      std::array<long, 5> counted = {0, 0, 0, 0, 0};
+      for (int k = 0; k < n; ++k)
+        for (int j = 0; j < n; ++j)
+          for (int i = 0; i < n; ++i) {
+            const long c = groups.at(i, j, k);
+            const unsigned char gc = g.group[c];
+            ++counted[gc];
+            const bool hit = hits.count(c) > 0;
+            ASSERT_EQ(gc == lbm3d::kSurface, hit) << "C1 <=> the surface passes through the cell";
+            if (hit) {
+              const Eigen::Vector3d u = hits[c].second / hits[c].first;
+              for (int a = 0; a < 3; ++a)
+                ASSERT_NEAR(g.ub[a * N + c], u[a], 1e-6) << "C1 carries the local surface velocity";
+              continue;
+            }
+            bool c1 = false, body = false;
+            for (int q = 1; q < 15; ++q) {
+              const int si = i + lbm3d::D3Q15::cx(q), sj = j + lbm3d::D3Q15::cy(q), sk = k + lbm3d::D3Q15::cz(q);
+              if (si < 0 || sj < 0 || sk < 0 || si >= n || sj >= n || sk >= n) continue;
+              const unsigned char gs = g.group[groups.at(si, sj, sk)];
+              c1 = c1 || gs == lbm3d::kSurface;
+              body = body || lbm3d::is_body(gs);
+            }
+            const bool in = bell.inside({(i + 0.5) * cell, (j + 0.5) * cell, (k + 0.5) * cell}, profile);
+            if (in)
+              ASSERT_EQ(gc, c1 ? lbm3d::kInnerRim : lbm3d::kInner);
+            else
+              ASSERT_EQ(gc, body ? lbm3d::kNearBody : lbm3d::kWater);
+          }
+      for (int a = 0; a < 5; ++a) ASSERT_EQ(counted[a], st.count[a]);
+      ASSERT_GT(st.count[lbm3d::kSurface], 500);
     }
-    const auto profile = bell.profile_curve(96);
-    std::array<long, 5> counted = {0, 0, 0, 0, 0};
-    for (int k = 0; k < n; ++k)
-      for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i) {
-          const long c = groups.at(i, j, k);
-          const unsigned char gc = g.group[c];
-          ++counted[gc];
-          const bool hit = hits.count(c) > 0;
-          ASSERT_EQ(gc == lbm3d::kSurface, hit) << "C1 <=> the surface passes through the cell";
-          if (hit) {
-            const Eigen::Vector3d u = hits[c].second / hits[c].first;
-            for (int a = 0; a < 3; ++a) ASSERT_NEAR(g.ub[a * N + c], u[a], 1e-6) << "C1 carries the local surface velocity";
-            continue;
-          }
-          bool c1 = false, body = false;
-          for (int q = 1; q < 15; ++q) {
-            const int si = i + lbm3d::D3Q15::cx(q), sj = j + lbm3d::D3Q15::cy(q), sk = k + lbm3d::D3Q15::cz(q);
-            if (si < 0 || sj < 0 || sk < 0 || si >= n || sj >= n || sk >= n) continue;
-            const unsigned char gs = g.group[groups.at(si, sj, sk)];
-            c1 = c1 || gs == lbm3d::kSurface;
-            body = body || lbm3d::is_body(gs);
-          }
-          const bool in = bell.inside({(i + 0.5) * cell, (j + 0.5) * cell, (k + 0.5) * cell}, profile);
-          if (in) ASSERT_EQ(gc, c1 ? lbm3d::kInnerRim : lbm3d::kInner);
-          else ASSERT_EQ(gc, body ? lbm3d::kNearBody : lbm3d::kWater);
-        }
-    for (int a = 0; a < 5; ++a) ASSERT_EQ(counted[a], st.count[a]);
-    ASSERT_GT(st.count[lbm3d::kSurface], 500);
-  }
-  // The swim went along the axis.
-  EXPECT_NEAR((bell.origin() - bp.origin).normalized().dot(axis.normalized()), 1.0, 1e-12);
+    // The swim went along the axis.
+    EXPECT_NEAR((bell.origin() - bp.origin).normalized().dot(axis.normalized()), 1.0, 1e-12);
   }
 }
 
@@ -262,7 +266,8 @@ TEST(JellyBellModel, BinnedInsideTestMatchesTheEveryEdgeTest) {
     const auto& q = fast.points;
     bool in = false;
     for (size_t a = 0, b = q.size() - 1; a < q.size(); b = a++)
-      if ((q[a][1] > h) != (q[b][1] > h) && r < (q[b][0] - q[a][0]) * (h - q[a][1]) / (q[b][1] - q[a][1]) + q[a][0]) in = !in;
+      if ((q[a][1] > h) != (q[b][1] > h) && r < (q[b][0] - q[a][0]) * (h - q[a][1]) / (q[b][1] - q[a][1]) + q[a][0])
+        in = !in;
     return in;
   };
   long in = 0;

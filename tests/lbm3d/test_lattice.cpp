@@ -124,7 +124,11 @@ TYPED_TEST(Lattice, StillBodyLeavesStillWaterAtRest) {
       for (int i = 0; i < 12; ++i) {
         const int d = std::max({std::abs(i - 6), std::abs(j - 6), std::abs(k - 6)});
         const long c = i + 12L * (j + 12L * k);
-        g.group[c] = d <= 1 ? lbm3d::kInner : d == 2 ? lbm3d::kInnerRim : d == 3 ? lbm3d::kSurface : d == 4 ? lbm3d::kNearBody : lbm3d::kWater;
+        g.group[c] = d <= 1   ? lbm3d::kInner
+                     : d == 2 ? lbm3d::kInnerRim
+                     : d == 3 ? lbm3d::kSurface
+                     : d == 4 ? lbm3d::kNearBody
+                              : lbm3d::kWater;
         g.region.push_back(static_cast<int>(c));
       }
   flow->set_groups(g);

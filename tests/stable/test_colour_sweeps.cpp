@@ -117,7 +117,8 @@ void check_smoother(const Case& t) {
   Kokkos::deep_copy(wu, hwu), Kokkos::deep_copy(wv, hwv), Kokkos::deep_copy(p, hp), Kokkos::deep_copy(b, hb);
   Kokkos::deep_copy(cp, hcp);
 
-  colour_sweeps<Exec>("test_mg_smooth", g.nx, g.ny, t.first, t.halves, MgSmoothKernel<view, true>{g, cg, wu, wv, p, b, cp, S(2)});
+  colour_sweeps<Exec>("test_mg_smooth", g.nx, g.ny, t.first, t.halves,
+                      MgSmoothKernel<view, true>{g, cg, wu, wv, p, b, cp, S(2)});
   Kokkos::fence();
 
   const MgSmoothKernel<decltype(hp), true> ref{g, cg, hwu, hwv, hp, hb, hcp, S(2)};
@@ -128,17 +129,19 @@ void check_smoother(const Case& t) {
 
   auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p);
   double worst = 0;
-  for (size_t k = 0; k < n; ++k) worst = std::max(worst, std::abs(static_cast<double>(got(k)) - static_cast<double>(hp(k))));
+  for (size_t k = 0; k < n; ++k)
+    worst = std::max(worst, std::abs(static_cast<double>(got(k)) - static_cast<double>(hp(k))));
   // As above, contraction differences only: a few units in the last place of O(1) values, amplified
   // by the division by small diagonals over the half-sweeps; 1e-10 in double, 1e-4 in float (2^-23 =
   // 1.2e-7). A coarse value read from the wrong cell gives O(0.1).
-  EXPECT_LE(worst, sizeof(S) == 8 ? 1e-10 : 1e-4) << "nx " << t.nx << " ny " << t.ny << " first " << t.first << " halves "
-                                                  << t.halves << (sizeof(S) == 8 ? " double" : " float");
+  EXPECT_LE(worst, sizeof(S) == 8 ? 1e-10 : 1e-4) << "nx " << t.nx << " ny " << t.ny << " first " << t.first
+                                                  << " halves " << t.halves << (sizeof(S) == 8 ? " double" : " float");
 }
 
 TYPED_TEST(ColourSweeps, MultigridSmootherRowLoopMatchesPerCell) {
   // Inline and blocked, either first colour, the post-smoothing's 4 half-sweeps and more.
-  for (const Case& t : {Case{20, 14, 0, 4}, Case{20, 14, 1, 4}, Case{64, 62, 0, 4}, Case{96, 90, 1, 5}, Case{128, 64, 0, 12}}) {
+  for (const Case& t :
+       {Case{20, 14, 0, 4}, Case{20, 14, 1, 4}, Case{64, 62, 0, 4}, Case{96, 90, 1, 5}, Case{128, 64, 0, 12}}) {
     check_smoother<TypeParam, double>(t);
     check_smoother<TypeParam, float>(t);
   }

@@ -109,7 +109,9 @@ TEST(Fem, HubTurnsRigidlyAboutThePin) {
   for (int k = 0; k < 20; ++k) mill.advance(0.01, 200);
   EXPECT_GT(mill.hub_omega(), 0);
   EXPECT_GT(mill.hub_angle(), 0);
-  for (int k : hub) EXPECT_NEAR(std::hypot(mill.x[k][0] - 0.5, mill.x[k][1] - 0.5), std::hypot(mill.mesh().nodes[k][0] - 0.5, mill.mesh().nodes[k][1] - 0.5), 1e-12);
+  for (int k : hub)
+    EXPECT_NEAR(std::hypot(mill.x[k][0] - 0.5, mill.x[k][1] - 0.5),
+                std::hypot(mill.mesh().nodes[k][0] - 0.5, mill.mesh().nodes[k][1] - 0.5), 1e-12);
 }
 
 TEST(Fem, ImportsAUserMesh) {

@@ -32,10 +32,12 @@ using EnabledSpaces = ::testing::Types<
     Kokkos::Serial
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
-    , Kokkos::OpenMP
+    ,
+    Kokkos::OpenMP
 #endif
 #if defined(KOKKOS_ENABLE_CUDA)
-    , Kokkos::Cuda
+    ,
+    Kokkos::Cuda
 #endif
     >;
 

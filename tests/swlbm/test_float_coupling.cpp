@@ -115,7 +115,8 @@ TEST(FloatDrag, OpposesRelativeMotion) {
   EXPECT_NEAR(drag.y(), 0, 1e-9 * std::abs(drag.x()));
   // On a sphere the effective area of the front hemisphere sums to alpha pi r^2 + (1 - alpha) 2 pi r^2;
   // the 80-face polyhedron has ~8% less area than the sphere: tolerance 15%.
-  const double pi = 3.14159265358979, r = 0.5, sphere = 0.5 * k.rho * k.drag * (k.alpha * pi * r * r + (1 - k.alpha) * 2 * pi * r * r);
+  const double pi = 3.14159265358979, r = 0.5,
+               sphere = 0.5 * k.rho * k.drag * (k.alpha * pi * r * r + (1 - k.alpha) * 2 * pi * r * r);
   EXPECT_NEAR(-drag.x(), sphere, 0.15 * sphere);
 }
 
@@ -143,7 +144,8 @@ TYPED_TEST(FloatMask, NormalsAndForcingOfEq789) {
     for (int k = 0; k < 8; ++k) hb(0, k) = 0;
     hb(0, 3) = sign * 0.2 * n[0], hb(0, 4) = sign * 0.2 * n[1];  // V = +-0.2 n, no rotation
     Kokkos::deep_copy(v.bodies, hb);
-    Kokkos::parallel_for(Kokkos::RangePolicy<TypeParam>(0, 9), FloatForcing<device>{v, h, ux, uy, fx, fy, 3, 3, 1.0, 0.01, 10.0, 1.0});
+    Kokkos::parallel_for(Kokkos::RangePolicy<TypeParam>(0, 9),
+                         FloatForcing<device>{v, h, ux, uy, fx, fy, 3, 3, 1.0, 0.01, 10.0, 1.0});
     auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fx);
     auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fy);
     const double k = sign > 0 ? 10.0 : 1.0;
@@ -158,7 +160,8 @@ TYPED_TEST(FloatMask, NormalsAndForcingOfEq789) {
   Kokkos::deep_copy(v.bodies, hb);
   Kokkos::deep_copy(ux, 0.2 * n[0]);
   Kokkos::deep_copy(uy, 0.2 * n[1]);
-  Kokkos::parallel_for(Kokkos::RangePolicy<TypeParam>(0, 9), FloatForcing<device>{v, h, ux, uy, fx, fy, 3, 3, 1.0, 0.01, 10.0, 1.0});
+  Kokkos::parallel_for(Kokkos::RangePolicy<TypeParam>(0, 9),
+                       FloatForcing<device>{v, h, ux, uy, fx, fy, 3, 3, 1.0, 0.01, 10.0, 1.0});
   auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fx);
   EXPECT_NEAR(hx(4), 0.0, 1e-15);
 }
@@ -180,8 +183,7 @@ TYPED_TEST(FloatMask, RasterisesCellCentres) {
   Kokkos::parallel_for(Kokkos::RangePolicy<TypeParam>(0, 1), FloatRasterise<device>{v, 4, 4, 1.0});
   auto hm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.mask);
   for (int j = 0; j < 4; ++j)
-    for (int i = 0; i < 4; ++i)
-      EXPECT_EQ(hm(j * 4 + i), (i + 0.5) + (j + 0.5) <= 4.01 ? 3 : -1) << i << "," << j;
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(hm(j * 4 + i), (i + 0.5) + (j + 0.5) <= 4.01 ? 3 : -1) << i << "," << j;
 }
 
 template <class Exec>
@@ -240,7 +242,8 @@ TEST(FloatShapes, ClosedMeshesAtThePapersSizes) {
   const bodies::TriMesh boat = bodies::float_hull(bodies::float_rowing_boat_spec());
   const bodies::TriMesh motor = bodies::float_hull(bodies::float_motorboat_spec());
   const bodies::TriMesh sail = bodies::float_sailboat(15);
-  for (const auto* m : {&sphere, &complex, &boat, &motor, &sail}) EXPECT_NO_THROW(bodies::check_closed(*m, "generated"));
+  for (const auto* m : {&sphere, &complex, &boat, &motor, &sail})
+    EXPECT_NO_THROW(bodies::check_closed(*m, "generated"));
   EXPECT_EQ(sphere.face_count(), 80);
   EXPECT_EQ(complex.face_count(), 520);
   EXPECT_NEAR(boat.face_count(), 2628, 0.05 * 2628);

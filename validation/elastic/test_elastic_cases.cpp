@@ -29,7 +29,9 @@ const std::vector<std::string> kHalf = {"grid.nx=128", "grid.ny=128", "grid.h=0.
 TEST(StableCavity, MatchesGhiaGhiaShinAtRe100) {
   // 64^2 with dt 0.02 to t = 20 s (the canned case runs 128^2): the numerical viscosity U h / 2 doubles,
   // still inside the 0.05 U tolerance the case states.
-  const auto out = run("stable_cavity", default_backend(), {"output.frames=0", "grid.nx=64", "grid.ny=64", "grid.h=0.015625", "time.dt=0.02", "time.steps=1000"});
+  const auto out =
+      run("stable_cavity", default_backend(),
+          {"output.frames=0", "grid.nx=64", "grid.ny=64", "grid.h=0.015625", "time.dt=0.02", "time.steps=1000"});
   expect_pass(out, "Ghia u(y) centreline max |dev| / U");
   expect_pass(out, "Ghia v(x) centreline max |dev| / U");
   expect_pass(out, "max |div u| after projection - tol (<= 0)");
@@ -73,7 +75,9 @@ TEST(Windmill, TurnsWithTheJetAndSettles) {
 TEST(ElasticBackends, SerialAndOpenMPAgreeOnTheQuickBar) {
   const auto backends = enabled_backends();
   if (backends.size() < 2) GTEST_SKIP() << "one backend only";
-  const auto a = run("elastic_bar", Backend::serial, {"time.steps=10", "grid.nx=64", "grid.ny=64", "grid.h=0.015625", "output.frames=0"});
-  const auto b = run("elastic_bar", Backend::openmp, {"time.steps=10", "grid.nx=64", "grid.ny=64", "grid.h=0.015625", "output.frames=0"});
+  const auto a = run("elastic_bar", Backend::serial,
+                     {"time.steps=10", "grid.nx=64", "grid.ny=64", "grid.h=0.015625", "output.frames=0"});
+  const auto b = run("elastic_bar", Backend::openmp,
+                     {"time.steps=10", "grid.nx=64", "grid.ny=64", "grid.h=0.015625", "output.frames=0"});
   expect_backends_agree(a, b);
 }

@@ -14,9 +14,9 @@
 #include "support/case_runs.hpp"
 
 using namespace immerse;
-using test::Length;
 using test::expect_all_pass;
 using test::expect_backends_agree;
+using test::Length;
 using test::run;
 namespace fs = std::filesystem;
 
@@ -37,8 +37,8 @@ TYPED_TEST(FloatingCases, BoxSettlesAtItsArchimedesDraft) {
 // water forced with the velocities of the frame's start): a lag of one frame in the forcing must
 // not move the equilibrium, which is set by Archimedes alone. Same reference and tolerance.
 TEST(FloatingArchimedes, BoxDraftWithOverlappedFrames) {
-  const auto out = run("floating_box", default_backend(), {"time.steps=1000", "coupling.overlap=true"}, Length::full,
-                       "-overlap");
+  const auto out =
+      run("floating_box", default_backend(), {"time.steps=1000", "coupling.overlap=true"}, Length::full, "-overlap");
   expect_all_pass(out, 2);
   EXPECT_NEAR(static_cast<double>(out.result["metrics"]["bodies"][0]["mean_draft_m"]), 0.2, 0.03 * 0.5);
 }
@@ -64,7 +64,7 @@ TEST(FloatingArchimedes, HandWrittenCaseWithAnObjBody) {
     "physics": {"tau": 0.6},
     "initial": {"h": "1.0 + 0 * x"},
     "bodies": [{"name": "crate", "shape": "obj", "obj": ")" +
-                                          (dir / "crate.obj").string() + R"(", "density": 600,
+                                           (dir / "crate.obj").string() + R"(", "density": 600,
                 "position": [7.5, 6.25, 0.85]}]
   })";
   const auto out = run((dir / "crate.json").string(), default_backend());
@@ -93,8 +93,8 @@ TEST(FloatingScenes, FpsObjectsColumnsStayAfloat) {
   EXPECT_EQ(out.result["metrics"]["columns"].size(), 4u);
 }
 
-// The first two enabled backends (serial, openmp) agree on the boat scene (settling 2 s per load position): every metric within
-// the case's stated compare tolerances (Bullet's single precision and the water's round-off).
+// The first two enabled backends (serial, openmp) agree on the boat scene (settling 2 s per load position): every
+// metric within the case's stated compare tolerances (Bullet's single precision and the water's round-off).
 TEST(FloatingBackends, BoatLoadSerialAndOpenmpAgree) {
   if (enabled_backends().size() < 2) GTEST_SKIP() << "one backend only";
   const auto backends = enabled_backends();

@@ -11,9 +11,9 @@
 #include "support/case_runs.hpp"
 
 using namespace immerse;
-using test::Length;
 using test::expect_all_pass;
 using test::expect_backends_agree;
+using test::Length;
 using test::run;
 
 // Fig. 6 over two pulses (375 frames of 0.04 s): diameter range, peak speed, ~0 in relaxation, the
@@ -50,7 +50,8 @@ TYPED_TEST(GenericLattice, ShearWaveCase) { expect_all_pass(run("lattice_shear_w
 // Serial and openmp give the same jellyfish run (the quick one): every non-timing metric agrees within
 // the case's compare tolerances (identical per-cell arithmetic; only the mass sum's order differs).
 TEST(JellyfishCases, SerialAndOpenmpAgree) {
-  const auto a = run("jellyfish", Backend::serial, {}, Length::quick), b = run("jellyfish", Backend::openmp, {}, Length::quick);
+  const auto a = run("jellyfish", Backend::serial, {}, Length::quick),
+             b = run("jellyfish", Backend::openmp, {}, Length::quick);
   expect_backends_agree(a, b);
 }
 #endif

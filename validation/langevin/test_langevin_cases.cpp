@@ -11,16 +11,16 @@
 #include "support/case_runs.hpp"
 
 using namespace immerse;
-using test::Length;
 using test::expect_all_pass;
 using test::expect_backends_agree;
+using test::Length;
 using test::run;
 
 namespace {
 
 void expect_metrics(const cases::RunOutcome& out, std::vector<std::string> names) {
-  names.insert(names.end(), {"mean_descent_speed", "lateral_amplitude", "precompute_added_mass_ms", "precompute_turbulence_ms",
-                             "runtime_step_us"});
+  names.insert(names.end(), {"mean_descent_speed", "lateral_amplitude", "precompute_added_mass_ms",
+                             "precompute_turbulence_ms", "runtime_step_us"});
   for (const auto& n : names) EXPECT_TRUE(out.result["metrics"].contains(n)) << "metric " << n << " missing";
 }
 
@@ -62,10 +62,12 @@ TEST(LangevinCasesReproducibility, SameSeedSameTrajectory) {
   const auto a = run("falling_paper", Backend::serial, {}, Length::quick, "-a");
   const auto b = run("falling_paper", Backend::serial, {}, Length::quick, "-b");
   const auto c = run("falling_paper", Backend::serial, {"langevin.seed=2"}, Length::quick, "-c");
-  for (const char* m : {"mean_descent_speed", "lateral_amplitude", "heading_turns", "rotation_about_major_axis_turns"}) {
+  for (const char* m :
+       {"mean_descent_speed", "lateral_amplitude", "heading_turns", "rotation_about_major_axis_turns"}) {
     EXPECT_EQ(a.result["metrics"][m].get<double>(), b.result["metrics"][m].get<double>()) << m;
   }
-  EXPECT_NE(a.result["metrics"]["lateral_amplitude"].get<double>(), c.result["metrics"]["lateral_amplitude"].get<double>());
+  EXPECT_NE(a.result["metrics"]["lateral_amplitude"].get<double>(),
+            c.result["metrics"]["lateral_amplitude"].get<double>());
 }
 
 // Serial and OpenMP on the same case: every metric within the case's stated compare tolerances (the

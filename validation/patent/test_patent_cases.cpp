@@ -38,13 +38,18 @@ TYPED_TEST(PatentCases, ChannelReachesPoiseuille) { expect_all_pass(run("channel
 // Second order: halving dy (with dt scaled to the stability limit) must cut the profile error by
 // about 4 (between 2.5 and 6 allows for the not-quite-asymptotic coarse grid).
 TEST(PatentCasesConvergence, ChannelProfileErrorIsSecondOrder) {
-  const auto coarse = run("channel", default_backend(), {"grid.nx=16", "grid.ny=8", "grid.dx=0.125", "grid.dy=0.125",
-                                                       "time.dt=3.6e-6", "time.steps=80000"}, test::Length::full, "-coarse");
+  const auto coarse =
+      run("channel", default_backend(),
+          {"grid.nx=16", "grid.ny=8", "grid.dx=0.125", "grid.dy=0.125", "time.dt=3.6e-6", "time.steps=80000"},
+          test::Length::full, "-coarse");
   const auto fine = run("channel", default_backend(), {}, test::Length::full, "-fine");
-  const double e8 = coarse.result["metrics"]["outlet_max_deviation_rel"], e16 = fine.result["metrics"]["outlet_max_deviation_rel"];
+  const double e8 = coarse.result["metrics"]["outlet_max_deviation_rel"],
+               e16 = fine.result["metrics"]["outlet_max_deviation_rel"];
   EXPECT_GT(e8 / e16, 2.5) << e8 << " " << e16;
   EXPECT_LT(e8 / e16, 6.0) << e8 << " " << e16;
 }
 
 // Posts, island and moving boat: solid faces move with the bodies; mass identity holds.
-TYPED_TEST(PatentCases, RiverKeepsInternalBoundaries) { expect_all_pass(run("river", this->backend, {"time.steps=3000", "output.frames=0"}), 2); }
+TYPED_TEST(PatentCases, RiverKeepsInternalBoundaries) {
+  expect_all_pass(run("river", this->backend, {"time.steps=3000", "output.frames=0"}), 2);
+}

@@ -19,7 +19,8 @@ FemBody::FemBody(FemMesh mesh, FemMaterial material) : mesh_(std::move(mesh)), m
   fixed_.assign(n, 0);
   std::map<std::pair<int, int>, int> edge_count;
   for (auto& t : mesh_.tris) {
-    Vec2 e1 = {x[t[1]][0] - x[t[0]][0], x[t[1]][1] - x[t[0]][1]}, e2 = {x[t[2]][0] - x[t[0]][0], x[t[2]][1] - x[t[0]][1]};
+    Vec2 e1 = {x[t[1]][0] - x[t[0]][0], x[t[1]][1] - x[t[0]][1]},
+         e2 = {x[t[2]][0] - x[t[0]][0], x[t[2]][1] - x[t[0]][1]};
     if (cross(e1, e2) < 0) std::swap(t[1], t[2]), std::swap(e1, e2);
     const double det = cross(e1, e2);
     if (det <= 1e-300) throw std::invalid_argument("fem: degenerate triangle");
@@ -72,11 +73,15 @@ void FemBody::element_forces(std::vector<Vec2>& f) const {
   for (size_t e = 0; e < mesh_.tris.size(); ++e) {
     const auto& t = mesh_.tris[e];
     const auto& B = Bm_[e];
-    const double ds[4] = {x[t[1]][0] - x[t[0]][0], x[t[2]][0] - x[t[0]][0], x[t[1]][1] - x[t[0]][1], x[t[2]][1] - x[t[0]][1]};
-    const double dv[4] = {v[t[1]][0] - v[t[0]][0], v[t[2]][0] - v[t[0]][0], v[t[1]][1] - v[t[0]][1], v[t[2]][1] - v[t[0]][1]};
+    const double ds[4] = {x[t[1]][0] - x[t[0]][0], x[t[2]][0] - x[t[0]][0], x[t[1]][1] - x[t[0]][1],
+                          x[t[2]][1] - x[t[0]][1]};
+    const double dv[4] = {v[t[1]][0] - v[t[0]][0], v[t[2]][0] - v[t[0]][0], v[t[1]][1] - v[t[0]][1],
+                          v[t[2]][1] - v[t[0]][1]};
     // F = Ds Bm, Fdot = Dv Bm (row-major 2x2).
-    const double F[4] = {ds[0] * B[0] + ds[1] * B[2], ds[0] * B[1] + ds[1] * B[3], ds[2] * B[0] + ds[3] * B[2], ds[2] * B[1] + ds[3] * B[3]};
-    const double Fd[4] = {dv[0] * B[0] + dv[1] * B[2], dv[0] * B[1] + dv[1] * B[3], dv[2] * B[0] + dv[3] * B[2], dv[2] * B[1] + dv[3] * B[3]};
+    const double F[4] = {ds[0] * B[0] + ds[1] * B[2], ds[0] * B[1] + ds[1] * B[3], ds[2] * B[0] + ds[3] * B[2],
+                         ds[2] * B[1] + ds[3] * B[3]};
+    const double Fd[4] = {dv[0] * B[0] + dv[1] * B[2], dv[0] * B[1] + dv[1] * B[3], dv[2] * B[0] + dv[3] * B[2],
+                          dv[2] * B[1] + dv[3] * B[3]};
     // Green strain E = (F^T F - I)/2 and its rate (F'^T F + F^T F')/2 (symmetric: E00, E01, E11).
     const double E00 = 0.5 * (F[0] * F[0] + F[2] * F[2] - 1), E11 = 0.5 * (F[1] * F[1] + F[3] * F[3] - 1);
     const double E01 = 0.5 * (F[0] * F[1] + F[2] * F[3]);
@@ -87,7 +92,8 @@ void FemBody::element_forces(std::vector<Vec2>& f) const {
     const double S00 = mat_.lambda * trE + 2 * mat_.mu * E00 + mat_.lambda_d * trR + 2 * mat_.mu_d * R00;
     const double S11 = mat_.lambda * trE + 2 * mat_.mu * E11 + mat_.lambda_d * trR + 2 * mat_.mu_d * R11;
     const double S01 = 2 * mat_.mu * E01 + 2 * mat_.mu_d * R01;
-    const double P[4] = {F[0] * S00 + F[1] * S01, F[0] * S01 + F[1] * S11, F[2] * S00 + F[3] * S01, F[2] * S01 + F[3] * S11};
+    const double P[4] = {F[0] * S00 + F[1] * S01, F[0] * S01 + F[1] * S11, F[2] * S00 + F[3] * S01,
+                         F[2] * S01 + F[3] * S11};
     // Nodal forces H = -A0 P Bm^T: columns go to nodes 1 and 2, node 0 takes minus their sum.
     const double A = A0_[e];
     const double H00 = -A * (P[0] * B[0] + P[1] * B[1]), H01 = -A * (P[0] * B[2] + P[1] * B[3]);
@@ -100,8 +106,7 @@ void FemBody::element_forces(std::vector<Vec2>& f) const {
 
 void FemBody::substep(double h) {
   const size_t n = x.size();
-  for (size_t k = 0; k < n; ++k)
-    force_[k] = {f_ext[k][0] + mass_[k] * gravity[0], f_ext[k][1] + mass_[k] * gravity[1]};
+  for (size_t k = 0; k < n; ++k) force_[k] = {f_ext[k][0] + mass_[k] * gravity[0], f_ext[k][1] + mass_[k] * gravity[1]};
   element_forces(force_);
   for (size_t k = 0; k < n; ++k) {
     if (fixed_[k]) continue;
@@ -146,8 +151,10 @@ double FemBody::strain_energy() const {
   for (size_t q = 0; q < mesh_.tris.size(); ++q) {
     const auto& t = mesh_.tris[q];
     const auto& B = Bm_[q];
-    const double ds[4] = {x[t[1]][0] - x[t[0]][0], x[t[2]][0] - x[t[0]][0], x[t[1]][1] - x[t[0]][1], x[t[2]][1] - x[t[0]][1]};
-    const double F[4] = {ds[0] * B[0] + ds[1] * B[2], ds[0] * B[1] + ds[1] * B[3], ds[2] * B[0] + ds[3] * B[2], ds[2] * B[1] + ds[3] * B[3]};
+    const double ds[4] = {x[t[1]][0] - x[t[0]][0], x[t[2]][0] - x[t[0]][0], x[t[1]][1] - x[t[0]][1],
+                          x[t[2]][1] - x[t[0]][1]};
+    const double F[4] = {ds[0] * B[0] + ds[1] * B[2], ds[0] * B[1] + ds[1] * B[3], ds[2] * B[0] + ds[3] * B[2],
+                         ds[2] * B[1] + ds[3] * B[3]};
     const double E00 = 0.5 * (F[0] * F[0] + F[2] * F[2] - 1), E11 = 0.5 * (F[1] * F[1] + F[3] * F[3] - 1);
     const double E01 = 0.5 * (F[0] * F[1] + F[2] * F[3]);
     // St Venant-Kirchhoff energy density: lambda/2 tr(E)^2 + mu E:E.
@@ -161,8 +168,10 @@ double FemBody::max_green_strain() const {
   for (size_t q = 0; q < mesh_.tris.size(); ++q) {
     const auto& t = mesh_.tris[q];
     const auto& B = Bm_[q];
-    const double ds[4] = {x[t[1]][0] - x[t[0]][0], x[t[2]][0] - x[t[0]][0], x[t[1]][1] - x[t[0]][1], x[t[2]][1] - x[t[0]][1]};
-    const double F[4] = {ds[0] * B[0] + ds[1] * B[2], ds[0] * B[1] + ds[1] * B[3], ds[2] * B[0] + ds[3] * B[2], ds[2] * B[1] + ds[3] * B[3]};
+    const double ds[4] = {x[t[1]][0] - x[t[0]][0], x[t[2]][0] - x[t[0]][0], x[t[1]][1] - x[t[0]][1],
+                          x[t[2]][1] - x[t[0]][1]};
+    const double F[4] = {ds[0] * B[0] + ds[1] * B[2], ds[0] * B[1] + ds[1] * B[3], ds[2] * B[0] + ds[3] * B[2],
+                         ds[2] * B[1] + ds[3] * B[3]};
     m = std::max({m, std::abs(0.5 * (F[0] * F[0] + F[2] * F[2] - 1)), std::abs(0.5 * (F[1] * F[1] + F[3] * F[3] - 1)),
                   std::abs(0.5 * (F[0] * F[1] + F[2] * F[3]))});
   }
@@ -172,7 +181,8 @@ double FemBody::max_green_strain() const {
 double FemBody::area() const {
   double a = 0;
   for (const auto& t : mesh_.tris)
-    a += 0.5 * cross({x[t[1]][0] - x[t[0]][0], x[t[1]][1] - x[t[0]][1]}, {x[t[2]][0] - x[t[0]][0], x[t[2]][1] - x[t[0]][1]});
+    a += 0.5 *
+         cross({x[t[1]][0] - x[t[0]][0], x[t[1]][1] - x[t[0]][1]}, {x[t[2]][0] - x[t[0]][0], x[t[2]][1] - x[t[0]][1]});
   return a;
 }
 

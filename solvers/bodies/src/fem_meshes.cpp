@@ -52,7 +52,8 @@ FemMesh fem_windmill(double cx, double cy, double a, double L, int nb, std::vect
     const double c = r == 0 ? 1 : r == 2 ? -1 : 0, s = r == 1 ? 1 : r == 3 ? -1 : 0;
     auto rot = [&](double px, double py) -> Vec2 { return {cx + c * px - s * py, cy + s * px + c * py}; };
     // Root nodes: the rotated images of hub nodes (2,1) and (2,2).
-    const int roots[4][2] = {{hid(2, 1), hid(2, 2)}, {hid(1, 2), hid(0, 2)}, {hid(0, 1), hid(0, 0)}, {hid(1, 0), hid(2, 0)}};
+    const int roots[4][2] = {
+        {hid(2, 1), hid(2, 2)}, {hid(1, 2), hid(0, 2)}, {hid(0, 1), hid(0, 0)}, {hid(1, 0), hid(2, 0)}};
     int prev0 = roots[r][0], prev1 = roots[r][1];
     for (int k = 1; k <= nb; ++k) {
       const int n0 = static_cast<int>(m.nodes.size());

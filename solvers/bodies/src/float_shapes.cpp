@@ -22,7 +22,8 @@ TriMesh float_complex_object(double R, double r) {
   for (int i = 0; i < nu; ++i)
     for (int j = 0; j < nv; ++j) {
       const double u = 2 * kPi * i / nu, v = 2 * kPi * j / nv;
-      m.vertices.emplace_back((R + r * std::cos(v)) * std::cos(u), (R + r * std::cos(v)) * std::sin(u), r * std::sin(v));
+      m.vertices.emplace_back((R + r * std::cos(v)) * std::cos(u), (R + r * std::cos(v)) * std::sin(u),
+                              r * std::sin(v));
     }
   auto at = [&](int i, int j) { return ((i + nu) % nu) * nv + (j + nv) % nv; };
   for (int i = 0; i < nu; ++i)
@@ -73,8 +74,10 @@ TriMesh float_hull(const HullSpec& s) {
     const int centre = m.vertex_count() - 1;
     for (int q = 0; q < np; ++q) {
       const int q1 = (q + 1) % np;
-      if (end == 0) m.faces.push_back({centre, at(end, q), at(end, q1)});
-      else m.faces.push_back({centre, at(end, q1), at(end, q)});
+      if (end == 0)
+        m.faces.push_back({centre, at(end, q), at(end, q1)});
+      else
+        m.faces.push_back({centre, at(end, q1), at(end, q)});
     }
   }
   orient_outwards(m);

@@ -8,7 +8,8 @@
 
 namespace immerse::bodies {
 
-JellyBell::JellyBell(const JellyBellParams& p) : p_(p), surface_(jelly_revolution_surface(kRows, 3)), origin_(p.origin) {
+JellyBell::JellyBell(const JellyBellParams& p)
+    : p_(p), surface_(jelly_revolution_surface(kRows, 3)), origin_(p.origin) {
   if (p.profile.size() != static_cast<size_t>(kRows))
     throw std::invalid_argument("jellyfish bell: the profile needs exactly 12 control vertices");
   axis_ = p.axis.normalized();
@@ -49,7 +50,8 @@ void JellyBell::forces(std::vector<Eigen::Vector3d>& f) const {
     }
   for (int j = 0; j < kColumns; ++j) {
     for (int i = 0; i + 1 < kRows; ++i) spring(i * kColumns + j, (i + 1) * kColumns + j, p_.k_shape);  // meridian
-    for (int i = 1; i < kRows / 2; ++i) spring(i * kColumns + j, (kRows - 1 - i) * kColumns + j, p_.k_shape);  // thickness
+    for (int i = 1; i < kRows / 2; ++i)
+      spring(i * kColumns + j, (kRows - 1 - i) * kColumns + j, p_.k_shape);  // thickness
   }
 }
 

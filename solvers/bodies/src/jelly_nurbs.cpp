@@ -11,7 +11,10 @@ int jelly_find_span(int n_ctrl, int degree, const std::vector<double>& knots, do
   if (t <= knots[degree]) return degree;
   int lo = degree, hi = n + 1, mid = (lo + hi) / 2;
   while (t < knots[mid] || t >= knots[mid + 1]) {
-    if (t < knots[mid]) hi = mid; else lo = mid;
+    if (t < knots[mid])
+      hi = mid;
+    else
+      lo = mid;
     mid = (lo + hi) / 2;
   }
   return mid;

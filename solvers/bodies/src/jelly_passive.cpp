@@ -33,7 +33,8 @@ void JellyTracers::advance(const JellyVelocityField& field, double dt) {
   }
 }
 
-JellyAlgae::JellyAlgae(const JellyAlgaeParams& p, const std::vector<Eigen::Vector3d>& anchors) : p_(p), anchors_(anchors) {
+JellyAlgae::JellyAlgae(const JellyAlgaeParams& p, const std::vector<Eigen::Vector3d>& anchors)
+    : p_(p), anchors_(anchors) {
   p_.up.normalize();
   for (const auto& a : anchors)
     for (int m = 0; m <= p.links; ++m) x_.push_back(a + m * p.link_cm * p_.up);

@@ -26,7 +26,8 @@ struct PanelInfluence {
 // m_e the in-plane outward edge normals, d_e = m_e.(v_e - x), L_e = ln((r1 + r2 + l)/(r1 + r2 - l)),
 // h = nt.(x - v_0) and Omega the solid angle (Van Oosterom & Strackee), signed positive on the nt side.
 // `self`: x is the face's own centroid, taken on the outer side (the limit Omega -> 2 pi).
-PanelInfluence panel_influence(const Eigen::Vector3d v[3], const Eigen::Vector3d& nt, const Eigen::Vector3d& x, bool self) {
+PanelInfluence panel_influence(const Eigen::Vector3d v[3], const Eigen::Vector3d& nt, const Eigen::Vector3d& x,
+                               bool self) {
   PanelInfluence out{0, Eigen::Vector3d::Zero()};
   const Eigen::Vector3d R[3] = {v[0] - x, v[1] - x, v[2] - x};
   const double r[3] = {R[0].norm(), R[1].norm(), R[2].norm()};
@@ -177,7 +178,8 @@ int bicgstab_columns(const RowMatrix& A, const Eigen::MatrixXd& B, Eigen::Matrix
 AddedMassResult langevin_added_mass(const TriMesh& mesh, const AddedMassOptions& opt) {
   const int n = mesh.face_count();
   if (n == 0) throw InputError("added mass: the mesh has no faces");
-  if (!(opt.fluid_density > 0)) throw InputError(fmt::format("added mass: fluid density {} must be > 0", opt.fluid_density));
+  if (!(opt.fluid_density > 0))
+    throw InputError(fmt::format("added mass: fluid density {} must be > 0", opt.fluid_density));
   const auto t0 = std::chrono::steady_clock::now();
   AddedMassResult r;
   r.faces = n;
@@ -239,11 +241,14 @@ AddedMassResult langevin_added_mass(const TriMesh& mesh, const AddedMassOptions&
       const auto& f = mesh.faces[j];
       tri[j] = {mesh.vertices[f[0]] - origin, mesh.vertices[f[1]] - origin, mesh.vertices[f[2]] - origin};
       const auto& v = tri[j];
-      const double diam2 = std::max({(v[1] - v[0]).squaredNorm(), (v[2] - v[1]).squaredNorm(), (v[0] - v[2]).squaredNorm()});
+      const double diam2 =
+          std::max({(v[1] - v[0]).squaredNorm(), (v[2] - v[1]).squaredNorm(), (v[0] - v[2]).squaredNorm()});
       far2[j] = opt.far_ratio * opt.far_ratio * diam2;
     }
-    const Eigen::ArrayXd cxa = Eigen::Map<const Eigen::ArrayXd>(cx.data(), n), cya = Eigen::Map<const Eigen::ArrayXd>(cy.data(), n),
-                         cza = Eigen::Map<const Eigen::ArrayXd>(cz.data(), n), ara = Eigen::Map<const Eigen::ArrayXd>(ar.data(), n),
+    const Eigen::ArrayXd cxa = Eigen::Map<const Eigen::ArrayXd>(cx.data(), n),
+                         cya = Eigen::Map<const Eigen::ArrayXd>(cy.data(), n),
+                         cza = Eigen::Map<const Eigen::ArrayXd>(cz.data(), n),
+                         ara = Eigen::Map<const Eigen::ArrayXd>(ar.data(), n),
                          far2a = Eigen::Map<const Eigen::ArrayXd>(far2.data(), n);
     for_rows("langevin_added_mass_rows", n, [&](int i) {
       double* a = A.row(i).data();
@@ -258,14 +263,16 @@ AddedMassResult langevin_added_mass(const TriMesh& mesh, const AddedMassOptions&
         const Eigen::ArrayXd dx = xi - cxa, dy = yi - cya, dz = zi - cza;
         r2 = dx * dx + dy * dy + dz * dz;
         const Eigen::ArrayXd inv = r2.max(1e-300).sqrt().inverse();
-        Eigen::Map<Eigen::ArrayXd>(a, n) = (r2 > far2a).select(-ara * (nx * dx + ny * dy + nz * dz) * inv * inv * inv, 0.0);
+        Eigen::Map<Eigen::ArrayXd>(a, n) =
+            (r2 > far2a).select(-ara * (nx * dx + ny * dy + nz * dz) * inv * inv * inv, 0.0);
         const Eigen::ArrayXd pw = (r2 > fi).select(ai * inv * ara, 0.0);  // P(j, i) area_j
         const Eigen::Matrix<double, 1, 6> wf = pw.matrix().transpose() * B;
         for (int l = 0; l < 6; ++l) w[l] = wf(l);
       }
       // Near field: the exact triangle integrals (the panel itself included: r2 = 0).
       for (int j = 0; j < n; ++j) {
-        if (i == j || r2[j] <= far2[j]) a[j] = nrm[i].dot(panel_influence(tri[j].data(), nrm[j], c[i], i == j).gradient);
+        if (i == j || r2[j] <= far2[j])
+          a[j] = nrm[i].dot(panel_influence(tri[j].data(), nrm[j], c[i], i == j).gradient);
         if (i == j || r2[j] <= fi) {
           const double pw = panel_influence(tri[i].data(), nrm[i], c[j], i == j).potential * ar[j];
           for (int l = 0; l < 6; ++l) w[l] += pw * bt[size_t(l) * n + j];
@@ -288,7 +295,8 @@ AddedMassResult langevin_added_mass(const TriMesh& mesh, const AddedMassOptions&
     sigma = Eigen::PartialPivLU<Eigen::MatrixXd>(Eigen::MatrixXd(A)).solve(B);
   }
   // The collocation residual (a diagnostic) costs a full product; BiCGSTAB already bounds it.
-  if (!opt.iterative || r.iterations < 0) r.bc_residual = (A * sigma - B).cwiseAbs().maxCoeff() / B.cwiseAbs().maxCoeff();
+  if (!opt.iterative || r.iterations < 0)
+    r.bc_residual = (A * sigma - B).cwiseAbs().maxCoeff() / B.cwiseAbs().maxCoeff();
   // K_kl = -rho sum_i phi_k(c_i) (dphi_l/dn)(c_i) A_i: the kinetic energy's bilinear form, with
   // phi = P sigma the potentials of the six unit motions at the face centres (= -rho sigma^T W).
   const Matrix6d K = -opt.fluid_density * sigma.transpose() * W;
@@ -332,7 +340,7 @@ Matrix6d lamb_ellipsoid_added_mass(double a, double b, double c, double rho) {
   M(2, 2) = ga / (2 - ga) * rho * V;
   auto rot = [&](double p2, double q2, double gp, double gq) {  // rotation about the third axis
     const double d = p2 - q2;
-    if (std::abs(d) < 1e-14 * (p2 + q2)) return 0.0;             // axisymmetric about it: no fluid moves
+    if (std::abs(d) < 1e-14 * (p2 + q2)) return 0.0;  // axisymmetric about it: no fluid moves
     return 0.2 * rho * V * d * d * (gq - gp) / (2 * d + (p2 + q2) * (gp - gq));
   };
   M(3, 3) = rot(b * b, c * c, be, ga);

@@ -10,7 +10,8 @@ namespace immerse::bodies {
 
 LangevinBodyParams langevin_body_params(const TriMesh& mesh, double rho_b, double rho_f, const Matrix6d& added,
                                         double Re, bool langevin) {
-  if (!(rho_b > 0) || !(rho_f >= 0)) throw InputError(fmt::format("body density {} must be > 0 and fluid density {} >= 0", rho_b, rho_f));
+  if (!(rho_b > 0) || !(rho_f >= 0))
+    throw InputError(fmt::format("body density {} must be > 0 and fluid density {} >= 0", rho_b, rho_f));
   const MassProperties mp = mass_properties(mesh);
   LangevinBodyParams p;
   p.volume = mp.volume;
@@ -34,9 +35,10 @@ LangevinBodyParams langevin_body_params(const TriMesh& mesh, double rho_b, doubl
 }
 
 LangevinBodyState langevin_initial_state(const double x[3], const double e[3], const double v[3], const double w[3]) {
-  const Eigen::Matrix3d R = (Eigen::AngleAxisd(e[2], Eigen::Vector3d::UnitZ()) * Eigen::AngleAxisd(e[1], Eigen::Vector3d::UnitY()) *
-                             Eigen::AngleAxisd(e[0], Eigen::Vector3d::UnitX()))
-                                .toRotationMatrix();
+  const Eigen::Matrix3d R =
+      (Eigen::AngleAxisd(e[2], Eigen::Vector3d::UnitZ()) * Eigen::AngleAxisd(e[1], Eigen::Vector3d::UnitY()) *
+       Eigen::AngleAxisd(e[0], Eigen::Vector3d::UnitX()))
+          .toRotationMatrix();
   LangevinBodyState s;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) s.R[i * 3 + j] = R(i, j);
@@ -48,8 +50,8 @@ LangevinBodyState langevin_initial_state(const double x[3], const double e[3], c
 // Named (not anonymous): nvcc requires extended lambdas' enclosing functions to have external linkage.
 namespace detail {
 template <class Exec>
-void batch_impl(const LangevinBodyParams& p, const LangevinSeries& series, std::vector<LangevinBodyState>& states, long first_step,
-                double dt, long steps, uint64_t seed) {
+void batch_impl(const LangevinBodyParams& p, const LangevinSeries& series, std::vector<LangevinBodyState>& states,
+                long first_step, double dt, long steps, uint64_t seed) {
   using Mem = typename Exec::memory_space;
   const int n = int(states.size());
   Kokkos::View<LangevinBodyState*, Mem> d_states("langevin_states", n);
@@ -70,7 +72,8 @@ void batch_impl(const LangevinBodyParams& p, const LangevinSeries& series, std::
       "langevin_batch", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(const int i) {
         const LangevinTurbulence turb{d_chi.data(), d_eps.data(), count, dts};
         LangevinBodyState s = d_states(i);
-        for (long k = first_step; k < first_step + steps; ++k) langevin_step(p, turb, s, k * dt, dt, seed, uint64_t(i), uint64_t(k));
+        for (long k = first_step; k < first_step + steps; ++k)
+          langevin_step(p, turb, s, k * dt, dt, seed, uint64_t(i), uint64_t(k));
         d_states(i) = s;
       });
   Kokkos::fence();
@@ -80,8 +83,11 @@ void batch_impl(const LangevinBodyParams& p, const LangevinSeries& series, std::
 }  // namespace detail
 
 void langevin_batch_advance(Backend b, const LangevinBodyParams& p, const LangevinSeries& series,
-                            std::vector<LangevinBodyState>& states, long first_step, double dt, long steps, uint64_t seed) {
-  with_backend(b, [&](auto tag) { detail::batch_impl<typename decltype(tag)::execution_space>(p, series, states, first_step, dt, steps, seed); });
+                            std::vector<LangevinBodyState>& states, long first_step, double dt, long steps,
+                            uint64_t seed) {
+  with_backend(b, [&](auto tag) {
+    detail::batch_impl<typename decltype(tag)::execution_space>(p, series, states, first_step, dt, steps, seed);
+  });
 }
 
 }  // namespace immerse::bodies

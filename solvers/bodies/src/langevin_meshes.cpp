@@ -40,7 +40,8 @@ TriMesh langevin_thicken(const TriMesh& s, double t) {
 
 TriMesh langevin_elliptic_plate(double a, double b, double t, int sectors, int rings) {
   if (!(a > 0 && b > 0) || sectors < 3 || rings < 1)
-    throw InputError(fmt::format("elliptic plate: semi-axes {}, {} must be > 0, sectors {} >= 3, rings {} >= 1", a, b, sectors, rings));
+    throw InputError(fmt::format("elliptic plate: semi-axes {}, {} must be > 0, sectors {} >= 3, rings {} >= 1", a, b,
+                                 sectors, rings));
   TriMesh s;
   s.vertices.push_back({0, 0, 0});
   for (int r = 1; r <= rings; ++r)
@@ -60,7 +61,8 @@ TriMesh langevin_elliptic_plate(double a, double b, double t, int sectors, int r
 
 TriMesh langevin_paper_airplane(double sheet, double t, int nu, int ns, double keel, double dihedral_deg) {
   if (!(sheet > 0) || nu < 1 || ns < 4 || ns % 2)
-    throw InputError(fmt::format("paper airplane: sheet {} must be > 0, chord cells {} >= 1, span cells {} even and >= 4", sheet, nu, ns));
+    throw InputError(fmt::format(
+        "paper airplane: sheet {} must be > 0, chord cells {} >= 1, span cells {} even and >= 4", sheet, nu, ns));
   TriMesh s;
   const double L = sheet, nose = 0.02 * sheet, tand = std::tan(dihedral_deg * M_PI / 180), sk = 0.2;
   for (int i = 0; i <= nu; ++i)
@@ -96,7 +98,8 @@ TriMesh langevin_body_mesh(const std::string& shape, double a, double b, double 
     const int nu = std::max(1, int(std::lround(std::sqrt(faces / 8.5))));
     return langevin_paper_airplane(a, t, nu, 2 * std::max(2, int(std::lround(nu * 0.85))));
   }
-  throw InputError(fmt::format("unknown body shape '{}' (allowed: ellipsoid, sphere, elliptic_plate, paper_airplane)", shape));
+  throw InputError(
+      fmt::format("unknown body shape '{}' (allowed: ellipsoid, sphere, elliptic_plate, paper_airplane)", shape));
 }
 
 }  // namespace immerse::bodies

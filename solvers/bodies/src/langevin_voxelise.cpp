@@ -5,10 +5,12 @@
 
 namespace immerse::bodies {
 
-std::vector<uint8_t> langevin_voxelise(const TriMesh& mesh, int nx, int ny, int nz, double h, const Eigen::Vector3d& o) {
+std::vector<uint8_t> langevin_voxelise(const TriMesh& mesh, int nx, int ny, int nz, double h,
+                                       const Eigen::Vector3d& o) {
   std::vector<uint8_t> solid(size_t(nx) * ny * nz, 0);
   auto mark = [&](const Eigen::Vector3d& p) {
-    const int i = int(std::floor((p.x() - o.x()) / h)), j = int(std::floor((p.y() - o.y()) / h)), k = int(std::floor((p.z() - o.z()) / h));
+    const int i = int(std::floor((p.x() - o.x()) / h)), j = int(std::floor((p.y() - o.y()) / h)),
+              k = int(std::floor((p.z() - o.z()) / h));
     if (i >= 0 && i < nx && j >= 0 && j < ny && k >= 0 && k < nz) solid[i + size_t(nx) * (j + size_t(ny) * k)] = 1;
   };
   // Interior: a ray along +x from each row's start; crossings sorted, cells between pairs are inside.

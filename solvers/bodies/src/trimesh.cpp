@@ -74,33 +74,34 @@ void check_closed(const TriMesh& mesh, const std::string& what) {
     for (int k = 0; k < 3; ++k) {
       const int i = mesh.faces[f][k], j = mesh.faces[f][(k + 1) % 3];
       if (i < 0 || j < 0 || i >= mesh.vertex_count() || j >= mesh.vertex_count())
-        throw InputError(fmt::format("{}: face {} refers to vertex {} of {}", what, f, i < 0 || i >= mesh.vertex_count() ? i : j,
-                                     mesh.vertex_count()));
+        throw InputError(fmt::format("{}: face {} refers to vertex {} of {}", what, f,
+                                     i < 0 || i >= mesh.vertex_count() ? i : j, mesh.vertex_count()));
       ++directed[{i, j}];
     }
   for (const auto& [edge, count] : directed) {
     const auto twin = directed.find({edge.second, edge.first});
     if (count != 1 || twin == directed.end() || twin->second != 1)
       throw InputError(fmt::format(
-          "{}: the mesh is not closed and consistently oriented at edge ({}, {}) (used {} times, reverse {} times)", what,
-          edge.first, edge.second, count, twin == directed.end() ? 0 : twin->second));
+          "{}: the mesh is not closed and consistently oriented at edge ({}, {}) (used {} times, reverse {} times)",
+          what, edge.first, edge.second, count, twin == directed.end() ? 0 : twin->second));
   }
   const double volume = mass_properties(mesh).volume;
   if (!(volume > 0))
-    throw InputError(fmt::format("{}: enclosed volume {} is not positive (faces must be counter-clockwise seen from outside)",
-                                 what, volume));
+    throw InputError(fmt::format(
+        "{}: enclosed volume {} is not positive (faces must be counter-clockwise seen from outside)", what, volume));
 }
 
 TriMesh make_icosphere(double radius, int subdivisions) {
   if (!(radius > 0) || subdivisions < 0 || subdivisions > 7)
-    throw InputError(fmt::format("icosphere: radius {} must be > 0 and subdivisions {} in [0, 7]", radius, subdivisions));
+    throw InputError(
+        fmt::format("icosphere: radius {} must be > 0 and subdivisions {} in [0, 7]", radius, subdivisions));
   const double p = (1.0 + std::sqrt(5.0)) / 2.0;
   TriMesh m;
-  m.vertices = {{-1, p, 0}, {1, p, 0}, {-1, -p, 0}, {1, -p, 0}, {0, -1, p}, {0, 1, p},
-                {0, -1, -p}, {0, 1, -p}, {p, 0, -1}, {p, 0, 1}, {-p, 0, -1}, {-p, 0, 1}};
-  m.faces = {{0, 11, 5}, {0, 5, 1}, {0, 1, 7}, {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4},
-             {11, 10, 2}, {10, 7, 6}, {7, 1, 8}, {3, 9, 4}, {3, 4, 2}, {3, 2, 6}, {3, 6, 8},
-             {3, 8, 9}, {4, 9, 5}, {2, 4, 11}, {6, 2, 10}, {8, 6, 7}, {9, 8, 1}};
+  m.vertices = {{-1, p, 0},  {1, p, 0},  {-1, -p, 0}, {1, -p, 0}, {0, -1, p},  {0, 1, p},
+                {0, -1, -p}, {0, 1, -p}, {p, 0, -1},  {p, 0, 1},  {-p, 0, -1}, {-p, 0, 1}};
+  m.faces = {{0, 11, 5},  {0, 5, 1},  {0, 1, 7},  {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4},
+             {11, 10, 2}, {10, 7, 6}, {7, 1, 8},  {3, 9, 4},  {3, 4, 2},   {3, 2, 6}, {3, 6, 8},
+             {3, 8, 9},   {4, 9, 5},  {2, 4, 11}, {6, 2, 10}, {8, 6, 7},   {9, 8, 1}};
   for (auto& v : m.vertices) v.normalize();
   for (int s = 0; s < subdivisions; ++s) {
     std::map<std::pair<int, int>, int> midpoint;
@@ -139,7 +140,8 @@ TriMesh make_box(const Eigen::Vector3d& size, int n) {
   // One face of the unit cube per (axis, side); grid points shared within a face only, then welded.
   std::map<std::array<long, 3>, int> index;
   auto vertex = [&](const Eigen::Vector3d& x) {
-    const std::array<long, 3> key = {std::lround(x.x() * 2 * n), std::lround(x.y() * 2 * n), std::lround(x.z() * 2 * n)};
+    const std::array<long, 3> key = {std::lround(x.x() * 2 * n), std::lround(x.y() * 2 * n),
+                                     std::lround(x.z() * 2 * n)};
     const auto it = index.find(key);
     if (it != index.end()) return it->second;
     m.vertices.push_back(x);
@@ -199,11 +201,12 @@ TriMesh read_obj(const std::string& path) {
         }
         idx = idx < 0 ? m.vertex_count() + idx : idx - 1;  // OBJ: 1-based, negative = relative
         if (idx < 0 || idx >= m.vertex_count())
-          throw InputError(fmt::format("{}: line {}: face index '{}' outside the {} vertices read so far", path, line_no,
-                                       item, m.vertex_count()));
+          throw InputError(fmt::format("{}: line {}: face index '{}' outside the {} vertices read so far", path,
+                                       line_no, item, m.vertex_count()));
         poly.push_back(idx);
       }
-      if (poly.size() < 3) throw InputError(fmt::format("{}: line {}: a face needs at least 3 vertices", path, line_no));
+      if (poly.size() < 3)
+        throw InputError(fmt::format("{}: line {}: a face needs at least 3 vertices", path, line_no));
       for (std::size_t k = 1; k + 1 < poly.size(); ++k) m.faces.push_back({poly[0], poly[k], poly[k + 1]});
     }
   }

@@ -4,9 +4,12 @@ namespace immerse {
 
 std::string to_string(Backend b) {
   switch (b) {
-    case Backend::serial: return "serial";
-    case Backend::openmp: return "openmp";
-    case Backend::cuda: return "cuda";
+    case Backend::serial:
+      return "serial";
+    case Backend::openmp:
+      return "openmp";
+    case Backend::cuda:
+      return "cuda";
   }
   return "?";
 }

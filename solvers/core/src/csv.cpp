@@ -21,7 +21,8 @@ CsvWriter::~CsvWriter() {
 }
 
 void CsvWriter::row(const std::vector<double>& values) {
-  if (values.size() != ncols_) throw Error(fmt::format("{}: row of {} values for {} columns", path_, values.size(), ncols_), 1);
+  if (values.size() != ncols_)
+    throw Error(fmt::format("{}: row of {} values for {} columns", path_, values.size(), ncols_), 1);
   for (size_t i = 0; i < values.size(); ++i) fmt::print(f_, "{}{:.10g}", i ? "," : "", values[i]);
   fmt::print(f_, "\n");
   std::fflush(f_);

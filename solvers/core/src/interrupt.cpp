@@ -1,8 +1,8 @@
 #include "immerse/core/interrupt.hpp"
 
+#include <unistd.h>
 #include <csignal>
 #include <cstdlib>
-#include <unistd.h>
 
 namespace immerse {
 namespace {

@@ -8,8 +8,12 @@
 namespace immerse {
 
 Progress::Progress(std::string label, long total, bool quiet)
-    : label_(std::move(label)), total_(total > 0 ? total : 1), quiet_(quiet), tty_(isatty(fileno(stderr)) != 0),
-      start_(std::chrono::steady_clock::now()), last_draw_(start_) {}
+    : label_(std::move(label)),
+      total_(total > 0 ? total : 1),
+      quiet_(quiet),
+      tty_(isatty(fileno(stderr)) != 0),
+      start_(std::chrono::steady_clock::now()),
+      last_draw_(start_) {}
 
 void Progress::update(long done) {
   if (quiet_) return;

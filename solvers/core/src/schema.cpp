@@ -23,16 +23,26 @@ std::string range_text(const Schema::Key& k) {
 
 std::string type_name(Schema::Type t) {
   switch (t) {
-    case Schema::Type::number: return "number";
-    case Schema::Type::integer: return "integer";
-    case Schema::Type::boolean: return "boolean";
-    case Schema::Type::string: return "string";
-    case Schema::Type::choice: return "string";
-    case Schema::Type::expression: return "formula";
-    case Schema::Type::vector: return "array of numbers";
-    case Schema::Type::object: return "object";
-    case Schema::Type::list: return "array of objects";
-    case Schema::Type::free_object: return "object";
+    case Schema::Type::number:
+      return "number";
+    case Schema::Type::integer:
+      return "integer";
+    case Schema::Type::boolean:
+      return "boolean";
+    case Schema::Type::string:
+      return "string";
+    case Schema::Type::choice:
+      return "string";
+    case Schema::Type::expression:
+      return "formula";
+    case Schema::Type::vector:
+      return "array of numbers";
+    case Schema::Type::object:
+      return "object";
+    case Schema::Type::list:
+      return "array of objects";
+    case Schema::Type::free_object:
+      return "object";
   }
   return "?";
 }
@@ -171,7 +181,10 @@ json Schema::resolve(const json& input, const std::string& source, const std::st
     if (!given && k.default_value.is_null()) fail(source, path, "required key is missing (" + k.help + ")");
     const json& v = given ? input.at(k.name) : k.default_value;
     switch (k.type) {
-      case Type::number: check_number(v, k, source, path); out[k.name] = v.get<double>(); break;
+      case Type::number:
+        check_number(v, k, source, path);
+        out[k.name] = v.get<double>();
+        break;
       case Type::integer:
         if (!v.is_number() || std::floor(v.get<double>()) != v.get<double>())
           fail(source, path, fmt::format("expected an integer, got {}", v.dump()));
@@ -200,11 +213,14 @@ json Schema::resolve(const json& input, const std::string& source, const std::st
       case Type::vector:
         if (!v.is_array() || (k.length > 0 && static_cast<int>(v.size()) != k.length))
           fail(source, path,
-               fmt::format("expected an array of {} numbers, got {}", k.length > 0 ? std::to_string(k.length) : "", v.dump()));
+               fmt::format("expected an array of {} numbers, got {}", k.length > 0 ? std::to_string(k.length) : "",
+                           v.dump()));
         for (size_t i = 0; i < v.size(); ++i) check_number(v[i], k, source, path + "." + std::to_string(i));
         out[k.name] = v;
         break;
-      case Type::object: out[k.name] = k.sub->resolve(v, source, path); break;
+      case Type::object:
+        out[k.name] = k.sub->resolve(v, source, path);
+        break;
       case Type::list:
         if (!v.is_array()) fail(source, path, fmt::format("expected an array of objects, got {}", v.dump()));
         out[k.name] = json::array();
@@ -272,8 +288,8 @@ void apply_override(json& doc, const Schema& schema, const std::string& assignme
         throw InputError(fmt::format("--set: key '{}': '{}' is not an index into the list", walked, part));
       }
       if (idx >= node->size())
-        throw InputError(fmt::format("--set: key '{}': index {} out of range (the list has {} entries)", walked, idx,
-                                     node->size()));
+        throw InputError(
+            fmt::format("--set: key '{}': index {} out of range (the list has {} entries)", walked, idx, node->size()));
       node = &(*node)[idx];
       if (dot == std::string::npos) {
         *node = value;

@@ -1,7 +1,7 @@
 #include "immerse/core/versions.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <fmt/format.h>
+#include <Kokkos_Core.hpp>
 
 #ifndef IMMERSE_VERSION
 #define IMMERSE_VERSION "unknown"
@@ -33,7 +33,10 @@ std::string compiler_version() {
 }
 
 nlohmann::json versions_json() {
-  return {{"immerse", immerse_version()}, {"git", git_hash()}, {"kokkos", kokkos_version()}, {"compiler", compiler_version()}};
+  return {{"immerse", immerse_version()},
+          {"git", git_hash()},
+          {"kokkos", kokkos_version()},
+          {"compiler", compiler_version()}};
 }
 
 }  // namespace immerse

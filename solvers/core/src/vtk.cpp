@@ -54,9 +54,10 @@ void write_points(const std::string& path, const std::vector<std::array<double, 
   auto out = open(path);
   size_t nverts = lines.empty() ? points.size() : 0;
   out.print("<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"0.1\" byte_order=\"LittleEndian\">\n");
-  out.print("<PolyData>\n<Piece NumberOfPoints=\"{}\" NumberOfVerts=\"{}\" NumberOfLines=\"{}\" NumberOfStrips=\"0\" "
-            "NumberOfPolys=\"0\">\n",
-            points.size(), nverts, lines.size());
+  out.print(
+      "<PolyData>\n<Piece NumberOfPoints=\"{}\" NumberOfVerts=\"{}\" NumberOfLines=\"{}\" NumberOfStrips=\"0\" "
+      "NumberOfPolys=\"0\">\n",
+      points.size(), nverts, lines.size());
   out.print("<Points>\n<DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n");
   for (const auto& p : points) out.print("{:.9g} {:.9g} {:.9g}\n", p[0], p[1], p[2]);
   out.print("</DataArray>\n</Points>\n<PointData>\n");

@@ -61,7 +61,8 @@ void build_axis(BmapAxis& axis, const bodies::FemBody& body, int lines, double h
     // Lines m with min(ya, yb) <= m q < max(ya, yb): half-open, so a vertex shared by two edges is
     // counted once and the parity stays right.
     const double lo = std::min(ya, yb), hi = std::max(ya, yb);
-    const int m0 = std::max(0, static_cast<int>(std::ceil(lo / q))), m1 = std::min(lines - 1, static_cast<int>(std::ceil(hi / q)) - 1);
+    const int m0 = std::max(0, static_cast<int>(std::ceil(lo / q))),
+              m1 = std::min(lines - 1, static_cast<int>(std::ceil(hi / q)) - 1);
     for (int m = m0; m <= m1; ++m) {
       const double t = (m * q - ya) / (yb - ya);  // getNearX: where the edge meets the line
       BmapEntry en;
@@ -73,7 +74,9 @@ void build_axis(BmapAxis& axis, const bodies::FemBody& body, int lines, double h
       raw.push_back({m, en});
     }
   }
-  std::sort(raw.begin(), raw.end(), [](const auto& x, const auto& y) { return x.first != y.first ? x.first < y.first : x.second.s < y.second.s; });
+  std::sort(raw.begin(), raw.end(), [](const auto& x, const auto& y) {
+    return x.first != y.first ? x.first < y.first : x.second.s < y.second.s;
+  });
   axis.entries.resize(raw.size());
   axis.start.assign(lines + 1, 0);
   for (size_t k = 0; k < raw.size(); ++k) axis.entries[k] = raw[k].second, axis.start[raw[k].first + 1]++;
@@ -88,7 +91,8 @@ void bmap_build(BoundaryMap& map, const bodies::FemBody& body, int nx, int ny, d
   build_axis(map.cols, body, 2 * nx + 1, h, 1);
 }
 
-void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny, std::vector<mac2d::FaceConstraint>& out) {
+void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
+                      std::vector<mac2d::FaceConstraint>& out) {
   const double h = map.h;
   // Candidate faces: those within one cell of a crossing, and the inside runs. Each face once, in
   // the order first touched: a dense mark per face and the list of keys, both kept between calls
@@ -121,9 +125,11 @@ void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
     for (int k = map.rows.start[m]; k + 1 < map.rows.start[m + 1]; k += 2) {
       const double a = map.rows.entries[k].s, b = map.rows.entries[k + 1].s;
       if (m % 2 == 1)  // u faces (i h, (j - 1/2) h) lie on rows 2j - 1
-        for (int i = std::max(0, static_cast<int>(std::ceil(a / h))); i * h <= b && i <= nx; ++i) touch(0, i, (m + 1) / 2);
+        for (int i = std::max(0, static_cast<int>(std::ceil(a / h))); i * h <= b && i <= nx; ++i)
+          touch(0, i, (m + 1) / 2);
       else  // v faces ((i - 1/2) h, j h) on rows 2j
-        for (int i = std::max(0, static_cast<int>(std::ceil(a / h + 0.5))); (i - 0.5) * h <= b && i <= nx; ++i) touch(1, i, m / 2);
+        for (int i = std::max(0, static_cast<int>(std::ceil(a / h + 0.5))); (i - 0.5) * h <= b && i <= nx; ++i)
+          touch(1, i, m / 2);
     }
   }
   for (int m = 0; m < map.cols.lines; ++m)
@@ -146,8 +152,10 @@ void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
       if (!a && !b) continue;
       f.weight = 0;
       f.fixed = true;
-      const Vec2 vb = in ? map.rows.velocity_inside(my, x) : a ? (f.c == 0 ? map.rows.velocity_inside(my, x - 0.5 * h) : map.rows.velocity_inside(my - 1, x))
-                                                              : (f.c == 0 ? map.rows.velocity_inside(my, x + 0.5 * h) : map.rows.velocity_inside(my + 1, x));
+      const Vec2 vb =
+          in  ? map.rows.velocity_inside(my, x)
+          : a ? (f.c == 0 ? map.rows.velocity_inside(my, x - 0.5 * h) : map.rows.velocity_inside(my - 1, x))
+              : (f.c == 0 ? map.rows.velocity_inside(my, x + 0.5 * h) : map.rows.velocity_inside(my + 1, x));
       f.ub = vb[f.c];
       out.push_back(f);
       continue;
@@ -173,8 +181,11 @@ void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
         }
       if (f.weight < 1) {
         // The body part of a partly covered face moves with the body (mean of the crossings near it).
-        const BmapEntry* near = f.c == 0 ? (map.cols.first_between(mx, y, y - h) ? map.cols.first_between(mx, y, y - h) : map.cols.first_between(mx, y, y + h))
-                                         : (map.rows.first_between(my, x, x - h) ? map.rows.first_between(my, x, x - h) : map.rows.first_between(my, x, x + h));
+        const BmapEntry* near = f.c == 0
+                                    ? (map.cols.first_between(mx, y, y - h) ? map.cols.first_between(mx, y, y - h)
+                                                                            : map.cols.first_between(mx, y, y + h))
+                                    : (map.rows.first_between(my, x, x - h) ? map.rows.first_between(my, x, x - h)
+                                                                            : map.rows.first_between(my, x, x + h));
         if (near) f.ub = near->vel[f.c];
       }
     }

@@ -88,7 +88,8 @@ FloatLoads float_body_loads(const bodies::TriMesh& local, const bodies::FloatBod
   if (pressure) pressure->assign(local.faces.size(), 0.0);
   std::array<std::array<Eigen::Vector3d, 3>, 2> pieces;
   for (size_t f = 0; f < local.faces.size(); ++f) {
-    const std::array<Eigen::Vector3d, 3> p = {world[local.faces[f][0]], world[local.faces[f][1]], world[local.faces[f][2]]};
+    const std::array<Eigen::Vector3d, 3> p = {world[local.faces[f][0]], world[local.faces[f][1]],
+                                              world[local.faces[f][2]]};
     const Eigen::Vector3d centroid = (p[0] + p[1] + p[2]) / 3.0;
     // Water height and velocity under the centroid (one bilinear stencil for all three).
     const Bilinear wb = weights(w, centroid.x(), centroid.y());

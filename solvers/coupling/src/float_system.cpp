@@ -21,8 +21,8 @@ class FloatSystemImpl final : public FloatSystem {
  public:
   using device = typename swlbm::SwSolver<Exec>::device;
   // Host work (per-body forces) runs on the host space matching the backend: serial stays serial.
-  using host_exec = std::conditional_t<std::is_same<Exec, Kokkos::Serial>::value, Kokkos::Serial,
-                                       Kokkos::DefaultHostExecutionSpace>;
+  using host_exec =
+      std::conditional_t<std::is_same<Exec, Kokkos::Serial>::value, Kokkos::Serial, Kokkos::DefaultHostExecutionSpace>;
 
   FloatSystemImpl(const swlbm::SwParams& wp, std::vector<FloatBodySpec> specs, const FloatCouplingParams& cp)
       : water_(wp), rigid_(cp.forces.g), cp_(cp) {
@@ -155,18 +155,17 @@ class FloatSystemImpl final : public FloatSystem {
     const int nb = body_count();
     std::vector<bodies::FloatBodyState> states(nb);
     for (int b = 0; b < nb; ++b) states[b] = rigid_.state(b);
-    Kokkos::parallel_for(
-        "float::forces", Kokkos::RangePolicy<host_exec>(0, nb), [&](const int b) {
-          FloatBodyRuntime& rt = bodies_[b];
-          footprints_[b].clear();
-          rt.loads = float_body_loads(rt.local, states[b], w, cp_.forces, &footprints_[b],
-                                      cp_.record_pressure ? &rt.pressure : nullptr);
-        });
+    Kokkos::parallel_for("float::forces", Kokkos::RangePolicy<host_exec>(0, nb), [&](const int b) {
+      FloatBodyRuntime& rt = bodies_[b];
+      footprints_[b].clear();
+      rt.loads = float_body_loads(rt.local, states[b], w, cp_.forces, &footprints_[b],
+                                  cp_.record_pressure ? &rt.pressure : nullptr);
+    });
     host_exec().fence();
     for (int b = 0; b < nb; ++b) {
       const auto& s = states[b];
-      const double row[8] = {s.position.x(), s.position.y(), s.position.z(), s.velocity.x(), s.velocity.y(),
-                             s.angular_velocity.x(), s.angular_velocity.y(), s.angular_velocity.z()};
+      const double row[8] = {s.position.x(), s.position.y(),         s.position.z(),         s.velocity.x(),
+                             s.velocity.y(), s.angular_velocity.x(), s.angular_velocity.y(), s.angular_velocity.z()};
       for (int k = 0; k < 8; ++k) bodies_host_(b, k) = row[k];
     }
   }
@@ -203,10 +202,10 @@ class FloatSystemImpl final : public FloatSystem {
                          FloatClearMask<device>{views_.mask, water_.force_x(), water_.force_y()});
     Kokkos::parallel_for("float::rasterise", Kokkos::RangePolicy<Exec>(0, static_cast<int>(total)),
                          FloatRasterise<device>{views_, p.nx, p.ny, p.dx});
-    Kokkos::parallel_for("float::forcing", Kokkos::RangePolicy<Exec>(0, n),
-                         FloatForcing<device>{views_, water_.depth(), water_.velocity_x(), water_.velocity_y(),
-                                              water_.force_x(), water_.force_y(), p.nx, p.ny, p.dx, p.dt,
-                                              cp_.k_plus, cp_.k_minus});
+    Kokkos::parallel_for(
+        "float::forcing", Kokkos::RangePolicy<Exec>(0, n),
+        FloatForcing<device>{views_, water_.depth(), water_.velocity_x(), water_.velocity_y(), water_.force_x(),
+                             water_.force_y(), p.nx, p.ny, p.dx, p.dt, cp_.k_plus, cp_.k_minus});
   }
 
   swlbm::SwSolver<Exec> water_;

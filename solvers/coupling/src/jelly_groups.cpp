@@ -49,7 +49,8 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
       box[2 * a + 1] = std::max(box[2 * a + 1], c + 1);
     }
   const int size[3] = {nx_, ny_, nz_};
-  for (int a = 0; a < 3; ++a) box[2 * a] = std::max(box[2 * a], 0), box[2 * a + 1] = std::min(box[2 * a + 1], size[a] - 1);
+  for (int a = 0; a < 3; ++a)
+    box[2 * a] = std::max(box[2 * a], 0), box[2 * a + 1] = std::min(box[2 * a + 1], size[a] - 1);
   Box all = box;
   for (int a = 0; a < 3; ++a) {
     if (previous_[2 * a] > previous_[2 * a + 1]) continue;
@@ -83,7 +84,9 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
   const int bx = box[1] - box[0] + 1, by = box[3] - box[2] + 1, bz = box[5] - box[4] + 1;
   const long box_cells = bx < 1 || by < 1 || bz < 1 ? 0 : static_cast<long>(bx) * by * bz;
   const long box_rows = box_cells / std::max(1, bx);  // x rows of the box: the unit of parallel work
-  auto row_of = [=](long r, int& j, int& k) { j = box[2] + static_cast<int>(r % by), k = box[4] + static_cast<int>(r / by); };
+  auto row_of = [=](long r, int& j, int& k) {
+    j = box[2] + static_cast<int>(r % by), k = box[4] + static_cast<int>(r / by);
+  };
   // C1 cells: mean velocity, and the propulsion's inward speeds summed in box order.
   JellyGroupStats st;
   const Eigen::Vector3d axis = bell.axis(), origin = bell.origin();
@@ -115,7 +118,8 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
       for (int i = i0; i <= i1; ++i) {
         const long c = i + static_cast<long>(nx) * (j + static_cast<long>(ny) * k);
         if (group[c] == lbm3d::kSurface) continue;
-        if (b->inside(Eigen::Vector3d((i + 0.5) * cell, (j + 0.5) * cell, (k + 0.5) * cell), *pr)) group[c] = lbm3d::kInner;
+        if (b->inside(Eigen::Vector3d((i + 0.5) * cell, (j + 0.5) * cell, (k + 0.5) * cell), *pr))
+          group[c] = lbm3d::kInner;
       }
     });
   }
@@ -127,7 +131,8 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
   // (still body) and C1 does not change, so the order of the sweep does not matter.
   const Eigen::Vector3d swim = bell.swim_speed() * to_lattice * axis;
   long offset[15];
-  for (int q = 0; q < 15; ++q) offset[q] = D3Q15::cx(q) + static_cast<long>(nx_) * (D3Q15::cy(q) + static_cast<long>(ny_) * D3Q15::cz(q));
+  for (int q = 0; q < 15; ++q)
+    offset[q] = D3Q15::cx(q) + static_cast<long>(nx_) * (D3Q15::cy(q) + static_cast<long>(ny_) * D3Q15::cz(q));
   for (int k = box[4]; k <= box[5]; ++k)
     for (int j = box[2]; j <= box[3]; ++j)
       for (int i = box[0]; i <= box[1]; ++i) {

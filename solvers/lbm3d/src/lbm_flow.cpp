@@ -3,7 +3,9 @@
 
 namespace immerse::lbm3d {
 
-#define IMMERSE_INSTANTIATE(Exec) template class LbmSolver<Exec, float>; template class LbmSolver<Exec, double>;
+#define IMMERSE_INSTANTIATE(Exec)        \
+  template class LbmSolver<Exec, float>; \
+  template class LbmSolver<Exec, double>;
 IMMERSE_FOR_EACH_BACKEND(IMMERSE_INSTANTIATE)
 #undef IMMERSE_INSTANTIATE
 

@@ -21,10 +21,14 @@ Border border_from(const std::string& s) {
 
 std::string to_string(Border b) {
   switch (b) {
-    case Border::outflow: return "outflow";
-    case Border::bounce_back: return "bounce_back";
-    case Border::velocity: return "velocity";
-    default: return "periodic";
+    case Border::outflow:
+      return "outflow";
+    case Border::bounce_back:
+      return "bounce_back";
+    case Border::velocity:
+      return "velocity";
+    default:
+      return "periodic";
   }
 }
 
@@ -49,10 +53,12 @@ Schema lbm_schema() {
   physics.number("tau", 0.8, 0.5, 20, "", "BGK relaxation time (stable range (0.5, 20]); nu = (tau - 1/2)/3")
       .number("viscosity", 0, 0, 6.5, "cell^2/step", "lattice viscosity; when > 0 it sets tau = 3 nu + 1/2")
       .number("rho0", 1, 1e-6, 1e6, "", "reference density (outflow/inlet fictitious cells)")
-      .vector("force", json::array({0, 0, 0}), 3, -1, 1, "rho0 cell/step^2", "body force per unit volume (Guo forcing)");
+      .vector("force", json::array({0, 0, 0}), 3, -1, 1, "rho0 cell/step^2",
+              "body force per unit volume (Guo forcing)");
   Schema borders;
   for (const char* f : kFaceNames)
-    borders.choice(f, "periodic", {"periodic", "outflow", "bounce_back", "velocity"}, std::string("lattice border at ") + f);
+    borders.choice(f, "periodic", {"periodic", "outflow", "bounce_back", "velocity"},
+                   std::string("lattice border at ") + f);
   borders.vector("inlet_velocity", json::array({0, 0, 0}), 3, -0.3, 0.3, "cell/step", "velocity of 'velocity' faces");
   Schema initial;
   initial.expression("rho", "1", "initial density, formula of the cell centre x, y, z (lattice units)")
@@ -60,8 +66,9 @@ Schema lbm_schema() {
       .expression("uy", "0", "initial y velocity, formula of x, y, z")
       .expression("uz", "0", "initial z velocity, formula of x, y, z");
   Schema analysis;
-  analysis.number("decay_wavelength", 0, 0, 1e6, "cells",
-                  "when > 0: check that the kinetic energy decays as exp(-2 nu k^2 t), k = 2 pi / wavelength")
+  analysis
+      .number("decay_wavelength", 0, 0, 1e6, "cells",
+              "when > 0: check that the kinetic energy decays as exp(-2 nu k^2 t), k = 2 pi / wavelength")
       .number("decay_tolerance", 0.02, 1e-6, 1, "", "allowed relative error of the measured decay rate");
   Schema s;
   s.object("lattice", lattice, "lattice size and precision")
@@ -108,30 +115,39 @@ double max_initial_speed(const LbmParams& p) {
     for (int j = 0; j < ny; ++j)
       for (int i = 0; i < nx; ++i) {
         const double x = i + 0.5, y = j + 0.5, z = k + 0.5;
-        vmax = std::max(vmax, std::sqrt(ux(x, y, z) * ux(x, y, z) + uy(x, y, z) * uy(x, y, z) + uz(x, y, z) * uz(x, y, z)));
+        vmax = std::max(vmax,
+                        std::sqrt(ux(x, y, z) * ux(x, y, z) + uy(x, y, z) * uy(x, y, z) + uz(x, y, z) * uz(x, y, z)));
       }
   return vmax;
 }
 
 void check_stability(const LbmParams& p) {
   if (!(p.tau > 0.5) || p.tau > 20)
-    throw InputError(fmt::format("{}: key 'physics.tau': value {:g} outside the stable range (0.5, 20] "
-                                 "(BGK needs nu = (tau - 1/2)/3 > 0)", p.source, p.tau));
+    throw InputError(
+        fmt::format("{}: key 'physics.tau': value {:g} outside the stable range (0.5, 20] "
+                    "(BGK needs nu = (tau - 1/2)/3 > 0)",
+                    p.source, p.tau));
   for (int a = 0; a < 3; ++a) {
     const bool lo = p.border[2 * a] == Border::periodic, hi = p.border[2 * a + 1] == Border::periodic;
     if (lo != hi)
-      throw InputError(fmt::format("{}: keys 'borders.{}' and 'borders.{}': a periodic border needs its opposite "
-                                   "face periodic too", p.source, kFaceNames[2 * a], kFaceNames[2 * a + 1]));
+      throw InputError(
+          fmt::format("{}: keys 'borders.{}' and 'borders.{}': a periodic border needs its opposite "
+                      "face periodic too",
+                      p.source, kFaceNames[2 * a], kFaceNames[2 * a + 1]));
   }
   if (p.streaming_stores && p.pattern != Pattern::pull)
-    throw InputError(fmt::format("{}: key 'lattice.stores': 'streaming' needs 'lattice.pattern' = 'pull' (the 'aa' "
-                                 "pattern writes where it has just read, so its lines are in cache already)", p.source));
+    throw InputError(
+        fmt::format("{}: key 'lattice.stores': 'streaming' needs 'lattice.pattern' = 'pull' (the 'aa' "
+                    "pattern writes where it has just read, so its lines are in cache already)",
+                    p.source));
   // Lattice Boltzmann recovers Navier-Stokes for Ma = u / c_s small; beyond u = 0.3 (Ma 0.52) the
   // second-order equilibrium goes negative in places and BGK blows up.
   const double vmax = max_initial_speed(p);
   if (vmax > 0.3)
-    throw InputError(fmt::format("{}: key 'initial.ux/uy/uz' or 'borders.inlet_velocity': lattice speed {:.4g} "
-                                 "outside the stable range [0, 0.3] cell/step (Mach <= 0.52)", p.source, vmax));
+    throw InputError(
+        fmt::format("{}: key 'initial.ux/uy/uz' or 'borders.inlet_velocity': lattice speed {:.4g} "
+                    "outside the stable range [0, 0.3] cell/step (Mach <= 0.52)",
+                    p.source, vmax));
 }
 
 }  // namespace immerse::lbm3d

@@ -66,7 +66,8 @@ class LbmSolver final : public LbmFlow {
           const double r = rho(x, y, z);
           const double u[3] = {ux(x, y, z) - 0.5 * p.force[0] / r, uy(x, y, z) - 0.5 * p.force[1] / r,
                                uz(x, y, z) - 0.5 * p.force[2] / r};
-          for (int q = 0; q < 15; ++q) h((aa_ ? D3Q15::opposite(q) : q) * S_ + c) = D3Q15::feq<Real>(q, r, u[0], u[1], u[2]);
+          for (int q = 0; q < 15; ++q)
+            h((aa_ ? D3Q15::opposite(q) : q) * S_ + c) = D3Q15::feq<Real>(q, r, u[0], u[1], u[2]);
         }
     Kokkos::deep_copy(f_[0], h);
     if (!aa_) Kokkos::deep_copy(f_[1], f_[0]);
@@ -130,7 +131,8 @@ class LbmSolver final : public LbmFlow {
 
   std::vector<float> velocity() const override {
     compute_moments();
-    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(macro_, std::make_pair(N_, 4 * N_)));
+    auto h =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(macro_, std::make_pair(N_, 4 * N_)));
     std::vector<float> v(3 * N_);
     for (long c = 0; c < 3 * N_; ++c) v[c] = static_cast<float>(h(c));
     return v;
@@ -172,7 +174,8 @@ class LbmSolver final : public LbmFlow {
     h.j = static_cast<int>((bad / p_.nx) % p_.ny);
     h.k = static_cast<int>(bad / p_.nx / p_.ny);
     h.rho = hm(bad);
-    h.speed = std::sqrt(hm(n + bad) * hm(n + bad) + hm(2 * n + bad) * hm(2 * n + bad) + hm(3 * n + bad) * hm(3 * n + bad));
+    h.speed =
+        std::sqrt(hm(n + bad) * hm(n + bad) + hm(2 * n + bad) * hm(2 * n + bad) + hm(3 * n + bad) * hm(3 * n + bad));
     const bool finite = std::isfinite(h.rho) && std::isfinite(h.speed);
     h.what = finite ? "negative equilibrium population" : "populations not finite";
     return h;
@@ -226,7 +229,8 @@ class LbmSolver final : public LbmFlow {
     const AaStep<Real, Exec> a{relaxation(), f_[0], swapped_};
     if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible) {
       const AaLines<Real, Exec> lines{a};
-      Kokkos::parallel_for(swapped_ ? "lbm3d::aa_exchange" : "lbm3d::aa_local", Kokkos::RangePolicy<Exec>(0, p_.ny * p_.nz), lines);
+      Kokkos::parallel_for(swapped_ ? "lbm3d::aa_exchange" : "lbm3d::aa_local",
+                           Kokkos::RangePolicy<Exec>(0, p_.ny * p_.nz), lines);
     } else {
       Kokkos::parallel_for(swapped_ ? "lbm3d::aa_exchange" : "lbm3d::aa_local", Kokkos::RangePolicy<Exec>(0, N_), a);
     }
@@ -258,7 +262,7 @@ class LbmSolver final : public LbmFlow {
 
   LbmParams p_;
   long N_;
-  long S_;  // population block stride (population_stride)
+  long S_;                  // population block stride (population_stride)
   bool streaming_ = false;  // host line kernel stores around the caches (lattice.stores)
   bool aa_ = true;          // lattice.pattern: AA (one buffer, in place) or pull (two buffers)
   bool swapped_ = true;     // AA: the water's post-collision state is stored swapped (next: exchange)

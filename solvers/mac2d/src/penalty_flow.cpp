@@ -1,6 +1,6 @@
 // Instantiates the penalty solver for every execution space compiled into this build.
-#include "penalty_solver_impl.hpp"
 #include "immerse/mac2d/stability.hpp"
+#include "penalty_solver_impl.hpp"
 
 namespace immerse::mac2d {
 

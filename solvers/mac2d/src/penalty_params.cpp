@@ -59,12 +59,18 @@ Schema penalty_schema() {
       .integer("release_every", 10, 1, 1e9, "steps between releases")
       .integer("capacity", 20000, 1, 1e8, "particles kept (oldest replaced first)");
   Schema stab;
-  stab.integer("transport_every", 0, 0, 1e9, "steps between dye/streakline updates, each over that many dt (0: the largest keeping their Courant number <= 0.25 at velocity_scale)");
-  stab.number("velocity_scale", 0, 0, 1e9, "V", "largest expected speed for the advective limits (0: from inflow, walls and initial field)");
+  stab.integer("transport_every", 0, 0, 1e9,
+               "steps between dye/streakline updates, each over that many dt (0: the largest keeping their Courant "
+               "number <= 0.25 at velocity_scale)");
+  stab.number("velocity_scale", 0, 0, 1e9, "V",
+              "largest expected speed for the advective limits (0: from inflow, walls and initial field)");
 
   Schema s;
-  s.object("grid", grid, "grid").object("time", time, "time stepping").object("physics", physics, "physics")
-      .object("boundaries", bc, "external boundaries").object("initial", initial, "initial velocity")
+  s.object("grid", grid, "grid")
+      .object("time", time, "time stepping")
+      .object("physics", physics, "physics")
+      .object("boundaries", bc, "external boundaries")
+      .object("initial", initial, "initial velocity")
       .list("obstacles", obstacle, "internal obstacles: posts, islands, boats (moving ones: x, y formulas of t)")
       .list("dyes", dye, "advected colour fields (blended for display)")
       .object("streaklines", streak, "dye particles released at fixed points")
@@ -119,8 +125,9 @@ PenaltyParams penalty_params_from_json(const json& r, const std::string& source)
   p.transport_every = r["stability"]["transport_every"];
   if (p.mode == BoundaryMode::patent &&
       (p.left != Side::inflow || p.right != Side::outflow || p.bottom != Side::noslip || p.top != Side::noslip))
-    throw InputError(source + ": key 'boundaries.mode': 'patent' fixes the sides (left inflow, right outflow, "
-                              "bottom/top walls); remove the side keys or use mode 'physical'");
+    throw InputError(source +
+                     ": key 'boundaries.mode': 'patent' fixes the sides (left inflow, right outflow, "
+                     "bottom/top walls); remove the side keys or use mode 'physical'");
   return p;
 }
 

@@ -74,7 +74,8 @@ PenaltySolver<Exec>::PenaltySolver(const PenaltyParams& p)
     Kokkos::deep_copy(particles_, kDeadParticle);
     seeds_ = Kokkos::View<double* [2], device>("seeds", p.streak_seeds.size());
     auto hs = Kokkos::create_mirror_view(seeds_);
-    for (size_t s = 0; s < p.streak_seeds.size(); ++s) hs(s, 0) = p.streak_seeds[s].first, hs(s, 1) = p.streak_seeds[s].second;
+    for (size_t s = 0; s < p.streak_seeds.size(); ++s)
+      hs(s, 0) = p.streak_seeds[s].first, hs(s, 1) = p.streak_seeds[s].second;
     Kokkos::deep_copy(seeds_, hs);
     particle_seed_.assign(p.streak_capacity, -1);
     particle_birth_.assign(p.streak_capacity, -1);
@@ -139,8 +140,12 @@ void PenaltySolver<Exec>::update_obstacles(double t) {
     const double th = o.angle_deg * M_PI / 180.0;
     const double tm = std::max(0.0, t - 0.5 * dt), tp = t + 0.5 * dt;  // velocity by central difference
     h(k) = ObstacleState{o.shape == "circle" ? 0 : (o.shape == "ellipse" ? 1 : 2),
-                         ox_[k](0, 0, 0, t), oy_[k](0, 0, 0, t), o.a, o.shape == "circle" ? o.a : o.b,
-                         std::cos(th), std::sin(th),
+                         ox_[k](0, 0, 0, t),
+                         oy_[k](0, 0, 0, t),
+                         o.a,
+                         o.shape == "circle" ? o.a : o.b,
+                         std::cos(th),
+                         std::sin(th),
                          (ox_[k](0, 0, 0, tp) - ox_[k](0, 0, 0, tm)) / (tp - tm),
                          (oy_[k](0, 0, 0, tp) - oy_[k](0, 0, 0, tm)) / (tp - tm)};
   }
@@ -212,7 +217,8 @@ void PenaltySolver<Exec>::step() {
       StaggeredSampler<device> vel{g_, u_[cur_], v_[cur_]};
       for (size_t d = 0; d < dye_.size(); ++d) {
         const auto& s = p_.dyes[d];
-        AdvectDye<device> a{vel, dye_[d], dye_next_[d], solid_, dt_transport, s.x, s.y, s.radius, !p_.obstacles.empty()};
+        AdvectDye<device> a{vel, dye_[d],  dye_next_[d],         solid_, dt_transport, s.x,
+                            s.y, s.radius, !p_.obstacles.empty()};
         Kokkos::parallel_for("mac2d::dye", Kokkos::RangePolicy<Exec>(0, p_.nx * p_.ny), a);
         std::swap(dye_[d], dye_next_[d]);
       }
@@ -239,7 +245,8 @@ HostFields PenaltySolver<Exec>::fields(bool previous_level) const {
   h.time = time_;
   auto copy = [](const auto& v) {
     auto m = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-    return std::vector<typename std::remove_const<typename decltype(m)::value_type>::type>(m.data(), m.data() + m.size());
+    return std::vector<typename std::remove_const<typename decltype(m)::value_type>::type>(m.data(),
+                                                                                           m.data() + m.size());
   };
   h.u = copy(u_[level]);
   h.v = copy(v_[level]);

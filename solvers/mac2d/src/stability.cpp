@@ -36,7 +36,8 @@ double effective_velocity_scale(const PenaltyParams& p) {
   for (int j = 0; j <= p.ny + 1; ++j) {
     const double y = (j - 0.5) * p.dy;
     U = std::max(U, std::abs(in(0, y, 0, 0)));
-    for (int i = 0; i <= p.nx + 1; i += std::max(1, p.nx / 64)) U = std::max({U, std::abs(u0(i * p.dx, y)), std::abs(v0(i * p.dx, y))});
+    for (int i = 0; i <= p.nx + 1; i += std::max(1, p.nx / 64))
+      U = std::max({U, std::abs(u0(i * p.dx, y)), std::abs(v0(i * p.dx, y))});
   }
   return U;
 }
@@ -44,9 +45,10 @@ double effective_velocity_scale(const PenaltyParams& p) {
 void check_stability(const PenaltyParams& p) {
   const StabilityLimits s = stability_limits(p, effective_velocity_scale(p));
   if (p.dt > s.dt_max())
-    throw InputError(fmt::format("{}: key 'time.dt': value {:g} exceeds the explicit stability limit; allowed range "
-                                 "(0, {:.6g}] ({})",
-                                 p.source, p.dt, s.dt_max(), s.limiting()));
+    throw InputError(
+        fmt::format("{}: key 'time.dt': value {:g} exceeds the explicit stability limit; allowed range "
+                    "(0, {:.6g}] ({})",
+                    p.source, p.dt, s.dt_max(), s.limiting()));
 }
 
 }  // namespace immerse::mac2d

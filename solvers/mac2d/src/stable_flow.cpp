@@ -174,33 +174,47 @@ void StableSolver<Exec>::apply_walls(bool extrapolate_outflow) {
   constexpr int kOut = static_cast<int>(WallType::outflow), kNoslip = static_cast<int>(WallType::noslip),
                 kIn = static_cast<int>(WallType::inflow);
   // Normal faces: prescribed (walls, inflow) or extrapolated (outflow; the projection then corrects them).
-  Kokkos::parallel_for("stable_walls_normal", Kokkos::RangePolicy<Exec>(1, std::max(g.nx, g.ny) + 1), KOKKOS_LAMBDA(int k) {
-    if (k <= g.ny) {
-      if (bt(k, 0) != kOut) u(g.at(0, k)) = bn(k, 0); else if (ex) u(g.at(0, k)) = u(g.at(1, k));
-      if (bt(k, 1) != kOut) u(g.at(g.nx, k)) = bn(k, 1); else if (ex) u(g.at(g.nx, k)) = u(g.at(g.nx - 1, k));
-    }
-    if (k <= g.nx) {
-      if (bt(k, 2) != kOut) v(g.at(k, 0)) = bn(k, 2); else if (ex) v(g.at(k, 0)) = v(g.at(k, 1));
-      if (bt(k, 3) != kOut) v(g.at(k, g.ny)) = bn(k, 3); else if (ex) v(g.at(k, g.ny)) = v(g.at(k, g.ny - 1));
-    }
-  });
+  Kokkos::parallel_for(
+      "stable_walls_normal", Kokkos::RangePolicy<Exec>(1, std::max(g.nx, g.ny) + 1), KOKKOS_LAMBDA(int k) {
+        if (k <= g.ny) {
+          if (bt(k, 0) != kOut)
+            u(g.at(0, k)) = bn(k, 0);
+          else if (ex)
+            u(g.at(0, k)) = u(g.at(1, k));
+          if (bt(k, 1) != kOut)
+            u(g.at(g.nx, k)) = bn(k, 1);
+          else if (ex)
+            u(g.at(g.nx, k)) = u(g.at(g.nx - 1, k));
+        }
+        if (k <= g.nx) {
+          if (bt(k, 2) != kOut)
+            v(g.at(k, 0)) = bn(k, 2);
+          else if (ex)
+            v(g.at(k, 0)) = v(g.at(k, 1));
+          if (bt(k, 3) != kOut)
+            v(g.at(k, g.ny)) = bn(k, 3);
+          else if (ex)
+            v(g.at(k, g.ny)) = v(g.at(k, g.ny - 1));
+        }
+      });
   // Tangential ghosts: no-slip mirrors about the wall velocity, inflow has zero tangential velocity,
   // slip and outflow copy the first interior value.
-  Kokkos::parallel_for("stable_walls_ghost", Kokkos::RangePolicy<Exec>(0, std::max(g.nx, g.ny) + 1), KOKKOS_LAMBDA(int k) {
-    auto ghost = [](int type, double wall, double inner) {
-      return type == kNoslip ? 2 * wall - inner : type == kIn ? -inner : inner;
-    };
-    if (k <= g.ny) {
-      const int kk = k < 1 ? 1 : (k > g.ny ? g.ny : k);
-      v(g.at(0, k)) = ghost(bt(kk, 0), tl, v(g.at(1, k)));
-      v(g.at(g.nx + 1, k)) = ghost(bt(kk, 1), tr, v(g.at(g.nx, k)));
-    }
-    if (k <= g.nx) {
-      const int kk = k < 1 ? 1 : (k > g.nx ? g.nx : k);
-      u(g.at(k, 0)) = ghost(bt(kk, 2), tb, u(g.at(k, 1)));
-      u(g.at(k, g.ny + 1)) = ghost(bt(kk, 3), tt, u(g.at(k, g.ny)));
-    }
-  });
+  Kokkos::parallel_for(
+      "stable_walls_ghost", Kokkos::RangePolicy<Exec>(0, std::max(g.nx, g.ny) + 1), KOKKOS_LAMBDA(int k) {
+        auto ghost = [](int type, double wall, double inner) {
+          return type == kNoslip ? 2 * wall - inner : type == kIn ? -inner : inner;
+        };
+        if (k <= g.ny) {
+          const int kk = k < 1 ? 1 : (k > g.ny ? g.ny : k);
+          v(g.at(0, k)) = ghost(bt(kk, 0), tl, v(g.at(1, k)));
+          v(g.at(g.nx + 1, k)) = ghost(bt(kk, 1), tr, v(g.at(g.nx, k)));
+        }
+        if (k <= g.nx) {
+          const int kk = k < 1 ? 1 : (k > g.nx ? g.nx : k);
+          u(g.at(k, 0)) = ghost(bt(kk, 2), tb, u(g.at(k, 1)));
+          u(g.at(k, g.ny + 1)) = ghost(bt(kk, 3), tt, u(g.at(k, g.ny)));
+        }
+      });
 }
 
 template <class Exec>
@@ -211,9 +225,10 @@ void StableSolver<Exec>::apply_fixed() {
     auto bv = bval_[c];
     auto idx = touched_[c];
     if (touched_n_[c] == 0) continue;
-    Kokkos::parallel_for("stable_fixed", Kokkos::RangePolicy<Exec>(0, touched_n_[c]), KOKKOS_LAMBDA(int k) {
-      if (code(idx(k)) == 2) f(idx(k)) = bv(idx(k));
-    });
+    Kokkos::parallel_for(
+        "stable_fixed", Kokkos::RangePolicy<Exec>(0, touched_n_[c]), KOKKOS_LAMBDA(int k) {
+          if (code(idx(k)) == 2) f(idx(k)) = bv(idx(k));
+        });
   }
 }
 
@@ -225,10 +240,11 @@ void StableSolver<Exec>::set_constraints(const std::vector<FaceConstraint>& face
       auto idx = touched_[c];
       auto w = wgt_[c], w0 = wgt0_[c], dd = ddiag_[c], dd0 = ddiag0_[c], dr = drhs_[c], dr0 = drhs0_[c], bv = bval_[c];
       auto dm = dmask_[c], dm0 = dmask0_[c], code = code_[c];
-      Kokkos::parallel_for("stable_unconstrain", Kokkos::RangePolicy<Exec>(0, touched_n_[c]), KOKKOS_LAMBDA(int k) {
-        const int f = idx(k);
-        w(f) = w0(f), dd(f) = dd0(f), dr(f) = dr0(f), dm(f) = dm0(f), code(f) = 0, bv(f) = 0;
-      });
+      Kokkos::parallel_for(
+          "stable_unconstrain", Kokkos::RangePolicy<Exec>(0, touched_n_[c]), KOKKOS_LAMBDA(int k) {
+            const int f = idx(k);
+            w(f) = w0(f), dd(f) = dd0(f), dr(f) = dr0(f), dm(f) = dm0(f), code(f) = 0, bv(f) = 0;
+          });
     }
     size_t count = 0;
     for (const auto& f : faces) count += f.c == c;
@@ -238,7 +254,8 @@ void StableSolver<Exec>::set_constraints(const std::vector<FaceConstraint>& face
       const size_t cap = count + count / 2 + 64;
       touched_[c] = Kokkos::View<int*, device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "touched"), cap);
       cval_[c] = Kokkos::View<double* [4], device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "constraint"), cap);
-      cbits_[c] = Kokkos::View<unsigned char* [2], device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "constraint_bits"), cap);
+      cbits_[c] = Kokkos::View<unsigned char* [2], device>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "constraint_bits"), cap);
     }
     auto idx = touched_[c];
     auto val = cval_[c];    // weight, ub, diag add, rhs add
@@ -270,17 +287,18 @@ void StableSolver<Exec>::set_constraints(const std::vector<FaceConstraint>& face
     if (count == 0) continue;
     auto w = wgt_[c], w0 = wgt0_[c], dd = ddiag_[c], dd0 = ddiag0_[c], dr = drhs_[c], dr0 = drhs0_[c], bv = bval_[c];
     auto dm = dmask_[c], dm0 = dmask0_[c], code = code_[c];
-    Kokkos::parallel_for("stable_constrain", Kokkos::RangePolicy<Exec>(0, count), KOKKOS_LAMBDA(int q) {
-      const int f = idx(q);
-      w(f) = w0(f) * val(q, 0), bv(f) = val(q, 1);
-      // A wall's own stencil entries stay (dd0, dr0, dm0); the body's are added; a masked wall
-      // neighbour is not masked twice.
-      const unsigned char add = static_cast<unsigned char>(bits(q, 1) & ~dm0(f));
-      dm(f) = dm0(f) | add;
-      dd(f) = dd0(f) + (add ? val(q, 2) : 0.0);
-      dr(f) = dr0(f) + (add ? val(q, 3) : 0.0);
-      code(f) = bits(q, 0);
-    });
+    Kokkos::parallel_for(
+        "stable_constrain", Kokkos::RangePolicy<Exec>(0, count), KOKKOS_LAMBDA(int q) {
+          const int f = idx(q);
+          w(f) = w0(f) * val(q, 0), bv(f) = val(q, 1);
+          // A wall's own stencil entries stay (dd0, dr0, dm0); the body's are added; a masked wall
+          // neighbour is not masked twice.
+          const unsigned char add = static_cast<unsigned char>(bits(q, 1) & ~dm0(f));
+          dm(f) = dm0(f) | add;
+          dd(f) = dd0(f) + (add ? val(q, 2) : 0.0);
+          dr(f) = dr0(f) + (add ? val(q, 3) : 0.0);
+          code(f) = bits(q, 0);
+        });
   }
 }
 
@@ -309,22 +327,24 @@ void StableSolver<Exec>::predict() {
     // u faces (i < nx) and v faces (j < ny) in a loop each, with no test on the face inside (the
     // loops stay scalar: GCC finds the gathers not worth vectorising).
     const double c = dt / g.h;
-    cell_for<Exec>("stable_advect_u", 1, g.nx, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
-      const int k = g.at(i, j);  // the v lattice index is the u one + (1/2, -1/2)
-      double a = u(k), b = 0.25 * v(k - g.w) + 0.25 * v(k - g.w + 1) + 0.25 * v(k) + 0.25 * v(k + 1);
-      const double fi = i - 0.5 * c * a, fj = j - 0.5 * c * b;
-      a = stable_interp_index(u, g, fi, fj);
-      b = stable_interp_index(v, g, fi + 0.5, fj - 0.5);
-      nu_(k) = stable_interp_index(u, g, i - c * a, j - c * b);
-    });
-    cell_for<Exec>("stable_advect_v", 1, g.nx + 1, 1, g.ny, KOKKOS_LAMBDA(int i, int j) {
-      const int k = g.at(i, j);  // the u lattice index is the v one + (-1/2, 1/2)
-      double a = 0.25 * u(k - 1) + 0.25 * u(k) + 0.25 * u(k - 1 + g.w) + 0.25 * u(k + g.w), b = v(k);
-      const double fi = i - 0.5 * c * a, fj = j - 0.5 * c * b;
-      a = stable_interp_index(u, g, fi - 0.5, fj + 0.5);
-      b = stable_interp_index(v, g, fi, fj);
-      nv(k) = stable_interp_index(v, g, i - c * a, j - c * b);
-    });
+    cell_for<Exec>(
+        "stable_advect_u", 1, g.nx, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
+          const int k = g.at(i, j);  // the v lattice index is the u one + (1/2, -1/2)
+          double a = u(k), b = 0.25 * v(k - g.w) + 0.25 * v(k - g.w + 1) + 0.25 * v(k) + 0.25 * v(k + 1);
+          const double fi = i - 0.5 * c * a, fj = j - 0.5 * c * b;
+          a = stable_interp_index(u, g, fi, fj);
+          b = stable_interp_index(v, g, fi + 0.5, fj - 0.5);
+          nu_(k) = stable_interp_index(u, g, i - c * a, j - c * b);
+        });
+    cell_for<Exec>(
+        "stable_advect_v", 1, g.nx + 1, 1, g.ny, KOKKOS_LAMBDA(int i, int j) {
+          const int k = g.at(i, j);  // the u lattice index is the v one + (-1/2, 1/2)
+          double a = 0.25 * u(k - 1) + 0.25 * u(k) + 0.25 * u(k - 1 + g.w) + 0.25 * u(k + g.w), b = v(k);
+          const double fi = i - 0.5 * c * a, fj = j - 0.5 * c * b;
+          a = stable_interp_index(u, g, fi - 0.5, fj + 0.5);
+          b = stable_interp_index(v, g, fi, fj);
+          nv(k) = stable_interp_index(v, g, i - c * a, j - c * b);
+        });
     std::swap(vel_[0], pred_[0]);
     std::swap(vel_[1], pred_[1]);
     apply_walls();
@@ -347,10 +367,11 @@ void StableSolver<Exec>::predict() {
     auto u = vel_[0], v = vel_[1];
     auto cu = code_[0], cv = code_[1];
     if (fx != 0 || fy != 0)
-      cell_for<Exec>("stable_force", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
-        if (i < g.nx && cu(g.at(i, j)) != 2) u(g.at(i, j)) += fx;
-        if (j < g.ny && cv(g.at(i, j)) != 2) v(g.at(i, j)) += fy;
-      });
+      cell_for<Exec>(
+          "stable_force", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
+            if (i < g.nx && cu(g.at(i, j)) != 2) u(g.at(i, j)) += fx;
+            if (j < g.ny && cv(g.at(i, j)) != 2) v(g.at(i, j)) += fy;
+          });
     Kokkos::deep_copy(pred_[0], vel_[0]);
     Kokkos::deep_copy(pred_[1], vel_[1]);
   });
@@ -383,21 +404,27 @@ void StableSolver<Exec>::diffuse_jacobi(int c) {
   bool converged = false;
   while (it < p_.max_iterations) {
     Kokkos::deep_copy(out, f);
-    cell_for<Exec>("stable_visc_jacobi", 1, i1 + 1, 1, j1 + 1, KOKKOS_LAMBDA(int i, int j) {
-      if (code(g.at(i, j)) != 2) out(g.at(i, j)) = relax(f, i, j);
-    });
+    cell_for<Exec>(
+        "stable_visc_jacobi", 1, i1 + 1, 1, j1 + 1, KOKKOS_LAMBDA(int i, int j) {
+          if (code(g.at(i, j)) != 2) out(g.at(i, j)) = relax(f, i, j);
+        });
     Kokkos::deep_copy(f, out);
     ++it;
     if (it % 2 == 0 || it == 1) {
-      cell_reduce<Exec>("stable_visc_residual", 1, i1 + 1, 1, j1 + 1,
+      cell_reduce<Exec>(
+          "stable_visc_residual", 1, i1 + 1, 1, j1 + 1,
           KOKKOS_LAMBDA(int i, int j, double& r) {
             const int k = g.at(i, j);
             if (code(k) == 2) return;
             const double d = Kokkos::Experimental::fabs(relax(f, i, j) - f(k)) * (1 + a * (4 + dd(k)));
             r = d > r ? d : r;
-          }, Kokkos::Max<double>(res));
+          },
+          Kokkos::Max<double>(res));
       stop_if_diverged("viscosity", res);
-      if (res <= p_.viscosity_tol) { converged = true; break; }
+      if (res <= p_.viscosity_tol) {
+        converged = true;
+        break;
+      }
     }
   }
   vstats_.solves++;
@@ -428,7 +455,8 @@ double StableSolver<Exec>::viscosity_residual(bool scaled) const {
   auto ddu = ddiag_[0], ddv = ddiag_[1], dru = drhs_[0], drv = drhs_[1];
   auto dmu = dmask_[0], dmv = dmask_[1];
   double res = 0;
-  cell_reduce<Exec>("stable_visc_residual", 1, g.nx + 1, 1, g.ny + 1,
+  cell_reduce<Exec>(
+      "stable_visc_residual", 1, g.nx + 1, 1, g.ny + 1,
       KOKKOS_LAMBDA(int i, int j, double& r) {
         const int k = g.at(i, j);
         auto one = [&](const view& f, const view& rhs, const flags& dm, const view& dd, const view& dr) {
@@ -442,9 +470,16 @@ double StableSolver<Exec>::viscosity_residual(bool scaled) const {
           const double d = Kokkos::Experimental::fabs(rhs(k) + a * (sum + dr(k)) - D * f(k));
           return scaled ? d / D : d;
         };
-        if (i < g.nx && cu(k) != 2) { const double d = one(u, ru, dmu, ddu, dru); r = d > r ? d : r; }
-        if (j < g.ny && cv(k) != 2) { const double d = one(v, rv, dmv, ddv, drv); r = d > r ? d : r; }
-      }, Kokkos::Max<double>(res));
+        if (i < g.nx && cu(k) != 2) {
+          const double d = one(u, ru, dmu, ddu, dru);
+          r = d > r ? d : r;
+        }
+        if (j < g.ny && cv(k) != 2) {
+          const double d = one(v, rv, dmv, ddv, drv);
+          r = d > r ? d : r;
+        }
+      },
+      Kokkos::Max<double>(res));
   return res;
 }
 
@@ -466,16 +501,17 @@ void StableSolver<Exec>::visc_sweeps(int n) {
     // The component's interior faces are (i, j) for i <= i1, j <= j1 (the colour of a face is its
     // cell's, so the sweeps over this smaller range keep the red-black order).
     const int i1 = c == 0 ? g.nx - 1 : g.nx, j1 = c == 0 ? g.ny : g.ny - 1;
-    colour_sweeps<Exec>("stable_visc_gs", i1, j1, 0, 2 * n, KOKKOS_LAMBDA(int i, int j, int) {
-      const int k = g.at(i, j);
-      const int m = dm(k);
-      // Neighbours read unconditionally, then masked: a conditional read would be a masked strided
-      // load, which GCC 12 does not vectorise.
-      const double fw = f(k - 1), fe = f(k + 1), fs = f(k - g.w), fn = f(k + g.w);
-      const double sum = ((m & 1) ? 0.0 : fw) + ((m & 2) ? 0.0 : fe) + ((m & 4) ? 0.0 : fs) + ((m & 8) ? 0.0 : fn);
-      const double relaxed = f(k) + om * ((rhs(k) + a * (sum + dr(k))) / (1 + a * (4 + dd(k))) - f(k));
-      f(k) = code(k) != 2 ? relaxed : f(k);  // 2: a face the body fixes
-    });
+    colour_sweeps<Exec>(
+        "stable_visc_gs", i1, j1, 0, 2 * n, KOKKOS_LAMBDA(int i, int j, int) {
+          const int k = g.at(i, j);
+          const int m = dm(k);
+          // Neighbours read unconditionally, then masked: a conditional read would be a masked strided
+          // load, which GCC 12 does not vectorise.
+          const double fw = f(k - 1), fe = f(k + 1), fs = f(k - g.w), fn = f(k + g.w);
+          const double sum = ((m & 1) ? 0.0 : fw) + ((m & 2) ? 0.0 : fe) + ((m & 4) ? 0.0 : fs) + ((m & 8) ? 0.0 : fn);
+          const double relaxed = f(k) + om * ((rhs(k) + a * (sum + dr(k))) / (1 + a * (4 + dd(k))) - f(k));
+          f(k) = code(k) != 2 ? relaxed : f(k);  // 2: a face the body fixes
+        });
   }
 }
 
@@ -510,14 +546,17 @@ double StableSolver<Exec>::pressure_residual() const {
   auto wu = wgt_[0], wv = wgt_[1];
   const double scale = div_per_residual();
   double res = 0;
-  cell_reduce<Exec>("stable_p_residual", 1, g.nx + 1, 1, g.ny + 1,
+  cell_reduce<Exec>(
+      "stable_p_residual", 1, g.nx + 1, 1, g.ny + 1,
       KOKKOS_LAMBDA(int i, int j, double& r) {
         const int k = g.at(i, j);
         const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
         if (W <= 0) return;
-        const double d = Kokkos::Experimental::fabs(b(k) - (we * pf(k + 1) + ww * pf(k - 1) + wn * pf(k + g.w) + ws * pf(k - g.w) - W * pf(k)));
+        const double d = Kokkos::Experimental::fabs(
+            b(k) - (we * pf(k + 1) + ww * pf(k - 1) + wn * pf(k + g.w) + ws * pf(k - g.w) - W * pf(k)));
         r = d > r ? d : r;
-      }, Kokkos::Max<double>(res));
+      },
+      Kokkos::Max<double>(res));
   return res * scale;
 }
 
@@ -529,10 +568,11 @@ void StableSolver<Exec>::solve_pressure() {
   auto cu = code_[0], cv = code_[1];
   const double s = p_.rho * p_.h / p_.dt;
   // b = rho h^2/dt div(u*) with a face's body part moving at the body velocity (stable_net_outflow).
-  cell_for<Exec>("stable_p_rhs", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
-    const int k = g.at(i, j);
-    b(k) = s * stable_net_outflow(u, v, wu, wv, cu, cv, bu, bv, k, g.w);
-  });
+  cell_for<Exec>(
+      "stable_p_rhs", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
+        const int k = g.at(i, j);
+        b(k) = s * stable_net_outflow(u, v, wu, wv, cu, cv, bu, bv, k, g.w);
+      });
   // Jacobi is damped (weight 0.9): with walls all round the Neumann problem's checkerboard mode has
   // iteration eigenvalue -1 under plain Jacobi and never decays.
   const double omega = p_.pressure_solver == LinearSolver::jacobi ? 0.9 : p_.omega;
@@ -572,19 +612,20 @@ void StableSolver<Exec>::solve_pressure() {
   }
   while (!converged && it < p_.max_iterations) {
     if (p_.pressure_solver == LinearSolver::jacobi) {
-      cell_for<Exec>("stable_p_jacobi", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
-        const int k = g.at(i, j);
-        pn(k) = pf(k) + omega * (update(pf, k) - pf(k));
-      });
-      cell_for<Exec>("stable_p_copy", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
-        pf(g.at(i, j)) = pn(g.at(i, j));
-      });
+      cell_for<Exec>(
+          "stable_p_jacobi", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
+            const int k = g.at(i, j);
+            pn(k) = pf(k) + omega * (update(pf, k) - pf(k));
+          });
+      cell_for<Exec>(
+          "stable_p_copy", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) { pf(g.at(i, j)) = pn(g.at(i, j)); });
     } else {
       for (int colour = 0; colour < 2; ++colour)
-        colour_for<Exec>("stable_p_sor", g.nx, g.ny, colour, KOKKOS_LAMBDA(int i, int j) {
-          const int k = g.at(i, j);
-          pf(k) += omega * (update(pf, k) - pf(k));
-        });
+        colour_for<Exec>(
+            "stable_p_sor", g.nx, g.ny, colour, KOKKOS_LAMBDA(int i, int j) {
+              const int k = g.at(i, j);
+              pf(k) += omega * (update(pf, k) - pf(k));
+            });
     }
     ++it;
     if (it % kCheckEvery == 0) {
@@ -601,16 +642,15 @@ void StableSolver<Exec>::solve_pressure() {
   pstats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-
 // Conjugate gradients for A p = -b, A = -L with L p = sum over faces w (p_neighbour - p) (symmetric,
 // positive definite on the cells with a face of weight > 0 once an outflow fixes the level; with
 // walls all round the right-hand side sums to zero and CG stays in the range). Preconditioner: one
 // symmetric V-cycle in float (red-black before, black-red after the coarse correction, Galerkin
 // coarse levels; stable_multigrid.hpp), which approximates L^-1 and so maps the residual
-// r = b - L p to an approximate correction z. With A-residual rho = -r: rho.z = -(r.z), and the Polak-Ribiere beta keeps CG
-// convergent where the V-cycle is not exactly symmetric (the coarsest level's fixed sweeps).
-// Cells with no open face (inside a body) are left out: r, z, d are 0 there and p keeps its value.
-// A breakdown (non-positive curvature, from round-off near convergence) falls back to V-cycles.
+// r = b - L p to an approximate correction z. With A-residual rho = -r: rho.z = -(r.z), and the Polak-Ribiere beta
+// keeps CG convergent where the V-cycle is not exactly symmetric (the coarsest level's fixed sweeps). Cells with no
+// open face (inside a body) are left out: r, z, d are 0 there and p keeps its value. A breakdown (non-positive
+// curvature, from round-off near convergence) falls back to V-cycles.
 template <class Exec>
 bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converged) {
   const StableGrid g = g_;
@@ -629,14 +669,17 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
   mgf_.setup(g_, wgt_[0], wgt_[1]);
   auto precondition = [&] { mgf_.vcycle(z, rf, /*symmetric=*/true, -1); };  // z = one V-cycle for r, from z = 0
   double rmax = 0;
-  cell_reduce<Exec>("stable_cg_residual", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j, double& m) {
-    const int k = g.at(i, j);
-    const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
-    r(k) = W > 0 ? b(k) - (we * pf(k + 1) + ww * pf(k - 1) + wn * pf(k + g.w) + ws * pf(k - g.w) - W * pf(k)) : 0.0;
-    rf(k) = static_cast<float>(r(k));
-    const double a = Kokkos::Experimental::fabs(r(k));
-    m = a > m ? a : m;
-  }, Kokkos::Max<double>(rmax));
+  cell_reduce<Exec>(
+      "stable_cg_residual", 1, g.nx + 1, 1, g.ny + 1,
+      KOKKOS_LAMBDA(int i, int j, double& m) {
+        const int k = g.at(i, j);
+        const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
+        r(k) = W > 0 ? b(k) - (we * pf(k + 1) + ww * pf(k - 1) + wn * pf(k + g.w) + ws * pf(k - g.w) - W * pf(k)) : 0.0;
+        rf(k) = static_cast<float>(r(k));
+        const double a = Kokkos::Experimental::fabs(r(k));
+        m = a > m ? a : m;
+      },
+      Kokkos::Max<double>(rmax));
   res = rmax * scale;
   converged = res <= p_.pressure_tol;
   if (converged) return true;
@@ -649,35 +692,41 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
     // neighbours, final after the V-cycle, where A d would need d's updated first. beta = 0 on the
     // first iteration and q is always finite (zero-initialised, then written), so q starts as A z.
     double dq = 0;
-    cell_reduce<Exec>("stable_cg_direction", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j, double& acc) {
-      const int k = g.at(i, j);
-      const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
-      // Closed cells (no open face) keep d = q = 0: a factor 0 or 1 rather than a select, which GCC
-      // turned into a branch around the (float z) conversions, leaving the loop scalar (measured:
-      // this pass 9 % of the windmill's samples, all scalar code). z is finite there (0, or a
-      // prolonged coarse correction), so the product is 0.
-      const double open = W > 0 ? 1.0 : 0.0;
-      const double zk = z(k);
-      const double az = W * zk - (we * z(k + 1) + ww * z(k - 1) + wn * z(k + g.w) + ws * z(k - g.w));
-      const double dn = open * (zk + beta * d(k)), qn = open * (az + beta * q(k));
-      d(k) = dn, q(k) = qn;
-      acc += dn * qn;
-    }, dq);
+    cell_reduce<Exec>(
+        "stable_cg_direction", 1, g.nx + 1, 1, g.ny + 1,
+        KOKKOS_LAMBDA(int i, int j, double& acc) {
+          const int k = g.at(i, j);
+          const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
+          // Closed cells (no open face) keep d = q = 0: a factor 0 or 1 rather than a select, which GCC
+          // turned into a branch around the (float z) conversions, leaving the loop scalar (measured:
+          // this pass 9 % of the windmill's samples, all scalar code). z is finite there (0, or a
+          // prolonged coarse correction), so the product is 0.
+          const double open = W > 0 ? 1.0 : 0.0;
+          const double zk = z(k);
+          const double az = W * zk - (we * z(k + 1) + ww * z(k - 1) + wn * z(k + g.w) + ws * z(k - g.w));
+          const double dn = open * (zk + beta * d(k)), qn = open * (az + beta * q(k));
+          d(k) = dn, q(k) = qn;
+          acc += dn * qn;
+        },
+        dq);
     if (!(delta > 0) || !(dq > 0)) return false;
     const double alpha = delta / dq;
     // p += alpha d and r += alpha q (r = b - L p = -rho, and rho -= alpha A d), with max |r| for the
     // stopping test and r (new) . z (old) for Polak-Ribiere; z is then zeroed for the next V-cycle.
     MaxSum upd{0, 0};
-    cell_reduce<Exec>("stable_cg_update", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j, MaxSum& acc) {
-      const int k = g.at(i, j);
-      pf(k) += alpha * d(k);
-      r(k) += alpha * q(k);
-      rf(k) = static_cast<float>(r(k));
-      const double a = Kokkos::Experimental::fabs(r(k));
-      acc.max = a > acc.max ? a : acc.max;
-      acc.sum += r(k) * z(k);
-      z(k) = 0;
-    }, MaxSumReducer(upd));
+    cell_reduce<Exec>(
+        "stable_cg_update", 1, g.nx + 1, 1, g.ny + 1,
+        KOKKOS_LAMBDA(int i, int j, MaxSum& acc) {
+          const int k = g.at(i, j);
+          pf(k) += alpha * d(k);
+          r(k) += alpha * q(k);
+          rf(k) = static_cast<float>(r(k));
+          const double a = Kokkos::Experimental::fabs(r(k));
+          acc.max = a > acc.max ? a : acc.max;
+          acc.sum += r(k) * z(k);
+          z(k) = 0;
+        },
+        MaxSumReducer(upd));
     ++it;
     res = upd.max * scale;
     stop_if_diverged("pressure", res);
@@ -696,13 +745,15 @@ template <class Exec>
 double StableSolver<Exec>::cg_dot(const view& a, const fview& b) const {
   const StableGrid g = g_;
   double s = 0;
-  cell_reduce<Exec>("stable_cg_dot", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j, double& acc) {
-    const int k = g.at(i, j);
-    acc += a(k) * b(k);
-  }, s);
+  cell_reduce<Exec>(
+      "stable_cg_dot", 1, g.nx + 1, 1, g.ny + 1,
+      KOKKOS_LAMBDA(int i, int j, double& acc) {
+        const int k = g.at(i, j);
+        acc += a(k) * b(k);
+      },
+      s);
   return s;
 }
-
 
 template <class Exec>
 void StableSolver<Exec>::project() {
@@ -713,11 +764,12 @@ void StableSolver<Exec>::project() {
     auto wu = wgt_[0], wv = wgt_[1];
     const double s = p_.dt / (p_.rho * p_.h);
     // Faces of the pressure equation (weight > 0) take the pressure gradient; ghost p = 0 at outflows.
-    cell_for<Exec>("stable_project", 0, g.nx + 1, 0, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
-      const int k = g.at(i, j);
-      if (j >= 1 && wu(k) > 0) u(k) -= s * (pf(k + 1) - pf(k));
-      if (i >= 1 && wv(k) > 0) v(k) -= s * (pf(k + g.w) - pf(k));
-    });
+    cell_for<Exec>(
+        "stable_project", 0, g.nx + 1, 0, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
+          const int k = g.at(i, j);
+          if (j >= 1 && wu(k) > 0) u(k) -= s * (pf(k + 1) - pf(k));
+          if (i >= 1 && wv(k) > 0) v(k) -= s * (pf(k + g.w) - pf(k));
+        });
   });
   timed("boundaries", [&] { apply_walls(/*extrapolate_outflow=*/false); });
   time_ += p_.dt;
@@ -741,14 +793,15 @@ std::vector<std::array<double, 2>> StableSolver<Exec>::sample(const std::vector<
   auto u = c == 1 ? pred_[0] : c == 2 ? raw_[0] : vel_[0], v = c == 1 ? pred_[1] : c == 2 ? raw_[1] : vel_[1];
   auto pf = p_field_;
   const bool pressure = which == SampleField::pressure;
-  Kokkos::parallel_for("stable_sample", Kokkos::RangePolicy<Exec>(0, pts.size()), KOKKOS_LAMBDA(int k) {
-    if (pressure) {
-      out(k, 0) = stable_interp(pf, g, xy(k, 0), xy(k, 1), -0.5, -0.5), out(k, 1) = 0;
-      return;
-    }
-    out(k, 0) = stable_interp(u, g, xy(k, 0), xy(k, 1), 0.0, -0.5);
-    out(k, 1) = stable_interp(v, g, xy(k, 0), xy(k, 1), -0.5, 0.0);
-  });
+  Kokkos::parallel_for(
+      "stable_sample", Kokkos::RangePolicy<Exec>(0, pts.size()), KOKKOS_LAMBDA(int k) {
+        if (pressure) {
+          out(k, 0) = stable_interp(pf, g, xy(k, 0), xy(k, 1), -0.5, -0.5), out(k, 1) = 0;
+          return;
+        }
+        out(k, 0) = stable_interp(u, g, xy(k, 0), xy(k, 1), 0.0, -0.5);
+        out(k, 1) = stable_interp(v, g, xy(k, 0), xy(k, 1), -0.5, 0.0);
+      });
   auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   std::vector<std::array<double, 2>> r(pts.size());
   for (size_t k = 0; k < pts.size(); ++k) r[k] = {ho(k, 0), ho(k, 1)};
@@ -786,10 +839,13 @@ FieldStatus StableSolver<Exec>::status() const {
   const StableGrid g = g_;
   auto u = vel_[0], v = vel_[1], pf = p_field_;
   int bad = -1;
-  Kokkos::parallel_reduce("stable_finite", Kokkos::RangePolicy<Exec>(0, u.extent(0)), KOKKOS_LAMBDA(int k, int& r) {
-    const double a = u(k), b = v(k), c = pf(k);
-    if (!(a - a == 0) || !(b - b == 0) || !(c - c == 0)) r = r < 0 || k < r ? k : r;
-  }, Kokkos::Min<int>(bad));
+  Kokkos::parallel_reduce(
+      "stable_finite", Kokkos::RangePolicy<Exec>(0, u.extent(0)),
+      KOKKOS_LAMBDA(int k, int& r) {
+        const double a = u(k), b = v(k), c = pf(k);
+        if (!(a - a == 0) || !(b - b == 0) || !(c - c == 0)) r = r < 0 || k < r ? k : r;
+      },
+      Kokkos::Min<int>(bad));
   if (bad >= 0 && bad < static_cast<int>(u.extent(0))) {
     auto hu = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u);
     auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
@@ -799,10 +855,15 @@ FieldStatus StableSolver<Exec>::status() const {
     s.j = bad / g.w;
   }
   double m = 0;
-  Kokkos::parallel_reduce("stable_max_speed", Kokkos::RangePolicy<Exec>(0, u.extent(0)), KOKKOS_LAMBDA(int k, double& r) {
-    const double a = Kokkos::Experimental::fabs(u(k)) > Kokkos::Experimental::fabs(v(k)) ? Kokkos::Experimental::fabs(u(k)) : Kokkos::Experimental::fabs(v(k));
-    r = a > r ? a : r;
-  }, Kokkos::Max<double>(m));
+  Kokkos::parallel_reduce(
+      "stable_max_speed", Kokkos::RangePolicy<Exec>(0, u.extent(0)),
+      KOKKOS_LAMBDA(int k, double& r) {
+        const double a = Kokkos::Experimental::fabs(u(k)) > Kokkos::Experimental::fabs(v(k))
+                             ? Kokkos::Experimental::fabs(u(k))
+                             : Kokkos::Experimental::fabs(v(k));
+        r = a > r ? a : r;
+      },
+      Kokkos::Max<double>(m));
   s.max_speed = m;
   return s;
 }
@@ -815,12 +876,15 @@ double StableSolver<Exec>::max_divergence() const {
   auto cu = code_[0], cv = code_[1];
   const double ih = 1 / p_.h;
   double m = 0;
-  cell_reduce<Exec>("stable_div", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j, double& r) {
-    const int k = g.at(i, j);
-    if (wu(k) + wu(k - 1) + wv(k) + wv(k - g.w) <= 0) return;
-    const double d = Kokkos::Experimental::fabs(ih * stable_net_outflow(u, v, wu, wv, cu, cv, bu, bv, k, g.w));
-    r = d > r ? d : r;
-  }, Kokkos::Max<double>(m));
+  cell_reduce<Exec>(
+      "stable_div", 1, g.nx + 1, 1, g.ny + 1,
+      KOKKOS_LAMBDA(int i, int j, double& r) {
+        const int k = g.at(i, j);
+        if (wu(k) + wu(k - 1) + wv(k) + wv(k - g.w) <= 0) return;
+        const double d = Kokkos::Experimental::fabs(ih * stable_net_outflow(u, v, wu, wv, cu, cv, bu, bv, k, g.w));
+        r = d > r ? d : r;
+      },
+      Kokkos::Max<double>(m));
   return m;
 }
 
@@ -837,7 +901,8 @@ std::unique_ptr<StableFlow> make_stable_flow(Backend backend, const StableParams
     if (p.walls[s].type == WallType::inflow) {
       const char* names[4] = {"left", "right", "bottom", "top"};
       Expression e(p.walls[s].inflow, fmt::format("{}: key 'walls.{}.inflow'", p.source, names[s]));
-      for (int k = 0; k <= 8; ++k) speed = std::max(speed, std::abs(e(k / 8.0 * p.nx * p.h, k / 8.0 * p.ny * p.h, 0, 0)));
+      for (int k = 0; k <= 8; ++k)
+        speed = std::max(speed, std::abs(e(k / 8.0 * p.nx * p.h, k / 8.0 * p.ny * p.h, 0, 0)));
     }
   for (size_t q = 0; q < p.jets.size(); ++q) {
     const JetSpec& j = p.jets[q];
@@ -845,9 +910,10 @@ std::unique_ptr<StableFlow> make_stable_flow(Backend backend, const StableParams
     speed = std::max(speed, std::abs(e(0.5 * (j.from + j.to), 0.5 * (j.from + j.to), 0, 0)));
   }
   if (speed * p.dt / p.h > 20)
-    throw InputError(fmt::format("{}: key 'time.dt': {:g} s moves the prescribed speed {:g} m/s over {:.1f} cells per "
-                                 "step; allowed range dt <= {:g} s (20 cells)", p.source, p.dt, speed, speed * p.dt / p.h,
-                                 20 * p.h / speed));
+    throw InputError(
+        fmt::format("{}: key 'time.dt': {:g} s moves the prescribed speed {:g} m/s over {:.1f} cells per "
+                    "step; allowed range dt <= {:g} s (20 cells)",
+                    p.source, p.dt, speed, speed * p.dt / p.h, 20 * p.h / speed));
   return with_backend(backend, [&](auto tag) -> std::unique_ptr<StableFlow> {
     using Exec = typename decltype(tag)::execution_space;
     return std::make_unique<StableSolver<Exec>>(p);

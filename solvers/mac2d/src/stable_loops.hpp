@@ -40,14 +40,16 @@ void cell_for(const char* name, int i0, int i1, int j0, int j1, const F& f) {
         for (int i = i0; i < i1; ++i) f(i, j);
       return;
     }
-    Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(j0, j1), KOKKOS_LAMBDA(int j) {
-      const F fl = f;
-      IMMERSE_ROW_SIMD
-      for (int i = i0; i < i1; ++i) fl(i, j);
-    });
+    Kokkos::parallel_for(
+        name, Kokkos::RangePolicy<Exec>(j0, j1), KOKKOS_LAMBDA(int j) {
+          const F fl = f;
+          IMMERSE_ROW_SIMD
+          for (int i = i0; i < i1; ++i) fl(i, j);
+        });
   } else {
-    Kokkos::parallel_for(name, Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>>({i0, j0}, {i1, j1}),
-                         KOKKOS_LAMBDA(int i, int j) { f(i, j); });
+    Kokkos::parallel_for(
+        name, Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>>({i0, j0}, {i1, j1}),
+        KOKKOS_LAMBDA(int i, int j) { f(i, j); });
   }
 }
 
@@ -151,12 +153,13 @@ void cell_reduce(const char* name, int i0, int i1, int j0, int j1, const F& f, R
       }
       return;
     }
-    Kokkos::parallel_reduce(name, Kokkos::RangePolicy<Exec>(j0, j1), KOKKOS_LAMBDA(int j, value& acc) {
-      reduce_row<Result>(i0, i1, j, f, acc);
-    }, std::forward<Result>(result));
+    Kokkos::parallel_reduce(
+        name, Kokkos::RangePolicy<Exec>(j0, j1),
+        KOKKOS_LAMBDA(int j, value& acc) { reduce_row<Result>(i0, i1, j, f, acc); }, std::forward<Result>(result));
   } else {
-    Kokkos::parallel_reduce(name, Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>>({i0, j0}, {i1, j1}),
-                            KOKKOS_LAMBDA(int i, int j, value& acc) { f(i, j, acc); }, std::forward<Result>(result));
+    Kokkos::parallel_reduce(
+        name, Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>>({i0, j0}, {i1, j1}),
+        KOKKOS_LAMBDA(int i, int j, value& acc) { f(i, j, acc); }, std::forward<Result>(result));
   }
 }
 
@@ -170,17 +173,19 @@ void colour_for(const char* name, int nx, int ny, int colour, const F& f) {
         for (int i = 1 + ((1 + j + colour) & 1); i <= nx; i += 2) f(i, j);
       return;
     }
-    Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(1, ny + 1), KOKKOS_LAMBDA(int j) {
-      IMMERSE_ROW_SIMD
-      for (int i = 1 + ((1 + j + colour) & 1); i <= nx; i += 2) f(i, j);
-    });
+    Kokkos::parallel_for(
+        name, Kokkos::RangePolicy<Exec>(1, ny + 1), KOKKOS_LAMBDA(int j) {
+          IMMERSE_ROW_SIMD
+          for (int i = 1 + ((1 + j + colour) & 1); i <= nx; i += 2) f(i, j);
+        });
   } else {
     const int half = (nx + 1) / 2;  // cells of one colour per row (at most)
-    Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(0, half * ny), KOKKOS_LAMBDA(int t) {
-      const int j = 1 + t / half;
-      const int i = 2 * (t % half) + 1 + ((1 + j + colour) & 1);
-      if (i <= nx) f(i, j);
-    });
+    Kokkos::parallel_for(
+        name, Kokkos::RangePolicy<Exec>(0, half * ny), KOKKOS_LAMBDA(int t) {
+          const int j = 1 + t / half;
+          const int i = 2 * (t % half) + 1 + ((1 + j + colour) & 1);
+          if (i <= nx) f(i, j);
+        });
   }
 }
 
@@ -253,7 +258,8 @@ void colour_sweeps(const char* name, int nx, int ny, int first, int halves, cons
     }
   } else {
     for (int h = 0; h < halves; ++h)
-      colour_for<Exec>(name, nx, ny, (first + h) & 1, KOKKOS_LAMBDA(int i, int j) { f(i, j, h); });
+      colour_for<Exec>(
+          name, nx, ny, (first + h) & 1, KOKKOS_LAMBDA(int i, int j) { f(i, j, h); });
   }
 }
 

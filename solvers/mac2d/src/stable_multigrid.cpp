@@ -6,8 +6,8 @@
 #include <cmath>
 #include <type_traits>
 
-#include "stable_loops.hpp"
 #include "immerse/core/backend.hpp"
+#include "stable_loops.hpp"
 #include "stable_mg_smooth.hpp"
 
 namespace immerse::mac2d {
@@ -33,7 +33,8 @@ void StableMultigrid<Exec, S>::setup(const StableGrid& g, const dview& fine_wu, 
       levels_[0].wu = view("mg_wu", n0);
       levels_[0].wv = view("mg_wv", n0);
     }
-    while (levels_.back().g.nx % 2 == 0 && levels_.back().g.ny % 2 == 0 && std::min(levels_.back().g.nx, levels_.back().g.ny) >= 8) {
+    while (levels_.back().g.nx % 2 == 0 && levels_.back().g.ny % 2 == 0 &&
+           std::min(levels_.back().g.nx, levels_.back().g.ny) >= 8) {
       const StableGrid f = levels_.back().g;
       const StableGrid c{f.nx / 2, f.ny / 2, f.nx / 2 + 2, 2 * f.h};
       const size_t n = static_cast<size_t>(c.nx + 2) * (c.ny + 2);
@@ -45,9 +46,9 @@ void StableMultigrid<Exec, S>::setup(const StableGrid& g, const dview& fine_wu, 
     levels_[0].wv = fine_wv;
   } else {
     auto wu = levels_[0].wu, wv = levels_[0].wv;
-    Kokkos::parallel_for("stable_mg_weights_convert", Kokkos::RangePolicy<Exec>(0, wu.extent(0)), KOKKOS_LAMBDA(int k) {
-      wu(k) = static_cast<S>(fine_wu(k)), wv(k) = static_cast<S>(fine_wv(k));
-    });
+    Kokkos::parallel_for(
+        "stable_mg_weights_convert", Kokkos::RangePolicy<Exec>(0, wu.extent(0)),
+        KOKKOS_LAMBDA(int k) { wu(k) = static_cast<S>(fine_wu(k)), wv(k) = static_cast<S>(fine_wv(k)); });
   }
   // Coarse face weights from the current fine ones: the sum of the two fine faces, the Galerkin
   // operator R A P of piecewise-constant prolongation P and summing restriction R = P^T, so the
@@ -62,12 +63,19 @@ void StableMultigrid<Exec, S>::setup(const StableGrid& g, const dview& fine_wu, 
     // 8/5, ... towards 2). Summing the two fine faces keeps level 0's ratio on every level: the
     // coarse problem then sees the boundary too far out and, over-corrected, overshoots there (the
     // largest residuals of the windmill's solves sat along its outflow). Walls have weight 0.
-    auto ratio = [](size_t m) { return std::ldexp(2.0, static_cast<int>(m)) / (std::ldexp(1.0, static_cast<int>(m)) + 1); };
+    auto ratio = [](size_t m) {
+      return std::ldexp(2.0, static_cast<int>(m)) / (std::ldexp(1.0, static_cast<int>(m)) + 1);
+    };
     const S fb = static_cast<S>(ratio(l) / ratio(l - 1));
-    cell_for<Exec>("stable_mg_weights", 0, c.nx + 1, 0, c.ny + 1, KOKKOS_LAMBDA(int I, int J) {
-      if (J >= 1) wu(c.at(I, J)) = (I == 0 || I == c.nx ? fb : S(1)) * (fwu(f.at(2 * I, 2 * J - 1)) + fwu(f.at(2 * I, 2 * J)));
-      if (I >= 1) wv(c.at(I, J)) = (J == 0 || J == c.ny ? fb : S(1)) * (fwv(f.at(2 * I - 1, 2 * J)) + fwv(f.at(2 * I, 2 * J)));
-    });
+    cell_for<Exec>(
+        "stable_mg_weights", 0, c.nx + 1, 0, c.ny + 1, KOKKOS_LAMBDA(int I, int J) {
+          if (J >= 1)
+            wu(c.at(I, J)) =
+                (I == 0 || I == c.nx ? fb : S(1)) * (fwu(f.at(2 * I, 2 * J - 1)) + fwu(f.at(2 * I, 2 * J)));
+          if (I >= 1)
+            wv(c.at(I, J)) =
+                (J == 0 || J == c.ny ? fb : S(1)) * (fwv(f.at(2 * I - 1, 2 * J)) + fwv(f.at(2 * I, 2 * J)));
+        });
   }
 }
 
@@ -90,16 +98,17 @@ template <class Exec, class S>
 void StableMultigrid<Exec, S>::coarsest(const Level& l, int sweeps) const {
   const StableGrid g = l.g;
   auto wu = l.wu, wv = l.wv, p = l.p, b = l.b;
-  Kokkos::parallel_for("stable_mg_coarsest", Kokkos::RangePolicy<Exec>(0, 1), KOKKOS_LAMBDA(int) {
-    for (int s = 0; s < sweeps; ++s)
-      for (int colour = 0; colour < 2; ++colour)
-        for (int j = 1; j <= g.ny; ++j)
-          for (int i = 1 + ((1 + j + colour) & 1); i <= g.nx; i += 2) {
-            const int k = g.at(i, j);
-            const S we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
-            if (W > 0) p(k) = (we * p(k + 1) + ww * p(k - 1) + wn * p(k + g.w) + ws * p(k - g.w) - b(k)) / W;
-          }
-  });
+  Kokkos::parallel_for(
+      "stable_mg_coarsest", Kokkos::RangePolicy<Exec>(0, 1), KOKKOS_LAMBDA(int) {
+        for (int s = 0; s < sweeps; ++s)
+          for (int colour = 0; colour < 2; ++colour)
+            for (int j = 1; j <= g.ny; ++j)
+              for (int i = 1 + ((1 + j + colour) & 1); i <= g.nx; i += 2) {
+                const int k = g.at(i, j);
+                const S we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
+                if (W > 0) p(k) = (we * p(k + 1) + ww * p(k - 1) + wn * p(k + g.w) + ws * p(k - g.w) - b(k)) / W;
+              }
+      });
 }
 
 // Residual and restriction in one pass: each coarse cell sums the fine residuals it covers and
@@ -113,21 +122,24 @@ double StableMultigrid<Exec, S>::restrict_residual(int l) const {
   auto wu = levels_[l].wu, wv = levels_[l].wv, p = levels_[l].p, b = levels_[l].b;
   auto cb = levels_[l + 1].b, cp = levels_[l + 1].p;
   double rmax = 0;
-  cell_reduce<Exec>("stable_mg_restrict", 1, c.nx + 1, 1, c.ny + 1, KOKKOS_LAMBDA(int I, int J, double& m) {
-    S sum = 0;
-    for (int d = 0; d < 2; ++d) {
-      const int k = f.at(2 * I - 1 + d, 2 * J - 1 + d);
-      const S we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - f.w), W = we + ww + wn + ws;
-      // A closed cell (W = 0) contributes nothing: a factor, not a branch, so the row vectorises.
-      const S open = W > 0 ? S(1) : S(0);
-      const S r = open * (b(k) - (we * p(k + 1) + ww * p(k - 1) + wn * p(k + f.w) + ws * p(k - f.w) - W * p(k)));
-      const double a = Kokkos::Experimental::fabs(static_cast<double>(r));
-      m = a > m ? a : m;
-      sum += r;
-    }
-    cb(c.at(I, J)) = sum;
-    cp(c.at(I, J)) = 0;
-  }, Kokkos::Max<double>(rmax));
+  cell_reduce<Exec>(
+      "stable_mg_restrict", 1, c.nx + 1, 1, c.ny + 1,
+      KOKKOS_LAMBDA(int I, int J, double& m) {
+        S sum = 0;
+        for (int d = 0; d < 2; ++d) {
+          const int k = f.at(2 * I - 1 + d, 2 * J - 1 + d);
+          const S we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - f.w), W = we + ww + wn + ws;
+          // A closed cell (W = 0) contributes nothing: a factor, not a branch, so the row vectorises.
+          const S open = W > 0 ? S(1) : S(0);
+          const S r = open * (b(k) - (we * p(k + 1) + ww * p(k - 1) + wn * p(k + f.w) + ws * p(k - f.w) - W * p(k)));
+          const double a = Kokkos::Experimental::fabs(static_cast<double>(r));
+          m = a > m ? a : m;
+          sum += r;
+        }
+        cb(c.at(I, J)) = sum;
+        cp(c.at(I, J)) = 0;
+      },
+      Kokkos::Max<double>(rmax));
   return rmax;
 }
 
@@ -150,7 +162,9 @@ double StableMultigrid<Exec, S>::vcycle(const view& p, const view& b, bool symme
   return r0;
 }
 
-#define IMMERSE_INSTANTIATE(Exec) template class StableMultigrid<Exec, double>; template class StableMultigrid<Exec, float>;
+#define IMMERSE_INSTANTIATE(Exec)               \
+  template class StableMultigrid<Exec, double>; \
+  template class StableMultigrid<Exec, float>;
 IMMERSE_FOR_EACH_BACKEND(IMMERSE_INSTANTIATE)
 #undef IMMERSE_INSTANTIATE
 

@@ -10,7 +10,8 @@ namespace {
 Schema wall_schema(const std::string& side) {
   Schema w;
   w.choice("type", "noslip", {"noslip", "inflow", "outflow", "slip"}, side + " side: boundary condition")
-      .number("velocity", 0, -1e6, 1e6, "m/s", "no-slip wall velocity along the wall (+x on bottom/top, +y on left/right)")
+      .number("velocity", 0, -1e6, 1e6, "m/s",
+              "no-slip wall velocity along the wall (+x on bottom/top, +y on left/right)")
       .expression("inflow", "0", "inflow: normal speed into the domain, formula of x, y, t");
   return w;
 }
@@ -18,7 +19,10 @@ Schema wall_schema(const std::string& side) {
 WallSpec wall_from(const json& w) {
   WallSpec s;
   const std::string t = w["type"];
-  s.type = t == "inflow" ? WallType::inflow : t == "outflow" ? WallType::outflow : t == "slip" ? WallType::slip : WallType::noslip;
+  s.type = t == "inflow"    ? WallType::inflow
+           : t == "outflow" ? WallType::outflow
+           : t == "slip"    ? WallType::slip
+                            : WallType::noslip;
   s.tangential = w["velocity"];
   s.inflow = w["inflow"];
   return s;
@@ -27,7 +31,10 @@ WallSpec wall_from(const json& w) {
 }  // namespace
 
 const char* to_string(LinearSolver s) {
-  return s == LinearSolver::jacobi ? "jacobi" : s == LinearSolver::rbsor ? "rbsor" : s == LinearSolver::mgcg ? "mgcg" : "multigrid";
+  return s == LinearSolver::jacobi  ? "jacobi"
+         : s == LinearSolver::rbsor ? "rbsor"
+         : s == LinearSolver::mgcg  ? "mgcg"
+                                    : "multigrid";
 }
 
 Schema stable_fluid_schema() {
@@ -36,15 +43,18 @@ Schema stable_fluid_schema() {
       .integer("ny", 64, 4, 16384, "cells along y")
       .number("h", 1.0 / 64, 1e-9, 1e9, "m", "cell size (square cells)");
   Schema time;
-  time.number("dt", 0.01, 1e-12, 1e6, "s", "fluid time step (semi-Lagrangian: no CFL limit; checked < 20 cells per step)")
+  time.number("dt", 0.01, 1e-12, 1e6, "s",
+              "fluid time step (semi-Lagrangian: no CFL limit; checked < 20 cells per step)")
       .integer("steps", 100, 0, 1e10, "number of fluid steps");
   Schema physics;
   physics.number("nu", 1e-3, 0, 1e6, "m^2/s", "kinematic viscosity")
       .number("rho", 1, 1e-9, 1e9, "kg/m^3", "fluid density")
       .vector("force", json::array({0, 0}), 2, -1e9, 1e9, "m/s^2", "uniform body force per unit mass");
   Schema walls;
-  walls.object("left", wall_schema("x = 0"), "x = 0 side").object("right", wall_schema("x = nx h"), "x = nx h side")
-      .object("bottom", wall_schema("y = 0"), "y = 0 side").object("top", wall_schema("y = ny h"), "y = ny h side");
+  walls.object("left", wall_schema("x = 0"), "x = 0 side")
+      .object("right", wall_schema("x = nx h"), "x = nx h side")
+      .object("bottom", wall_schema("y = 0"), "y = 0 side")
+      .object("top", wall_schema("y = ny h"), "y = ny h side");
   Schema jet;
   jet.choice("side", "left", {"left", "right", "bottom", "top"}, "side the jet/pipe mouth sits on")
       .number("from", 0, -1e9, 1e9, "m", "start of the mouth along the side")
@@ -53,17 +63,25 @@ Schema stable_fluid_schema() {
   Schema initial;
   initial.expression("u", "0", "initial u, formula of x, y").expression("v", "0", "initial v, formula of x, y");
   Schema solver;
-  solver.choice("pressure", "multigrid", {"jacobi", "rbsor", "multigrid", "mgcg"},
-                "pressure Poisson solver: jacobi (the paper, damped 0.9), red-black SOR, multigrid V-cycles (red-black Gauss-Seidel smoother), or mgcg (conjugate gradients preconditioned by one symmetric V-cycle)")
+  solver
+      .choice("pressure", "multigrid", {"jacobi", "rbsor", "multigrid", "mgcg"},
+              "pressure Poisson solver: jacobi (the paper, damped 0.9), red-black SOR, multigrid V-cycles (red-black "
+              "Gauss-Seidel smoother), or mgcg (conjugate gradients preconditioned by one symmetric V-cycle)")
       .choice("viscosity", "rbsor", {"jacobi", "rbsor"}, "implicit viscosity solver")
       .number("pressure_tol", 1e-4, 1e-14, 1e6, "1/s", "stop when max |div u| after projection is below this")
-      .number("viscosity_tol", 1e-8, 1e-16, 1e6, "m/s", "stop when max |residual| of the viscosity system is below this")
+      .number("viscosity_tol", 1e-8, 1e-16, 1e6, "m/s",
+              "stop when max |residual| of the viscosity system is below this")
       .integer("max_iterations", 20000, 1, 1e8, "iteration cap per solve (exceeding it is a NumericalError)")
-      .number("omega", 0, 0, 1.999, "", "SOR relaxation factor (0: 2/(1+sin(pi/n)), the optimum for the model problem)");
+      .number("omega", 0, 0, 1.999, "",
+              "SOR relaxation factor (0: 2/(1+sin(pi/n)), the optimum for the model problem)");
   Schema s;
-  s.object("grid", grid, "grid").object("time", time, "time stepping").object("physics", physics, "fluid")
-      .object("walls", walls, "the four sides").list("jets", jet, "inflow patches (jets, pipe mouths) on the sides")
-      .object("initial", initial, "initial velocity").object("fluid_solver", solver, "linear solvers");
+  s.object("grid", grid, "grid")
+      .object("time", time, "time stepping")
+      .object("physics", physics, "fluid")
+      .object("walls", walls, "the four sides")
+      .list("jets", jet, "inflow patches (jets, pipe mouths) on the sides")
+      .object("initial", initial, "initial velocity")
+      .object("fluid_solver", solver, "linear solvers");
   return s;
 }
 
@@ -94,8 +112,10 @@ StableParams stable_params_from_json(const json& r, const std::string& source) {
   p.initial_v = r["initial"]["v"];
   const auto& fs = r["fluid_solver"];
   const std::string ps = fs["pressure"];
-  p.pressure_solver = ps == "jacobi" ? LinearSolver::jacobi : ps == "rbsor" ? LinearSolver::rbsor
-                      : ps == "mgcg" ? LinearSolver::mgcg : LinearSolver::multigrid;
+  p.pressure_solver = ps == "jacobi"  ? LinearSolver::jacobi
+                      : ps == "rbsor" ? LinearSolver::rbsor
+                      : ps == "mgcg"  ? LinearSolver::mgcg
+                                      : LinearSolver::multigrid;
   p.viscosity_solver = fs["viscosity"] == "jacobi" ? LinearSolver::jacobi : LinearSolver::rbsor;
   p.pressure_tol = fs["pressure_tol"];
   p.viscosity_tol = fs["viscosity_tol"];

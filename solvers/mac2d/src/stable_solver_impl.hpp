@@ -66,7 +66,8 @@ class StableSolver final : public StableFlow {
   void set_constraints(const std::vector<FaceConstraint>& faces) override;
   void predict() override;
   void project() override;
-  std::vector<std::array<double, 2>> sample(const std::vector<std::array<double, 2>>& pts, SampleField which) const override;
+  std::vector<std::array<double, 2>> sample(const std::vector<std::array<double, 2>>& pts,
+                                            SampleField which) const override;
   HostFields fields() const override;
   FieldStatus status() const override;
   double max_divergence() const override;
@@ -79,8 +80,8 @@ class StableSolver final : public StableFlow {
     return {phases_.totals_s().begin(), phases_.totals_s().end()};
   }
 
- // Implementation below. Public only because nvcc rejects extended __host__ __device__ lambdas
- // inside private or protected member functions; the class lives in src/ and is not installed.
+  // Implementation below. Public only because nvcc rejects extended __host__ __device__ lambdas
+  // inside private or protected member functions; the class lives in src/ and is not installed.
   void sample_walls(double t);
   // Normal faces of outflow sides are extrapolated before the projection only (after it they hold
   // the projected, divergence-free values).
@@ -99,7 +100,7 @@ class StableSolver final : public StableFlow {
   fview cg_z_, cg_rf_;
   void apply_fixed();
   void diffuse_jacobi(int c);  // the paper's Jacobi (fluid_solver.viscosity = jacobi), one component
-  void diffuse_rbgs();  // both components at once, starting from the previous solve's sweep count
+  void diffuse_rbgs();         // both components at once, starting from the previous solve's sweep count
   void visc_sweeps(int n);
   double viscosity_residual(bool scaled) const;
   int visc_guess_ = 1;  // sweeps the last viscosity solve needed
@@ -131,7 +132,7 @@ class StableSolver final : public StableFlow {
   Kokkos::View<double* [4], device> cval_[2];
   Kokkos::View<unsigned char* [2], device> cbits_[2];
   // Staging of sample(): points and results, grown as needed (sample() is const: caches only).
-  mutable Kokkos::View<double* [2], device> sample_xy_, sample_out_;
+  mutable Kokkos::View<double*[2], device> sample_xy_, sample_out_;
   // Per side (left, right, bottom, top) and cell along it: type, normal face value (into +x/+y).
   Kokkos::View<int* [4], device> btype_;
   Kokkos::View<double* [4], device> bnormal_;

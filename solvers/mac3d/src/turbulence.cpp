@@ -1,7 +1,7 @@
 #include "immerse/mac3d/turbulence.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <fmt/format.h>
+#include <Kokkos_Core.hpp>
 
 #include <chrono>
 #include <cmath>
@@ -20,8 +20,9 @@ void check_turbulence_params(const TurbulenceParams& p, const std::string& src) 
   need(p.U0 >= 0, "turbulence.U0", "inflow speed must be >= 0");
   const double cfl = p.U0 * p.dt / p.h;
   need(cfl <= 5, "turbulence.dt",
-       fmt::format("value {} exceeds the limit of the semi-Lagrangian backtrace. allowed range (0, {:.6g}] (U0 dt / h <= 5)", p.dt,
-                   5 * p.h / std::max(p.U0, 1e-300)));
+       fmt::format(
+           "value {} exceeds the limit of the semi-Lagrangian backtrace. allowed range (0, {:.6g}] (U0 dt / h <= 5)",
+           p.dt, 5 * p.h / std::max(p.U0, 1e-300)));
 }
 
 // A named namespace (not an anonymous one): nvcc requires extended lambdas' enclosing functions to
@@ -103,15 +104,17 @@ template <class Exec, class F>
 void for3(const char* name, const Kokkos::Array<int, 3>& b, const Kokkos::Array<int, 3>& e, const F& f) {
   const int b0 = b[0], b1 = b[1], b2 = b[2], e0 = e[0], n0 = e[0] - b[0], n1 = e[1] - b[1];
   if constexpr (host_exec<Exec>) {
-    Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(0, long(n1) * (e[2] - b[2])), KOKKOS_LAMBDA(const long r) {
-      const int j = b1 + int(r % n1), k = b2 + int(r / n1);
-      for (int i = b0; i < e0; ++i) f(i, j, k);
-    });
+    Kokkos::parallel_for(
+        name, Kokkos::RangePolicy<Exec>(0, long(n1) * (e[2] - b[2])), KOKKOS_LAMBDA(const long r) {
+          const int j = b1 + int(r % n1), k = b2 + int(r / n1);
+          for (int i = b0; i < e0; ++i) f(i, j, k);
+        });
   } else {
-    Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(0, long(n0) * n1 * (e[2] - b[2])), KOKKOS_LAMBDA(const long idx) {
-      const long r = idx / n0;
-      f(b0 + int(idx % n0), b1 + int(r % n1), b2 + int(r / n1));
-    });
+    Kokkos::parallel_for(
+        name, Kokkos::RangePolicy<Exec>(0, long(n0) * n1 * (e[2] - b[2])), KOKKOS_LAMBDA(const long idx) {
+          const long r = idx / n0;
+          f(b0 + int(idx % n0), b1 + int(r % n1), b2 + int(r / n1));
+        });
   }
 }
 
@@ -163,7 +166,8 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
     auto hs = Kokkos::create_mirror_view(solid);
     auto hm = Kokkos::create_mirror_view(sample_mask);
     const long n = long(nx) * ny * nz;
-    if (long(solid_host.size()) != n) throw InputError(fmt::format("turbulence: obstacle mask has {} cells, grid {}", solid_host.size(), n));
+    if (long(solid_host.size()) != n)
+      throw InputError(fmt::format("turbulence: obstacle mask has {} cells, grid {}", solid_host.size(), n));
     for (int k = 0; k < nz; ++k)
       for (int j = 0; j < ny; ++j)
         for (int i = 0; i < nx; ++i) hs(i, j, k) = solid_host[i + nx * (j + ny * long(k))];
@@ -190,27 +194,29 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
   // 1 / (number of neighbours + 1 for the Dirichlet p = 0 beyond the outflow face); 0 in the body.
   M3 nbr("nbr", nx, ny, nz);
   V3 inv_count("inv_count", nx, ny, nz);
-  for3<Exec>("stencil", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
-    unsigned m = 0;
-    double n = 0;
-    if (!solid(i, j, k)) {
-      if (i > 0 && !solid(i - 1, j, k)) m |= 1u, n += 1;
-      if (i < nx - 1 && !solid(i + 1, j, k)) m |= 2u, n += 1;
-      if (i == nx - 1) n += 1;
-      if (j > 0 && !solid(i, j - 1, k)) m |= 4u, n += 1;
-      if (j < ny - 1 && !solid(i, j + 1, k)) m |= 8u, n += 1;
-      if (k > 0 && !solid(i, j, k - 1)) m |= 16u, n += 1;
-      if (k < nz - 1 && !solid(i, j, k + 1)) m |= 32u, n += 1;
-    }
-    nbr(i, j, k) = uint8_t(m);
-    inv_count(i, j, k) = n > 0 ? 1.0 / n : 0.0;
-  });
+  for3<Exec>(
+      "stencil", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
+        unsigned m = 0;
+        double n = 0;
+        if (!solid(i, j, k)) {
+          if (i > 0 && !solid(i - 1, j, k)) m |= 1u, n += 1;
+          if (i < nx - 1 && !solid(i + 1, j, k)) m |= 2u, n += 1;
+          if (i == nx - 1) n += 1;
+          if (j > 0 && !solid(i, j - 1, k)) m |= 4u, n += 1;
+          if (j < ny - 1 && !solid(i, j + 1, k)) m |= 8u, n += 1;
+          if (k > 0 && !solid(i, j, k - 1)) m |= 16u, n += 1;
+          if (k < nz - 1 && !solid(i, j, k + 1)) m |= 32u, n += 1;
+        }
+        nbr(i, j, k) = uint8_t(m);
+        inv_count(i, j, k) = n > 0 ? 1.0 / n : 0.0;
+      });
   const auto t_start = std::chrono::steady_clock::now();
   // Initial state: uniform flow U0 (zero inside the body), k0, eps0.
-  for3<Exec>("init_u", {0, 0, 0}, {nx + 1, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
-    const bool blocked = (i > 0 && solid(i - 1, j, k)) || (i < nx && solid(i, j, k));
-    u(i, j, k) = blocked ? 0.0 : U0;
-  });
+  for3<Exec>(
+      "init_u", {0, 0, 0}, {nx + 1, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
+        const bool blocked = (i > 0 && solid(i - 1, j, k)) || (i < nx && solid(i, j, k));
+        u(i, j, k) = blocked ? 0.0 : U0;
+      });
   Kokkos::deep_copy(kf, k0);
   Kokkos::deep_copy(ef, eps0);
 
@@ -233,72 +239,82 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
       const double cc = 0.25 * (w(xa, j, k) + w(xb, j, k) + w(xa, j, k + 1) + w(xb, j, k + 1));
       return sample(u, i - c * a, j - c * b, k - c * cc);
     };
-    for3<Exec>("advect", {0, 0, 0}, {nx + 1, ny + 1, nz + 1}, KOKKOS_LAMBDA(int i, int j, int k) {
-      // u at the outflow face copies the new value inside it (zero gradient); in the body: 0.
-      if (j < ny && k < nz) u2(i, j, k) = i == 0 ? (solid(0, j, k) ? 0.0 : U0) : advect_u(i < nx ? i : nx - 1, j, k);
-      if (i < nx && k < nz) {  // v face (i + 1/2, j, k + 1/2)
-        double nv = 0;
-        if (!(j == 0 || j == ny || solid(i, j - 1, k) || solid(i, j, k))) {
-          const int ya = clampi(j - 1, 0, ny - 1), yb = clampi(j, 0, ny - 1);
-          const double a = 0.25 * (u(i, ya, k) + u(i + 1, ya, k) + u(i, yb, k) + u(i + 1, yb, k));
-          const double b = v(i, j, k);
-          const double cc = 0.25 * (w(i, ya, k) + w(i, yb, k) + w(i, ya, k + 1) + w(i, yb, k + 1));
-          nv = sample(v, i - c * a, j - c * b, k - c * cc);
-        }
-        v2(i, j, k) = nv;
-      }
-      if (i < nx && j < ny) {  // w face (i + 1/2, j + 1/2, k)
-        double nw = 0;
-        if (!(k == 0 || k == nz || solid(i, j, k - 1) || solid(i, j, k))) {
-          const int za = clampi(k - 1, 0, nz - 1), zb = clampi(k, 0, nz - 1);
-          const double a = 0.25 * (u(i, j, za) + u(i + 1, j, za) + u(i, j, zb) + u(i + 1, j, zb));
-          const double b = 0.25 * (v(i, j, za) + v(i, j + 1, za) + v(i, j, zb) + v(i, j + 1, zb));
-          const double cc = w(i, j, k);
-          nw = sample(w, i - c * a, j - c * b, k - c * cc);
-        }
-        w2(i, j, k) = nw;
-      }
-      if (i < nx && j < ny && k < nz) {  // cell centre (i + 1/2, j + 1/2, k + 1/2): k and eps
-        const double a = 0.5 * (u(i, j, k) + u(i + 1, j, k)), b = 0.5 * (v(i, j, k) + v(i, j + 1, k)),
-                     cc = 0.5 * (w(i, j, k) + w(i, j, k + 1));
-        // The inflow face carries fresh turbulence k0, eps0: a backtrace that leaves through x = 0 reads it.
-        if (i + 0.5 - c * a < 0) {
-          k2(i, j, k) = k0, e2(i, j, k) = eps0;
-        } else {
-          const Trilinear t = locate(nx, ny, nz, i - c * a, j - c * b, k - c * cc);
-          k2(i, j, k) = interp(kf, t);
-          e2(i, j, k) = interp(ef, t);
-        }
-      }
-    });
+    for3<Exec>(
+        "advect", {0, 0, 0}, {nx + 1, ny + 1, nz + 1}, KOKKOS_LAMBDA(int i, int j, int k) {
+          // u at the outflow face copies the new value inside it (zero gradient); in the body: 0.
+          if (j < ny && k < nz)
+            u2(i, j, k) = i == 0 ? (solid(0, j, k) ? 0.0 : U0) : advect_u(i < nx ? i : nx - 1, j, k);
+          if (i < nx && k < nz) {  // v face (i + 1/2, j, k + 1/2)
+            double nv = 0;
+            if (!(j == 0 || j == ny || solid(i, j - 1, k) || solid(i, j, k))) {
+              const int ya = clampi(j - 1, 0, ny - 1), yb = clampi(j, 0, ny - 1);
+              const double a = 0.25 * (u(i, ya, k) + u(i + 1, ya, k) + u(i, yb, k) + u(i + 1, yb, k));
+              const double b = v(i, j, k);
+              const double cc = 0.25 * (w(i, ya, k) + w(i, yb, k) + w(i, ya, k + 1) + w(i, yb, k + 1));
+              nv = sample(v, i - c * a, j - c * b, k - c * cc);
+            }
+            v2(i, j, k) = nv;
+          }
+          if (i < nx && j < ny) {  // w face (i + 1/2, j + 1/2, k)
+            double nw = 0;
+            if (!(k == 0 || k == nz || solid(i, j, k - 1) || solid(i, j, k))) {
+              const int za = clampi(k - 1, 0, nz - 1), zb = clampi(k, 0, nz - 1);
+              const double a = 0.25 * (u(i, j, za) + u(i + 1, j, za) + u(i, j, zb) + u(i + 1, j, zb));
+              const double b = 0.25 * (v(i, j, za) + v(i, j + 1, za) + v(i, j, zb) + v(i, j + 1, zb));
+              const double cc = w(i, j, k);
+              nw = sample(w, i - c * a, j - c * b, k - c * cc);
+            }
+            w2(i, j, k) = nw;
+          }
+          if (i < nx && j < ny && k < nz) {  // cell centre (i + 1/2, j + 1/2, k + 1/2): k and eps
+            const double a = 0.5 * (u(i, j, k) + u(i + 1, j, k)), b = 0.5 * (v(i, j, k) + v(i, j + 1, k)),
+                         cc = 0.5 * (w(i, j, k) + w(i, j, k + 1));
+            // The inflow face carries fresh turbulence k0, eps0: a backtrace that leaves through x = 0 reads it.
+            if (i + 0.5 - c * a < 0) {
+              k2(i, j, k) = k0, e2(i, j, k) = eps0;
+            } else {
+              const Trilinear t = locate(nx, ny, nz, i - c * a, j - c * b, k - c * cc);
+              k2(i, j, k) = interp(kf, t);
+              e2(i, j, k) = interp(ef, t);
+            }
+          }
+        });
     std::swap(u, u2), std::swap(v, v2), std::swap(w, w2), std::swap(kf, k2), std::swap(ef, e2);
 
     // 3. Pressure projection: lap(p) = div(u) / dt by Jacobi sweeps, Neumann at walls and body,
     //    p = 0 beyond the outflow face; then u -= dt grad p on the faces between fluid cells.
     //    rhs = h^2 div(u) / dt, the sweeps' constant term.
-    for3<Exec>("divergence", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
-      const double d = (u(i + 1, j, k) - u(i, j, k) + v(i, j + 1, k) - v(i, j, k) + w(i, j, k + 1) - w(i, j, k)) / h;
-      rhs(i, j, k) = solid(i, j, k) ? 0.0 : h * h * d / dt;
-    });
+    for3<Exec>(
+        "divergence", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
+          const double d =
+              (u(i + 1, j, k) - u(i, j, k) + v(i, j + 1, k) - v(i, j, k) + w(i, j, k + 1) - w(i, j, k)) / h;
+          rhs(i, j, k) = solid(i, j, k) ? 0.0 : h * h * d / dt;
+        });
     // Warm start: the previous step's pressure is the initial guess (the flow changes little per step).
     for (int it = 0; it < p.pressure_iterations; ++it) {
       // Branch-free sweep: the fluid-neighbour bits and 1/count were computed once (nbr, inv_count);
       // a missing neighbour (wall, body, ghost) has weight 0.
-      for3<Exec>("jacobi", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
-        const unsigned m = nbr(i, j, k);
-        const int a = i + 1, b = j + 1, c3 = k + 1;
-        const double sum = (m & 1u) * pr(a - 1, b, c3) + ((m >> 1) & 1u) * pr(a + 1, b, c3) + ((m >> 2) & 1u) * pr(a, b - 1, c3) +
-                           ((m >> 3) & 1u) * pr(a, b + 1, c3) + ((m >> 4) & 1u) * pr(a, b, c3 - 1) + ((m >> 5) & 1u) * pr(a, b, c3 + 1);
-        pr2(a, b, c3) = inv_count(i, j, k) * (sum - rhs(i, j, k));
-      });
+      for3<Exec>(
+          "jacobi", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
+            const unsigned m = nbr(i, j, k);
+            const int a = i + 1, b = j + 1, c3 = k + 1;
+            const double sum = (m & 1u) * pr(a - 1, b, c3) + ((m >> 1) & 1u) * pr(a + 1, b, c3) +
+                               ((m >> 2) & 1u) * pr(a, b - 1, c3) + ((m >> 3) & 1u) * pr(a, b + 1, c3) +
+                               ((m >> 4) & 1u) * pr(a, b, c3 - 1) + ((m >> 5) & 1u) * pr(a, b, c3 + 1);
+            pr2(a, b, c3) = inv_count(i, j, k) * (sum - rhs(i, j, k));
+          });
       std::swap(pr, pr2);
     }
-    for3<Exec>("project", {0, 0, 0}, {nx + 1, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
-      if (i > 0 && !(solid(i - 1, j, k) || (i < nx && solid(i, j, k)))) u(i, j, k) -= s * ((i < nx ? pr(i + 1, j + 1, k + 1) : 0.0) - pr(i, j + 1, k + 1));
-      if (i == nx) return;
-      if (j > 0 && !(solid(i, j - 1, k) || solid(i, j, k))) v(i, j, k) -= s * (pr(i + 1, j + 1, k + 1) - pr(i + 1, j, k + 1));
-      if (k > 0 && !(solid(i, j, k - 1) || solid(i, j, k))) w(i, j, k) -= s * (pr(i + 1, j + 1, k + 1) - pr(i + 1, j + 1, k));
-    });
+    for3<Exec>(
+        "project", {0, 0, 0}, {nx + 1, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
+          if (i > 0 && !(solid(i - 1, j, k) || (i < nx && solid(i, j, k))))
+            u(i, j, k) -= s * ((i < nx ? pr(i + 1, j + 1, k + 1) : 0.0) - pr(i, j + 1, k + 1));
+          if (i == nx) return;
+          if (j > 0 && !(solid(i, j - 1, k) || solid(i, j, k)))
+            v(i, j, k) -= s * (pr(i + 1, j + 1, k + 1) - pr(i + 1, j, k + 1));
+          if (k > 0 && !(solid(i, j, k - 1) || solid(i, j, k)))
+            w(i, j, k) -= s * (pr(i + 1, j + 1, k + 1) - pr(i + 1, j + 1, k));
+        });
 
     // 4. k-epsilon sources at cell centres (no diffusion): G from the strain rate of the mean flow;
     //    the local ODE k' = G - eps, eps' = (eps/k)(C1 G - C2 eps) by the midpoint rule (second order).
@@ -311,7 +327,8 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
           auto uc = [&](int a, int b, int c) { return 0.5 * (u(a, b, c) + u(a + 1, b, c)); };
           auto vc = [&](int a, int b, int c) { return 0.5 * (v(a, b, c) + v(a, b + 1, c)); };
           auto wc = [&](int a, int b, int c) { return 0.5 * (w(a, b, c) + w(a, b, c + 1)); };
-          const int im = i > 0 ? i - 1 : i, ip = i < nx - 1 ? i + 1 : i, jm = j > 0 ? j - 1 : j, jp = j < ny - 1 ? j + 1 : j;
+          const int im = i > 0 ? i - 1 : i, ip = i < nx - 1 ? i + 1 : i, jm = j > 0 ? j - 1 : j,
+                    jp = j < ny - 1 ? j + 1 : j;
           const int km = k > 0 ? k - 1 : k, kp = k < nz - 1 ? k + 1 : k;
           // 1 / (distance between the central-difference samples): one-sided at the domain's edges.
           const double ixs = 1.0 / ((ip - im) * h), iys = 1.0 / ((jp - jm) * h), izs = 1.0 / ((kp - km) * h);
@@ -352,8 +369,9 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
         },
         sk, se, cnt);
     if (!std::isfinite(sk) || !std::isfinite(se))
-      throw NumericalError(fmt::format("turbulence: field '{}' is not finite in the sampled region at step {} (hint: reduce turbulence.dt)",
-                                       std::isfinite(sk) ? "eps" : "k", step));
+      throw NumericalError(fmt::format(
+          "turbulence: field '{}' is not finite in the sampled region at step {} (hint: reduce turbulence.dt)",
+          std::isfinite(sk) ? "eps" : "k", step));
     res.sampled_cells = long(cnt);
     const double mk = cnt > 0 ? sk / cnt : 0, me = cnt > 0 ? se / cnt : 0;
     res.time.push_back((step + 1) * dt);

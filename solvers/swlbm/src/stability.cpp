@@ -20,11 +20,12 @@ FlowScales flow_scales(const SwParams& p) {
       s.h_max = std::max(s.h_max, h0(x, y));
       s.u_max = std::max(s.u_max, std::hypot(u0(x, y), v0(x, y)));
     }
-  const bool inflow = p.left == Border::inflow || p.right == Border::inflow || p.bottom == Border::inflow ||
-                      p.top == Border::inflow;
+  const bool inflow =
+      p.left == Border::inflow || p.right == Border::inflow || p.bottom == Border::inflow || p.top == Border::inflow;
   if (inflow) {
     const Expression hi(p.inflow_h, p.source + ": key 'boundaries.inflow_h'"),
-        ui(p.inflow_u, p.source + ": key 'boundaries.inflow_u'"), vi(p.inflow_v, p.source + ": key 'boundaries.inflow_v'");
+        ui(p.inflow_u, p.source + ": key 'boundaries.inflow_u'"),
+        vi(p.inflow_v, p.source + ": key 'boundaries.inflow_v'");
     for (int k = 0; k < std::max(p.nx, p.ny); ++k) {
       const double x = (k + 0.5) * p.dx;
       for (double y : {0.0, x, p.ny * p.dx})
@@ -34,7 +35,8 @@ FlowScales flow_scales(const SwParams& p) {
         }
     }
   }
-  const bool wave = p.left == Border::wave || p.right == Border::wave || p.bottom == Border::wave || p.top == Border::wave;
+  const bool wave =
+      p.left == Border::wave || p.right == Border::wave || p.bottom == Border::wave || p.top == Border::wave;
   if (wave) {
     const double hc = p.wave.depth + p.wave.A;
     const double c = p.wave.c != 0 ? std::abs(p.wave.c) : std::sqrt(p.g * p.wave.depth);
@@ -64,10 +66,12 @@ void check_stability(const SwParams& p) {
   const LatticeLimits l = lattice_limits(p, s);
   const double v = p.lattice_speed();
   if (l.rest_ratio >= 1)
-    throw InputError(fmt::format(
-        "{}: keys 'time.dt'/'grid.dx': the rest equilibrium goes negative: 5 g h / (6 v^2) + 2 u^2 / (3 v^2) = {:.4g} >= 1 "
-        "(h_max = {:g} m, |u|_max = {:g} m/s, lattice speed v = dx/dt = {:g} m/s). Allowed: dt < {:.4g} s at dx = {:g} m",
-        p.source, l.rest_ratio, s.h_max, s.u_max, v, l.dt_max_rest, p.dx));
+    throw InputError(
+        fmt::format("{}: keys 'time.dt'/'grid.dx': the rest equilibrium goes negative: 5 g h / (6 v^2) + 2 u^2 / (3 "
+                    "v^2) = {:.4g} >= 1 "
+                    "(h_max = {:g} m, |u|_max = {:g} m/s, lattice speed v = dx/dt = {:g} m/s). Allowed: dt < {:.4g} s "
+                    "at dx = {:g} m",
+                    p.source, l.rest_ratio, s.h_max, s.u_max, v, l.dt_max_rest, p.dx));
   if (l.lattice_courant >= 1)
     throw InputError(fmt::format(
         "{}: keys 'time.dt'/'grid.dx': the flow is supercritical for the lattice: (|u| + sqrt(g h)) / v = {:.4g} >= 1 "

@@ -39,8 +39,10 @@ Schema sw_schema() {
       .number("n", 1, 0.1, 100, "", "shape exponent (large n: sharp isolated crests)")
       .number("depth", 1, 1e-6, 1e5, "m", "still depth the crests ride on");
   Schema bc;
-  bc.choice("left", "wall", kinds, "x = 0 border").choice("right", "wall", kinds, "x = nx dx border")
-      .choice("bottom", "wall", kinds, "y = 0 border").choice("top", "wall", kinds, "y = ny dx border")
+  bc.choice("left", "wall", kinds, "x = 0 border")
+      .choice("right", "wall", kinds, "x = nx dx border")
+      .choice("bottom", "wall", kinds, "y = 0 border")
+      .choice("top", "wall", kinds, "y = ny dx border")
       .expression("inflow_h", "1", "depth on inflow borders, formula of x, y, t (m)")
       .expression("inflow_u", "0", "x velocity on inflow borders, formula of x, y, t (m/s)")
       .expression("inflow_v", "0", "y velocity on inflow borders, formula of x, y, t (m/s)")
@@ -49,8 +51,11 @@ Schema sw_schema() {
   stab.number("velocity_scale", 0, 0, 1e6, "m/s",
               "largest expected flow speed for the up-front lattice checks (0: from the initial/inflow formulas)");
   Schema s;
-  s.object("grid", grid, "water grid").object("time", time, "time stepping").object("physics", physics, "physics")
-      .object("initial", initial, "initial water state").object("boundaries", bc, "borders of the water grid")
+  s.object("grid", grid, "water grid")
+      .object("time", time, "time stepping")
+      .object("physics", physics, "physics")
+      .object("initial", initial, "initial water state")
+      .object("boundaries", bc, "borders of the water grid")
       .object("stability", stab, "up-front stability checks");
   return s;
 }

@@ -90,10 +90,26 @@ void SwSolver<Exec>::launch_step() {
   // On host spaces the launch runs the kernel; on a device it only queues it (step() waits).
   auto scope = phases_.scope("water step");
   const double v = p_.lattice_speed();
-  SwStep<device> k{f_[cur_], f_[1 - cur_], h_, ux_, uy_, fx_, fy_, border_[0], border_[1], border_[2], border_[3],
-                   p_.nx, p_.ny, {static_cast<int>(p_.left), static_cast<int>(p_.right),
-                                  static_cast<int>(p_.bottom), static_cast<int>(p_.top)},
-                   p_.g, v, 1.0 / p_.tau, p_.dt / (6.0 * v * v), p_.g / (6.0 * v * v)};
+  SwStep<device> k{
+      f_[cur_],
+      f_[1 - cur_],
+      h_,
+      ux_,
+      uy_,
+      fx_,
+      fy_,
+      border_[0],
+      border_[1],
+      border_[2],
+      border_[3],
+      p_.nx,
+      p_.ny,
+      {static_cast<int>(p_.left), static_cast<int>(p_.right), static_cast<int>(p_.bottom), static_cast<int>(p_.top)},
+      p_.g,
+      v,
+      1.0 / p_.tau,
+      p_.dt / (6.0 * v * v),
+      p_.g / (6.0 * v * v)};
   if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
     Kokkos::parallel_for("swlbm::step_rows", Kokkos::RangePolicy<Exec>(0, p_.ny), typename SwStep<device>::Rows{k});
   else
@@ -141,9 +157,12 @@ FieldStatus SwSolver<Exec>::status() const {
       "swlbm::first_bad", Kokkos::RangePolicy<Exec>(0, n),
       KOKKOS_LAMBDA(const int c, int& m) {
         int code = 3 * n;
-        if (!(h(c) > 0) || !Kokkos::Experimental::isfinite(h(c))) code = 3 * c;
-        else if (!Kokkos::Experimental::isfinite(u(c))) code = 3 * c + 1;
-        else if (!Kokkos::Experimental::isfinite(w(c))) code = 3 * c + 2;
+        if (!(h(c) > 0) || !Kokkos::Experimental::isfinite(h(c)))
+          code = 3 * c;
+        else if (!Kokkos::Experimental::isfinite(u(c)))
+          code = 3 * c + 1;
+        else if (!Kokkos::Experimental::isfinite(w(c)))
+          code = 3 * c + 2;
         if (code < m) m = code;
       },
       Kokkos::Min<int>(first_bad));
@@ -158,8 +177,8 @@ FieldStatus SwSolver<Exec>::status() const {
   }
   double min_h = 0, max_speed = 0, max_courant = 0;
   Kokkos::parallel_reduce(
-      "swlbm::min_h", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(const int c, double& m) { m = h(c) < m ? h(c) : m; },
-      Kokkos::Min<double>(min_h));
+      "swlbm::min_h", Kokkos::RangePolicy<Exec>(0, n),
+      KOKKOS_LAMBDA(const int c, double& m) { m = h(c) < m ? h(c) : m; }, Kokkos::Min<double>(min_h));
   Kokkos::parallel_reduce(
       "swlbm::max_speed", Kokkos::RangePolicy<Exec>(0, n),
       KOKKOS_LAMBDA(const int c, double& m) {
@@ -170,7 +189,8 @@ FieldStatus SwSolver<Exec>::status() const {
   Kokkos::parallel_reduce(
       "swlbm::max_courant", Kokkos::RangePolicy<Exec>(0, n),
       KOKKOS_LAMBDA(const int c, double& m) {
-        const double cr = (Kokkos::Experimental::sqrt(u(c) * u(c) + w(c) * w(c)) + Kokkos::Experimental::sqrt(g * h(c))) / v;
+        const double cr =
+            (Kokkos::Experimental::sqrt(u(c) * u(c) + w(c) * w(c)) + Kokkos::Experimental::sqrt(g * h(c))) / v;
         m = cr > m ? cr : m;
       },
       Kokkos::Max<double>(max_courant));
@@ -185,8 +205,8 @@ double SwSolver<Exec>::volume() const {
   auto h = h_;
   double sum = 0;
   Kokkos::parallel_reduce(
-      "swlbm::volume", Kokkos::RangePolicy<Exec>(0, p_.nx * p_.ny), KOKKOS_LAMBDA(const int c, double& s) { s += h(c); },
-      sum);
+      "swlbm::volume", Kokkos::RangePolicy<Exec>(0, p_.nx * p_.ny),
+      KOKKOS_LAMBDA(const int c, double& s) { s += h(c); }, sum);
   return sum * p_.dx * p_.dx;
 }
 

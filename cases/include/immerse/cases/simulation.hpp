@@ -61,8 +61,8 @@ class Simulation {
   virtual nlohmann::json compare_tolerances() const { return nlohmann::json::object(); }
 };
 
-using SimulationFactory =
-    std::function<std::unique_ptr<Simulation>(const nlohmann::json& resolved, const std::string& source, const RunOptions&)>;
+using SimulationFactory = std::function<std::unique_ptr<Simulation>(const nlohmann::json& resolved,
+                                                                    const std::string& source, const RunOptions&)>;
 
 // A family's own subcommand of the `immerse` program (the Langevin family's `added-mass`):
 // installing it declares it on the program's command line and returns what to run when chosen.

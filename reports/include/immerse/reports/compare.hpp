@@ -14,13 +14,13 @@
 namespace immerse::reports {
 
 struct CompareOptions {
-  std::vector<std::string> cases;      // empty: every canned case
-  std::vector<Backend> backends;       // empty: every enabled backend; the first is the reference
-  std::vector<int> openmp_threads;     // extra OpenMP runs at these thread counts (scaling); empty:
-                                       // the powers of two below the hardware thread count
-  bool quick = false;                  // apply each case's "quick" overrides
+  std::vector<std::string> cases;   // empty: every canned case
+  std::vector<Backend> backends;    // empty: every enabled backend; the first is the reference
+  std::vector<int> openmp_threads;  // extra OpenMP runs at these thread counts (scaling); empty:
+                                    // the powers of two below the hardware thread count
+  bool quick = false;               // apply each case's "quick" overrides
   std::string dir = "reports/latest";
-  std::string self;                    // this program, re-run once per (case, backend, threads)
+  std::string self;  // this program, re-run once per (case, backend, threads)
 };
 
 // Parses "all" or "a,b,c" (canned names) and "serial,openmp" (enabled backends); InputError names

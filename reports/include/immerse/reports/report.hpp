@@ -20,7 +20,7 @@ struct ReportOptions {
   // --reuse: write index.md from the runs (runs/<case>/result.json) and benchmark outputs
   // (bench_*.json) already in `dir`, running nothing: to re-render after a report-only change.
   bool reuse = false;
-  std::string self;               // argv[0]
+  std::string self;  // argv[0]
 };
 
 struct CaseRun {
@@ -31,9 +31,9 @@ struct CaseRun {
 };
 
 struct ReportContext {
-  std::string dir;                          // report directory
-  std::map<std::string, CaseRun> runs;      // by case name
-  std::map<std::string, json> benchmarks;   // Google Benchmark JSON output per program (bench_mac2d, ...)
+  std::string dir;                         // report directory
+  std::map<std::string, CaseRun> runs;     // by case name
+  std::map<std::string, json> benchmarks;  // Google Benchmark JSON output per program (bench_mac2d, ...)
 };
 
 // A section writer returns Markdown; it may write plot files into ctx.dir.

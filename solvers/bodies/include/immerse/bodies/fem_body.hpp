@@ -21,10 +21,10 @@ struct FemMesh {
 };
 
 struct FemMaterial {
-  double lambda = 1e3, mu = 1e3;        // Pa (2D Lame constants, plane strain)
-  double lambda_d = 0, mu_d = 0;        // Pa s (Voigt dashpots)
-  double density = 1;                   // kg/m^2 (mass per unit area of the 2D body)
-  double mass_damping = 0;              // 1/s: dv/dt -= c v (quasi-static relaxation only; 0 in the cases)
+  double lambda = 1e3, mu = 1e3;  // Pa (2D Lame constants, plane strain)
+  double lambda_d = 0, mu_d = 0;  // Pa s (Voigt dashpots)
+  double density = 1;             // kg/m^2 (mass per unit area of the 2D body)
+  double mass_damping = 0;        // 1/s: dv/dt -= c v (quasi-static relaxation only; 0 in the cases)
 };
 
 struct FemEdge {  // a boundary edge, oriented so the body lies on its left (outward normal to the right)

@@ -17,11 +17,11 @@ struct FloatBodyDesc {
   // (body frame, centre of mass at the origin).
   double sphere_radius = 0;
   std::vector<Eigen::Vector3d> hull_points;
-  double mass = 1;                                        // kg
-  Eigen::Vector3d inertia = Eigen::Vector3d::Ones();      // principal moments about the CoM, kg m^2
-  Eigen::Vector3d position = Eigen::Vector3d::Zero();     // world position of the CoM, m
+  double mass = 1;                                     // kg
+  Eigen::Vector3d inertia = Eigen::Vector3d::Ones();   // principal moments about the CoM, kg m^2
+  Eigen::Vector3d position = Eigen::Vector3d::Zero();  // world position of the CoM, m
   Eigen::Quaterniond orientation = Eigen::Quaterniond::Identity();
-  Eigen::Vector3d velocity = Eigen::Vector3d::Zero();     // m/s
+  Eigen::Vector3d velocity = Eigen::Vector3d::Zero();  // m/s
   Eigen::Vector3d angular_velocity = Eigen::Vector3d::Zero();
 };
 
@@ -59,7 +59,7 @@ class FloatRigidWorld {
 struct FloatMassModel {
   double mass = 0, volume = 0;
   Eigen::Vector3d centre_of_mass = Eigen::Vector3d::Zero();  // mesh frame
-  Eigen::Vector3d inertia = Eigen::Vector3d::Zero();          // about the CoM
+  Eigen::Vector3d inertia = Eigen::Vector3d::Zero();         // about the CoM
 };
 FloatMassModel float_mass_model(const TriMesh& mesh, double mass, const Eigen::Vector3d* centre_of_mass = nullptr);
 

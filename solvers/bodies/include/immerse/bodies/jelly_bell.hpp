@@ -26,7 +26,7 @@ struct JellyBellParams {
   double k_radial = 6.0;       // 1/s^2: radial springs of the 10 ring systems (unit masses)
   double k_shape = 1.0;        // 1/s^2: meridional and thickness springs
   double damping = 4.5;        // 1/s: velocity damping of the particles (water's drag on the bell)
-  double contraction = 0.09;  // fraction of the relaxed radius removed from the radial rest lengths
+  double contraction = 0.09;   // fraction of the relaxed radius removed from the radial rest lengths
   double period_s = 7.5;       // one pulse: contraction then relaxation
   double contraction_s = 2.0;  // duration of the contraction at the start of each pulse
   double max_substep_s = 0.01;
@@ -40,10 +40,10 @@ struct JellyBellParams {
 struct JellyProfile {
   std::vector<std::array<double, 2>> points;
   double rmax = 0, hmin = 0, hmax = 0;
-  int bins = 0;                 // 0: no bins (every edge is tested)
-  double bin_scale = 0;         // bins per unit height
-  std::vector<int> bin_first;   // bins + 1 offsets into bin_edges
-  std::vector<int> bin_edges;   // edge a joins points[a] and points[a - 1] (a = 0: points[n - 1])
+  int bins = 0;                // 0: no bins (every edge is tested)
+  double bin_scale = 0;        // bins per unit height
+  std::vector<int> bin_first;  // bins + 1 offsets into bin_edges
+  std::vector<int> bin_edges;  // edge a joins points[a] and points[a - 1] (a = 0: points[n - 1])
   int bin_of(double h) const {
     const int b = static_cast<int>((h - hmin) * bin_scale);
     return b < 0 ? 0 : b >= bins ? bins - 1 : b;
@@ -97,13 +97,15 @@ class JellyBell {
 
  private:
   void forces(std::vector<Eigen::Vector3d>& f) const;
-  Eigen::Vector3d to_world(const Eigen::Vector3d& local) const { return origin_ + local.x() * e1_ + local.y() * e2_ + local.z() * axis_; }
+  Eigen::Vector3d to_world(const Eigen::Vector3d& local) const {
+    return origin_ + local.x() * e1_ + local.y() * e2_ + local.z() * axis_;
+  }
   Eigen::Vector3d dir_to_world(const Eigen::Vector3d& d) const { return d.x() * e1_ + d.y() * e2_ + d.z() * axis_; }
 
   JellyBellParams p_;
   JellyNurbsSurface surface_;
   std::vector<Eigen::Vector3d> x_, v_, x_relaxed_;  // 96 particles, index row * 8 + column
-  std::vector<double> column_scale_;                 // 1 (edge vertices) or sqrt(2) (circle corners)
+  std::vector<double> column_scale_;                // 1 (edge vertices) or sqrt(2) (circle corners)
   // Caches (they depend on the parameter grids only, not on the state): the sample grid's basis
   // functions, the world control net, and the profile curves' u basis per point count.
   struct ProfileBasis {

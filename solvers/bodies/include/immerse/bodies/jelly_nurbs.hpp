@@ -23,9 +23,9 @@ struct JellySurfaceSample {
 // computes them once (JellyNurbsSurface::prepare_grid) and reuses them every frame.
 struct JellyGridBasis {
   int n_u = -1, n_v = -1;
-  std::vector<int> su, sv;        // knot spans per u row and per v column
-  std::vector<double> Nu, Nv;     // (n_u + 1) x 4 and n_v x 3 non-zero basis values (degrees <= 3 / 2)
-  std::vector<double> row;        // per grid row and control column: x, y, z, w, vx, vy, vz contracted along u
+  std::vector<int> su, sv;     // knot spans per u row and per v column
+  std::vector<double> Nu, Nv;  // (n_u + 1) x 4 and n_v x 3 non-zero basis values (degrees <= 3 / 2)
+  std::vector<double> row;     // per grid row and control column: x, y, z, w, vx, vy, vz contracted along u
 };
 
 struct JellyNurbsSurface {

@@ -30,11 +30,11 @@ class JellyTracers {
 };
 
 struct JellyAlgaeParams {
-  int links = 8;            // springs per chain (links + 1 particles, the first anchored)
-  double link_cm = 3;       // rest length
-  double stiffness = 200;   // 1/s^2 (unit masses)
-  double drag = 4;          // 1/s: relaxation toward the water velocity
-  double buoyancy = 20;     // cm/s^2 along +up: keeps the plants standing in still water
+  int links = 8;           // springs per chain (links + 1 particles, the first anchored)
+  double link_cm = 3;      // rest length
+  double stiffness = 200;  // 1/s^2 (unit masses)
+  double drag = 4;         // 1/s: relaxation toward the water velocity
+  double buoyancy = 20;    // cm/s^2 along +up: keeps the plants standing in still water
   double max_substep_s = 0.005;
   Eigen::Vector3d up{0, 0, 1};
 };

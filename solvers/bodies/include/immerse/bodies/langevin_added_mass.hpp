@@ -41,7 +41,7 @@ struct AddedMassOptions {
 
 struct AddedMassResult {
   Matrix6d matrix = Matrix6d::Zero();  // rows/cols: translation x, y, z, then rotation x, y, z
-  double raw_asymmetry = 0;  // max |K - K^T| / max |K| of the energy quadrature before symmetrising
+  double raw_asymmetry = 0;            // max |K - K^T| / max |K| of the energy quadrature before symmetrising
   double volume = 0;
   double bc_residual = 0;  // max normalised residual of the collocation solve
   double solve_ms = 0;     // assembly + factorisation + energy integral

@@ -28,9 +28,10 @@ struct LangevinSeries {
 };
 
 // Advances every body `steps` steps of dt, from step first_step (time first_step dt), with one
-// Kokkos kernel (a thread per body) on backend b; body i draws its kicks from (seed, i, step). Results equal the host loop bit for bit
-// up to the compiler's floating-point contraction.
+// Kokkos kernel (a thread per body) on backend b; body i draws its kicks from (seed, i, step). Results equal the host
+// loop bit for bit up to the compiler's floating-point contraction.
 void langevin_batch_advance(Backend b, const LangevinBodyParams& p, const LangevinSeries& series,
-                            std::vector<LangevinBodyState>& states, long first_step, double dt, long steps, uint64_t seed);
+                            std::vector<LangevinBodyState>& states, long first_step, double dt, long steps,
+                            uint64_t seed);
 
 }  // namespace immerse::bodies

@@ -84,7 +84,8 @@ KOKKOS_INLINE_FUNCTION void langevin_rhs(const LangevinBodyParams& p, const doub
   const double* v = xi;
   const double* w = xi + 3;
   double g_body[3];  // R^T g
-  for (int a = 0; a < 3; ++a) g_body[a] = R[0 * 3 + a] * p.gravity[0] + R[1 * 3 + a] * p.gravity[1] + R[2 * 3 + a] * p.gravity[2];
+  for (int a = 0; a < 3; ++a)
+    g_body[a] = R[0 * 3 + a] * p.gravity[0] + R[1 * 3 + a] * p.gravity[1] + R[2 * 3 + a] * p.gravity[2];
   double P[6];  // generalized momentum K xi
   for (int a = 0; a < 6; ++a) {
     P[a] = 0;
@@ -108,7 +109,8 @@ KOKKOS_INLINE_FUNCTION void langevin_rhs(const LangevinBodyParams& p, const doub
   // R' = R hat(w): column c of R hat(w) = R (e_c x ... ) -> (R hat w)_{ij} = sum_k R_ik hat_kj
   const double hat[9] = {0, -w[2], w[1], w[2], 0, -w[0], -w[1], w[0], 0};
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) dR[i * 3 + j] = R[i * 3 + 0] * hat[0 * 3 + j] + R[i * 3 + 1] * hat[1 * 3 + j] + R[i * 3 + 2] * hat[2 * 3 + j];
+    for (int j = 0; j < 3; ++j)
+      dR[i * 3 + j] = R[i * 3 + 0] * hat[0 * 3 + j] + R[i * 3 + 1] * hat[1 * 3 + j] + R[i * 3 + 2] * hat[2 * 3 + j];
   for (int i = 0; i < 3; ++i) dx[i] = R[i * 3 + 0] * v[0] + R[i * 3 + 1] * v[1] + R[i * 3 + 2] * v[2];
 }
 
@@ -152,8 +154,9 @@ KOKKOS_INLINE_FUNCTION double langevin_lowest_z(const LangevinBodyParams& p, con
 
 // One step of length dt from time t: RK4 of the deterministic part, re-orthonormalised R, then the
 // stochastic kicks; a landed body stays where it is.
-KOKKOS_INLINE_FUNCTION void langevin_step(const LangevinBodyParams& p, const LangevinTurbulence& turb, LangevinBodyState& s,
-                                          double t, double dt, uint64_t seed, uint64_t body, uint64_t step) {
+KOKKOS_INLINE_FUNCTION void langevin_step(const LangevinBodyParams& p, const LangevinTurbulence& turb,
+                                          LangevinBodyState& s, double t, double dt, uint64_t seed, uint64_t body,
+                                          uint64_t step) {
   if (s.landed) return;
   double chi = 0, eps = 0;
   if (p.langevin) langevin_turbulence_at(turb, t, chi, eps);

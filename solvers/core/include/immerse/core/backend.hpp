@@ -63,15 +63,19 @@ template <class F>
 decltype(auto) with_backend(Backend b, F&& f) {
   switch (b) {
 #if defined(KOKKOS_ENABLE_SERIAL)
-    case Backend::serial: return f(ExecTag<Kokkos::Serial>{});
+    case Backend::serial:
+      return f(ExecTag<Kokkos::Serial>{});
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
-    case Backend::openmp: return f(ExecTag<Kokkos::OpenMP>{});
+    case Backend::openmp:
+      return f(ExecTag<Kokkos::OpenMP>{});
 #endif
 #if defined(KOKKOS_ENABLE_CUDA)
-    case Backend::cuda: return f(ExecTag<Kokkos::Cuda>{});
+    case Backend::cuda:
+      return f(ExecTag<Kokkos::Cuda>{});
 #endif
-    default: break;
+    default:
+      break;
   }
   throw InputError("backend '" + to_string(b) + "' is not enabled in this build");
 }

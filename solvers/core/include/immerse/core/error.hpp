@@ -6,7 +6,14 @@
 
 namespace immerse {
 
-enum ExitCode : int { kExitOk = 0, kExitValidationFailed = 1, kExitBadInput = 2, kExitNumerical = 3, kExitInternal = 4, kExitInterrupted = 130 };
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitValidationFailed = 1,
+  kExitBadInput = 2,
+  kExitNumerical = 3,
+  kExitInternal = 4,
+  kExitInterrupted = 130
+};
 
 class Error : public std::runtime_error {
  public:

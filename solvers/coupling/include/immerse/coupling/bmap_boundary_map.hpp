@@ -20,9 +20,9 @@ namespace immerse::coupling {
 using bodies::Vec2;
 
 struct BmapEntry {
-  double s = 0;   // crossing coordinate along the line (x on a row, y on a column), m
-  int edge = 0;   // boundary edge index
-  double t = 0;   // position on the edge, 0 at its first node
+  double s = 0;    // crossing coordinate along the line (x on a row, y on a column), m
+  int edge = 0;    // boundary edge index
+  double t = 0;    // position on the edge, 0 at its first node
   Vec2 vel{0, 0};  // the edge's velocity at the crossing
 };
 
@@ -56,7 +56,8 @@ enum class CouplingMode { boundary_map, staircase };
 // to the boundary get theta-stencils (eqs. 13-15) for viscosity. Staircase: cells whose centre is
 // inside are solid; every face of a solid cell takes the body velocity and is closed. Replaces the
 // contents of out (pass the same vector every step: its storage is reused).
-void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny, std::vector<mac2d::FaceConstraint>& out);
+void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
+                      std::vector<mac2d::FaceConstraint>& out);
 
 // Fluid -> solid force of eq. 8, f = sum alpha rho a (u_P - u_s) / dt over the map entries: u_P the
 // predicted fluid velocity at the boundary cell's lattice point just outside the crossing, a =

@@ -5,8 +5,8 @@
 //   buoyancy  F_b = -rho g h_i A_i n_i                           (eq. 3, h_i depth of its centroid)
 //   drag      F_d = -1/2 rho C_d A_e |V| V                        (eq. 4)
 //   lift      F_l = -1/2 rho C_l A_e |V| V x (n x V) / |n x V|    (eq. 5)
-// with V the piece's velocity relative to the water (sampled under the triangle's centroid) and, since the printed eq. 6 is garbled, the
-// effective area of Yuksel et al. 2007 as docs/floating.md corrects it:
+// with V the piece's velocity relative to the water (sampled under the triangle's centroid) and, since the printed eq.
+// 6 is garbled, the effective area of Yuksel et al. 2007 as docs/floating.md corrects it:
 //   A_e = (alpha (n . V / |V|) + (1 - alpha)) A  for pieces facing the flow (n . V > 0), else 0.
 #include "immerse/bodies/eigen.hpp"
 

@@ -18,10 +18,10 @@ namespace immerse::coupling {
 
 template <class Device>
 struct FloatMaskViews {
-  Kokkos::View<double* [6], Device> tris;  // projected wetted pieces
-  Kokkos::View<int*, Device> tri_body;     // body index of each piece
+  Kokkos::View<double* [6], Device> tris;    // projected wetted pieces
+  Kokkos::View<int*, Device> tri_body;       // body index of each piece
   Kokkos::View<double* [8], Device> bodies;  // x, y, z of the CoM, vx, vy, wx, wy, wz
-  Kokkos::View<int*, Device> mask;         // body index per cell, -1: open water
+  Kokkos::View<int*, Device> mask;           // body index per cell, -1: open water
 };
 
 template <class Device>
@@ -65,7 +65,8 @@ struct FloatRasterise {
     for (int j = j0; j <= j1; ++j)
       for (int i = i0; i <= i1; ++i) {
         const double px = (i + 0.5) * dx, py = (j + 0.5) * dx;
-        const double e0 = edge(x0, y0, x1, y1, px, py), e1 = edge(x1, y1, x2, y2, px, py), e2 = edge(x2, y2, x0, y0, px, py);
+        const double e0 = edge(x0, y0, x1, y1, px, py), e1 = edge(x1, y1, x2, y2, px, py),
+                     e2 = edge(x2, y2, x0, y0, px, py);
         const bool inside = area > 0 ? (e0 >= 0 && e1 >= 0 && e2 >= 0) : (e0 <= 0 && e1 <= 0 && e2 <= 0);
         // Overlapping bodies: the highest index wins, whatever the thread order.
         if (inside) Kokkos::atomic_fetch_max(&v.mask(j * nx + i), body);
@@ -105,8 +106,10 @@ struct FloatForcing {
     const double un = ux(c) * nxu + uy(c) * nyu;
     double Fn = k * h(c) * Vn;
     const double limit = h(c) * (Vn - un) / dt;
-    if (Vn > 0) Fn = Fn < limit ? Fn : (limit > 0 ? limit : 0.0);
-    else Fn = Fn > limit ? Fn : (limit < 0 ? limit : 0.0);
+    if (Vn > 0)
+      Fn = Fn < limit ? Fn : (limit > 0 ? limit : 0.0);
+    else
+      Fn = Fn > limit ? Fn : (limit < 0 ? limit : 0.0);
     fx(c) = Fn * nxu;
     fy(c) = Fn * nyu;
   }

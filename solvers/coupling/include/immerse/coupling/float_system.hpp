@@ -21,9 +21,9 @@ namespace immerse::coupling {
 
 struct FloatBodySpec {
   std::string name;
-  bodies::TriMesh mesh;  // mesh frame
-  double mass = 1;       // kg
-  std::optional<Eigen::Vector3d> centre_of_mass;  // mesh frame; default: the solid's centroid
+  bodies::TriMesh mesh;                                // mesh frame
+  double mass = 1;                                     // kg
+  std::optional<Eigen::Vector3d> centre_of_mass;       // mesh frame; default: the solid's centroid
   Eigen::Vector3d position = Eigen::Vector3d::Zero();  // world position of the mesh frame's origin
   Eigen::Quaterniond orientation = Eigen::Quaterniond::Identity();
   Eigen::Vector3d velocity = Eigen::Vector3d::Zero();
@@ -53,7 +53,7 @@ struct FloatBodyRuntime {
   bodies::TriMesh local;  // mesh in the body frame (CoM at the origin)
   Eigen::Vector3d com_in_mesh = Eigen::Vector3d::Zero();
   bodies::FloatMassModel mass;
-  FloatLoads loads;             // of the latest frame
+  FloatLoads loads;              // of the latest frame
   std::vector<double> pressure;  // per face, rho g h at its centroid (latest frame)
 };
 

@@ -23,7 +23,7 @@ struct AaLines {
   using Lines = CollideStreamLines<Real, Exec>;
   using Plan = typename Lines::LinePlan;
   static constexpr int kRun = Lines::kRun;
-  AaStep<Real, Exec> step;  // the buffer, the lattice and the relaxation (step.k); cells outside the runs
+  AaStep<Real, Exec> step;     // the buffer, the lattice and the relaxation (step.k); cells outside the runs
   Lines lines{step.k, false};  // plans and SIMD runs over the same lattice and relaxation
 
   void operator()(const int line) const {
@@ -69,10 +69,14 @@ struct AaLines {
       if (plan.kind[q] == Plan::kConstant)
         for (int a = 0; a < kRun; ++a) constant[q][a] = plan.value[q];
       // Arriving q: the upwind neighbour's result q (its slot -q), or the own result -q (slot q).
-      in0[q] = plan.kind[q] == Plan::kPull ? f + r * n + plan.source[q] : plan.kind[q] == Plan::kBounce ? f + q * n + base : nullptr;
+      in0[q] = plan.kind[q] == Plan::kPull     ? f + r * n + plan.source[q]
+               : plan.kind[q] == Plan::kBounce ? f + q * n + base
+                                               : nullptr;
       // Result q goes to x + e_q, the upwind cell of direction -q (slot q), or bounces back into
       // slot -q of the cell itself; toward an outflow/inlet face slot -q gets the face's constant.
-      out0[q] = plan.kind[r] == Plan::kPull ? f + q * n + plan.source[r] : plan.kind[r] == Plan::kBounce ? f + r * n + base : nullptr;
+      out0[q] = plan.kind[r] == Plan::kPull     ? f + q * n + plan.source[r]
+                : plan.kind[r] == Plan::kBounce ? f + r * n + base
+                                                : nullptr;
     }
     const Real* in[15];
     Real* out[15];

@@ -18,7 +18,9 @@ struct Macro {
   int nx = 0, ny = 0, nz = 0;
   std::vector<double> rho, ux, uy, uz;
   std::vector<unsigned char> group;
-  size_t at(int i, int j, int k) const { return static_cast<size_t>(i) + static_cast<size_t>(nx) * (j + static_cast<size_t>(ny) * k); }
+  size_t at(int i, int j, int k) const {
+    return static_cast<size_t>(i) + static_cast<size_t>(nx) * (j + static_cast<size_t>(ny) * k);
+  }
 };
 
 // The cell groups of a moving body (section 3.2), written by the coupling on the host and applied by

@@ -43,7 +43,9 @@ struct Lattice {
   // Slot of population q in a cell: q, or its opposite where the state is stored swapped (the AA
   // pattern's post-collision state, lbm_aa_kernels.hpp). The pull pattern always stores unswapped.
   template <bool Swapped>
-  KOKKOS_INLINE_FUNCTION static int slot(int q) { return Swapped ? D3Q15::opposite(q) : q; }
+  KOKKOS_INLINE_FUNCTION static int slot(int q) {
+    return Swapped ? D3Q15::opposite(q) : q;
+  }
 
   // Moving-wall bounce-back (the C3 rule): the own population heading into the body cell sc returns
   // reversed, plus the momentum the body's local surface velocity gives it (Ladd 1994):
@@ -183,7 +185,7 @@ struct CollideStream {
   Lattice<Real, Device> lat;
   Kokkos::View<const Real*, Device> src;
   Kokkos::View<Real*, Device> dst;
-  Real omega = 1;     // 1 / tau
+  Real omega = 1;  // 1 / tau
   Real force[3] = {0, 0, 0};
   Real force_pref = 0;  // (1 - 1/(2 tau)), Guo's forcing prefactor
   bool forced = false;

@@ -26,8 +26,8 @@ namespace immerse::lbm3d {
 
 template <class Real, class Exec>
 struct CollideStreamLines {
-  CollideStream<Real, Exec> k;  // lattice, buffers, relaxation and force
-  bool streaming = false;       // water runs store around the caches (lattice.stores)
+  CollideStream<Real, Exec> k;     // lattice, buffers, relaxation and force
+  bool streaming = false;          // water runs store around the caches (lattice.stores)
   static constexpr int kRun = 64;  // cells per SIMD run: the constant fills below are this long
 
   // Where the 15 populations arriving at cells of line (j, k) come from: at every interior cell
@@ -35,16 +35,17 @@ struct CollideStreamLines {
   struct LinePlan {
     enum Kind : unsigned char { kPull, kBounce, kConstant };
     Kind kind[15];
-    unsigned char rule[15];  // strongest border rule of the faces crossed (kPeriodic when none)
-    long source[15];         // kPull: the upwind cell of cell i is source[q] + i
-    Real value[15];          // kConstant: the fictitious border cell's population
+    unsigned char rule[15];     // strongest border rule of the faces crossed (kPeriodic when none)
+    long source[15];            // kPull: the upwind cell of cell i is source[q] + i
+    Real value[15];             // kConstant: the fictitious border cell's population
     bool wrapped_body = false;  // interior plan: a periodic face brings a body cell's population in
   };
 
   // Rule priority where a direction crosses two or three faces, as in Lattice::gather:
   // bounce_back > velocity > outflow > periodic.
   KOKKOS_INLINE_FUNCTION static int stronger(int rule, int b) {
-    return (b == kBounceBack || (b == kVelocity && rule != kBounceBack) || (b == kOutflow && rule == kPeriodic)) ? b : rule;
+    return (b == kBounceBack || (b == kVelocity && rule != kBounceBack) || (b == kOutflow && rule == kPeriodic)) ? b
+                                                                                                                 : rule;
   }
 
   void set_rule(LinePlan& p, int q, int rule, long line_base) const {
@@ -102,7 +103,8 @@ struct CollideStreamLines {
       const int sx = end - D3Q15::cx(q);
       if (sx >= 0 && sx < lat.nx) continue;
       set_rule(p, q, stronger(interior.rule[q], lat.border[sx < 0 ? 0 : 1]), line_base);
-      if (p.kind[q] == LinePlan::kPull) p.source[q] = interior.source[q] + (sx < 0 ? lat.nx : -lat.nx);  // periodic wrap
+      if (p.kind[q] == LinePlan::kPull)
+        p.source[q] = interior.source[q] + (sx < 0 ? lat.nx : -lat.nx);  // periodic wrap
     }
     return p;
   }
@@ -189,13 +191,24 @@ struct CollideStreamLines {
   void water_run(const Real* const in[15], Real* const out[15], const int m) const {
     const Real F0 = k.force[0], F1 = k.force[1], F2 = k.force[2];
     Real rho[kRun], ux[kRun], uy[kRun], uz[kRun], uu[kRun], staged[2][kRun];
-    const Real* i0 = in[0]; const Real* i1 = in[1]; const Real* i2 = in[2]; const Real* i3 = in[3];
-    const Real* i4 = in[4]; const Real* i5 = in[5]; const Real* i6 = in[6]; const Real* i7 = in[7];
-    const Real* i8 = in[8]; const Real* i9 = in[9]; const Real* i10 = in[10]; const Real* i11 = in[11];
-    const Real* i12 = in[12]; const Real* i13 = in[13]; const Real* i14 = in[14];
+    const Real* i0 = in[0];
+    const Real* i1 = in[1];
+    const Real* i2 = in[2];
+    const Real* i3 = in[3];
+    const Real* i4 = in[4];
+    const Real* i5 = in[5];
+    const Real* i6 = in[6];
+    const Real* i7 = in[7];
+    const Real* i8 = in[8];
+    const Real* i9 = in[9];
+    const Real* i10 = in[10];
+    const Real* i11 = in[11];
+    const Real* i12 = in[12];
+    const Real* i13 = in[13];
+    const Real* i14 = in[14];
     IMMERSE_LBM_SIMD
     for (int a = 0; a < m; ++a) {
-      const Real f[15] = {i0[a], i1[a], i2[a], i3[a], i4[a], i5[a], i6[a], i7[a],
+      const Real f[15] = {i0[a], i1[a], i2[a],  i3[a],  i4[a],  i5[a],  i6[a], i7[a],
                           i8[a], i9[a], i10[a], i11[a], i12[a], i13[a], i14[a]};
       bgk_moments(f, F0, F1, F2, rho[a], ux[a], uy[a], uz[a], uu[a]);
     }
@@ -219,15 +232,21 @@ struct CollideStreamLines {
   // (and the two forcing terms in the sign of 3 w e.F), so a pair costs little more than one
   // direction; q is a template constant, so e_q's 0 and +-1 components fold away. q = 0: rest alone.
   template <int q>
-  void relax(const Real* const in[15], Real* const out[15], const RunMoments& mo, const int m, Real (*staged)[kRun]) const {
+  void relax(const Real* const in[15], Real* const out[15], const RunMoments& mo, const int m,
+             Real (*staged)[kRun]) const {
     constexpr bool pair = q > 0;
     constexpr int o = pair ? q + 1 : q;
     static_assert(!pair || (q % 2 == 1 && q + 1 < 15), "pairs are (1, 2), (3, 4), ... (13, 14)");
     const Real ex = D3Q15::cx(q), ey = D3Q15::cy(q), ez = D3Q15::cz(q), w = Real(D3Q15::w(q));
     const Real om = k.omega, F0 = k.force[0], F1 = k.force[1], F2 = k.force[2];
     const Real pw = k.force_pref * w, eF = ex * F0 + ey * F1 + ez * F2;
-    const Real* rho = mo.rho; const Real* ux = mo.ux; const Real* uy = mo.uy; const Real* uz = mo.uz; const Real* uu = mo.uu;
-    const Real* fa = in[q]; const Real* fb = in[o];
+    const Real* rho = mo.rho;
+    const Real* ux = mo.ux;
+    const Real* uy = mo.uy;
+    const Real* uz = mo.uz;
+    const Real* uu = mo.uu;
+    const Real* fa = in[q];
+    const Real* fb = in[o];
     Real* ta = streaming ? staged[0] : out[q];
     Real* tb = streaming ? staged[1] : out[o];
     if (k.forced) {

@@ -32,7 +32,7 @@ struct LbmParams {
                                   Border::periodic, Border::periodic, Border::periodic};
   std::array<double, 3> inlet_velocity = {0, 0, 0};  // for velocity faces
   std::array<double, 3> force = {0, 0, 0};           // body force per unit volume (Guo forcing)
-  double rho0 = 1;                                    // reference density (outflow, body cells)
+  double rho0 = 1;                                   // reference density (outflow, body cells)
   // Initial fields as formulas of the cell centre (x, y, z) = (i + 1/2, j + 1/2, k + 1/2).
   std::string init_rho = "1", init_ux = "0", init_uy = "0", init_uz = "0";
   std::string source = "case";

@@ -26,16 +26,16 @@ struct PenaltyStep {
   using cview = Kokkos::View<const double*, Device>;
   using member = typename Kokkos::TeamPolicy<typename Device::execution_space>::member_type;
   Grid2<Device> g;
-  cview u, v;              // old level
-  view un, vn, pn;         // new level
+  cview u, v;       // old level
+  view un, vn, pn;  // new level
   Kokkos::View<const unsigned char*, Device> solid;
   cview solid_u, solid_v;  // obstacle velocity per solid cell
   double dt, inv_re, inv_eps;
   // Reciprocals of the spacings, set by set_spacing(): a division costs ~20 cycles, a multiply 1,
   // and a cell needs 16 of them.
   double rdx, rdy, rdx2, rdy2, rhx, rhy;
-  int u_i_end, v_j_end;    // last updated u column / v row (walls stay fixed)
-  bool full_advection;     // false: the patent's b = v dv/dy only
+  int u_i_end, v_j_end;  // last updated u column / v row (walls stay fixed)
+  bool full_advection;   // false: the patent's b = v dv/dy only
   bool has_obstacles;
 
   void set_spacing() {
@@ -124,9 +124,12 @@ struct PenaltyStep {
 
   template <bool kFull, bool kObstacles>
   KOKKOS_INLINE_FUNCTION void row(const member& team, int j) const {
-    if (j > v_j_end) row<kFull, kObstacles, kNoV>(team, j);
-    else if (j == g.ny) row<kFull, kObstacles, kNorthGhost>(team, j);
-    else row<kFull, kObstacles, kNorthInterior>(team, j);
+    if (j > v_j_end)
+      row<kFull, kObstacles, kNoV>(team, j);
+    else if (j == g.ny)
+      row<kFull, kObstacles, kNorthGhost>(team, j);
+    else
+      row<kFull, kObstacles, kNorthInterior>(team, j);
   }
 
   // One team per row; the row's cells are spread over the team's threads (coalesced on GPUs, a
@@ -134,11 +137,15 @@ struct PenaltyStep {
   KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
     const int j = team.league_rank() + 1;
     if (full_advection) {
-      if (has_obstacles) row<true, true>(team, j);
-      else row<true, false>(team, j);
+      if (has_obstacles)
+        row<true, true>(team, j);
+      else
+        row<true, false>(team, j);
     } else {
-      if (has_obstacles) row<false, true>(team, j);
-      else row<false, false>(team, j);
+      if (has_obstacles)
+        row<false, true>(team, j);
+      else
+        row<false, false>(team, j);
     }
   }
 };

@@ -42,8 +42,8 @@ struct PenaltyParams {
   std::vector<std::pair<double, double>> streak_seeds;
   int streak_release_every = 10;  // steps between particle releases
   int streak_capacity = 20000;
-  int transport_every = 0;  // steps between dye/particle updates (0: Courant 0.25 at velocity_scale)
-  double velocity_scale = 0;  // 0: derived from inflow/initial/wall velocities for the CFL check
+  int transport_every = 0;      // steps between dye/particle updates (0: Courant 0.25 at velocity_scale)
+  double velocity_scale = 0;    // 0: derived from inflow/initial/wall velocities for the CFL check
   std::string source = "case";  // file name, for messages
 };
 

@@ -49,7 +49,8 @@ class StableFlow {
   virtual void project() = 0;  // pressure Poisson and projection (steps 4-5); advances time
   void step() { predict(), project(); }
   // Velocities at points (x, y) in m, by bilinear interpolation of one of the fields.
-  virtual std::vector<std::array<double, 2>> sample(const std::vector<std::array<double, 2>>& pts, SampleField which) const = 0;
+  virtual std::vector<std::array<double, 2>> sample(const std::vector<std::array<double, 2>>& pts,
+                                                    SampleField which) const = 0;
   virtual HostFields fields() const = 0;
   virtual FieldStatus status() const = 0;
   virtual double max_divergence() const = 0;  // max |div u| over cells with fluid, 1/s

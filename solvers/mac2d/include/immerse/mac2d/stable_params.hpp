@@ -16,8 +16,8 @@ enum class WallType { noslip = 0, inflow = 1, outflow = 2, slip = 3 };
 
 struct WallSpec {
   WallType type = WallType::noslip;
-  double tangential = 0;      // no-slip wall velocity along the wall (+x for bottom/top, +y for left/right)
-  std::string inflow = "0";   // inflow normal speed into the domain (formula of x, y, t)
+  double tangential = 0;     // no-slip wall velocity along the wall (+x for bottom/top, +y for left/right)
+  std::string inflow = "0";  // inflow normal speed into the domain (formula of x, y, t)
 };
 
 // A jet or pipe mouth: a stretch [from, to] of one side (coordinate along that side) that is an

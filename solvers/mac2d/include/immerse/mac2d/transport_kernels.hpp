@@ -122,8 +122,10 @@ struct RasteriseObstacles {
       const double dx = x - o.cx, dy = y - o.cy;
       const double lx = o.cos_t * dx + o.sin_t * dy, ly = -o.sin_t * dx + o.cos_t * dy;
       bool in;
-      if (o.shape == 2) in = lx <= o.a && -lx <= o.a && ly <= o.b && -ly <= o.b;
-      else in = (lx * lx) / (o.a * o.a) + (ly * ly) / (o.b * o.b) <= 1.0;
+      if (o.shape == 2)
+        in = lx <= o.a && -lx <= o.a && ly <= o.b && -ly <= o.b;
+      else
+        in = (lx * lx) / (o.a * o.a) + (ly * ly) / (o.b * o.b) <= 1.0;
       if (in) {
         inside = 1;
         vx = o.vx;

@@ -20,19 +20,19 @@ enum class Sampling { domain, shell };
 
 struct TurbulenceParams {
   int nx = 32, ny = 32, nz = 8;
-  double h = 1e-3;       // cell size (m)
-  double dt = 1e-3;      // time step (s)
+  double h = 1e-3;   // cell size (m)
+  double dt = 1e-3;  // time step (s)
   int steps = 100;
   int pressure_iterations = 60;  // Jacobi sweeps per projection, warm-started from the previous pressure
-  double U0 = 1.0;       // inflow speed (m/s) along +x
-  double k0 = -1;        // initial/inflow k (m^2/s^2); < 0: 3/2 U0^2
-  double eps0 = -1;      // initial/inflow eps (m^2/s^3); < 0: C_mu^(3/4) k0^(3/2) / l
-  double length = -1;    // l of eps0 (m); < 0: the cell size h
+  double U0 = 1.0;               // inflow speed (m/s) along +x
+  double k0 = -1;                // initial/inflow k (m^2/s^2); < 0: 3/2 U0^2
+  double eps0 = -1;              // initial/inflow eps (m^2/s^3); < 0: C_mu^(3/4) k0^(3/2) / l
+  double length = -1;            // l of eps0 (m); < 0: the cell size h
   double C_mu = 0.09, C1 = 1.44, C2 = 1.92;
   Sampling sampling = Sampling::shell;
-  int shell_cells = 2;   // shell: fluid cells within this many cells (Chebyshev) of the body
+  int shell_cells = 2;          // shell: fluid cells within this many cells (Chebyshev) of the body
   double production_limit = 0;  // c of G <= c eps; <= 0: C2 / C1 (eps never grows)
-  double k_floor = 1e-12;  // k and eps are kept above these floors (no negative energies)
+  double k_floor = 1e-12;       // k and eps are kept above these floors (no negative energies)
 };
 
 // Checks ranges and the advective stability of the semi-Lagrangian scheme's interpolation (CFL of

@@ -39,19 +39,31 @@ struct SwStep {
     if (si < 0 || si >= nx) {
       const int side = si < 0 ? kLeft : kRight;
       switch (kind[side]) {
-        case kPeriodic: si = si < 0 ? nx - 1 : 0; break;
-        case kWall: return f_old(j * nx + i, lattice_opposite(a));  // half-way bounce-back
-        case kOutflow: si = i; break;                                // zero gradient
-        default: return from_border(side == kLeft ? left : right, j, a);
+        case kPeriodic:
+          si = si < 0 ? nx - 1 : 0;
+          break;
+        case kWall:
+          return f_old(j * nx + i, lattice_opposite(a));  // half-way bounce-back
+        case kOutflow:
+          si = i;
+          break;  // zero gradient
+        default:
+          return from_border(side == kLeft ? left : right, j, a);
       }
     }
     if (sj < 0 || sj >= ny) {
       const int side = sj < 0 ? kBottom : kTop;
       switch (kind[side]) {
-        case kPeriodic: sj = sj < 0 ? ny - 1 : 0; break;
-        case kWall: return f_old(j * nx + i, lattice_opposite(a));
-        case kOutflow: sj = j; break;
-        default: return from_border(side == kBottom ? bottom : top, i, a);
+        case kPeriodic:
+          sj = sj < 0 ? ny - 1 : 0;
+          break;
+        case kWall:
+          return f_old(j * nx + i, lattice_opposite(a));
+        case kOutflow:
+          sj = j;
+          break;
+        default:
+          return from_border(side == kBottom ? bottom : top, i, a);
       }
     }
     return f_old(sj * nx + si, a);
