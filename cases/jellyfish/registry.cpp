@@ -17,7 +17,7 @@ SolverEntry lbm3d_solver_entry() {
 }
 
 SolverEntry jellyfish_solver_entry() {
-  // One simulation serves the three scenes: the scene adds tracers or algae and their checks.
+  // One simulation serves the three scenes: the scene adds tracers or algae.
   return {
       "lbm3d.jellyfish",
       jellyfish_schema,
