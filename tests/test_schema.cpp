@@ -1,6 +1,7 @@
 // Case-file checking: every key is known, typed and in range, and messages name file, key and range.
 #include <gtest/gtest.h>
 
+#include "immerse/core/choices.hpp"
 #include "immerse/core/error.hpp"
 #include "immerse/core/schema.hpp"
 
@@ -64,4 +65,23 @@ TEST(Schema, OverridesAreCheckedAgainstTheSchema) {
   EXPECT_EQ(r["mode"], "patent");
   EXPECT_THROW(immerse::apply_override(doc, sample(), "grid.nq=3"), InputError);
   EXPECT_THROW(immerse::apply_override(doc, sample(), "nonsense"), InputError);
+}
+
+// A choice table gives the schema its names and reads them back; an unknown name is an error that
+// names the key, never a silent default (the borders once mapped any unknown name to a default).
+TEST(Choices, NamesSubsetsAndParse) {
+  enum class Side { inflow, outflow, wall };
+  const immerse::Choices<Side> c{{"inflow", Side::inflow}, {"outflow", Side::outflow}, {"wall", Side::wall}};
+  EXPECT_EQ(c.names(), (std::vector<std::string>{"inflow", "outflow", "wall"}));
+  EXPECT_EQ(c.names({Side::wall, Side::inflow}), (std::vector<std::string>{"inflow", "wall"}));
+  EXPECT_EQ(c.parse(json("outflow"), "sides.left"), Side::outflow);
+  EXPECT_EQ(c.name(Side::wall), "wall");
+  try {
+    c.parse(json("outflw"), "sides.left");
+    FAIL() << "an unknown name was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("key 'sides.left': 'outflw' is not one of inflow|outflow|wall"),
+              std::string::npos)
+        << e.what();
+  }
 }

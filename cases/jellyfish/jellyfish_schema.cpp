@@ -9,7 +9,7 @@ Schema jellyfish_schema() {
   lattice.number("cube_cm", 80, 1, 1e4, "cm", "edge of the cubic lattice (the paper: 80 cm)")
       .number("cell_cm", 2, 0.05, 100, "cm", "cell size (the paper: 2 cm and 1 cm)")
       .choice("precision", "fp32", {"fp32", "fp64"}, "storage and arithmetic of the populations")
-      .choice("pattern", "aa", {"aa", "pull"},
+      .choice("pattern", "aa", lbm3d::pattern_choices().names(),
               "population storage: 'aa' = one buffer, in place (two alternating steps); 'pull' = two buffers");
   Schema time;
   time.number("dt_s", 0.04, 1e-5, 10, "s", "time per frame (one lattice step and one body step)")
@@ -19,7 +19,10 @@ Schema jellyfish_schema() {
       .number("rho0", 1, 1e-6, 1e6, "", "water density in lattice units (C1 equilibria, outflow cells)");
   Schema borders;
   for (const char* f : lbm3d::kFaceNames)
-    borders.choice(f, "outflow", {"periodic", "outflow", "bounce_back"}, std::string("lattice border at ") + f);
+    borders.choice(
+        f, "outflow",
+        lbm3d::border_choices().names({lbm3d::Border::periodic, lbm3d::Border::outflow, lbm3d::Border::bounce_back}),
+        std::string("lattice border at ") + f);
   Schema bell;
   bell.vector("profile_r", json::array({0, 7, 13, 17, 19.5, 20.6, 19.6, 18, 15.5, 11.5, 6, 0}), 12, 0, 1e4, "cm",
               "radii of the 12 relaxed profile control vertices, outer apex -> margin -> inner apex")

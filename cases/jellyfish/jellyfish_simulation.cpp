@@ -37,14 +37,11 @@ JellyfishSimulation::JellyfishSimulation(const json& r, const std::string& sourc
   lattice_.tau = r["water"]["tau"];
   lattice_.rho0 = r["water"]["rho0"];
   lattice_.fp64 = r["lattice"]["precision"] == "fp64";
-  lattice_.pattern = r["lattice"]["pattern"] == "pull" ? lbm3d::Pattern::pull : lbm3d::Pattern::aa;
+  lattice_.pattern = lbm3d::pattern_choices().parse(r["lattice"]["pattern"], "lattice.pattern");
   lattice_.source = source;
-  for (int f = 0; f < 6; ++f) {
-    const std::string b = r["borders"][lbm3d::kFaceNames[f]];
-    lattice_.border[f] = b == "periodic"      ? lbm3d::Border::periodic
-                         : b == "bounce_back" ? lbm3d::Border::bounce_back
-                                              : lbm3d::Border::outflow;
-  }
+  for (int f = 0; f < 6; ++f)
+    lattice_.border[f] = lbm3d::border_choices().parse(r["borders"][lbm3d::kFaceNames[f]],
+                                                       std::string("borders.") + lbm3d::kFaceNames[f]);
   lattice_.init_rho = fmt::format("{}", lattice_.rho0);
   flow_ = lbm3d::make_lbm_flow(opt.backend, lattice_);
 

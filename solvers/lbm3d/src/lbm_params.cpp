@@ -8,31 +8,21 @@
 #include "immerse/core/expression.hpp"
 
 namespace immerse::lbm3d {
-namespace {
-
-Border border_from(const std::string& s) {
-  if (s == "outflow") return Border::outflow;
-  if (s == "bounce_back") return Border::bounce_back;
-  if (s == "velocity") return Border::velocity;
-  return Border::periodic;
+const Choices<Border>& border_choices() {
+  static const Choices<Border> c{{"periodic", Border::periodic},
+                                 {"outflow", Border::outflow},
+                                 {"bounce_back", Border::bounce_back},
+                                 {"velocity", Border::velocity}};
+  return c;
 }
 
-}  // namespace
-
-std::string to_string(Border b) {
-  switch (b) {
-    case Border::outflow:
-      return "outflow";
-    case Border::bounce_back:
-      return "bounce_back";
-    case Border::velocity:
-      return "velocity";
-    default:
-      return "periodic";
-  }
+const Choices<Pattern>& pattern_choices() {
+  static const Choices<Pattern> c{{"aa", Pattern::aa}, {"pull", Pattern::pull}};
+  return c;
 }
 
-std::string to_string(Pattern p) { return p == Pattern::pull ? "pull" : "aa"; }
+std::string to_string(Border b) { return border_choices().name(b); }
+std::string to_string(Pattern p) { return pattern_choices().name(p); }
 
 Schema lbm_schema() {
   Schema lattice;
@@ -40,7 +30,7 @@ Schema lbm_schema() {
       .integer("ny", 32, 2, 4096, "cells along y")
       .integer("nz", 32, 2, 4096, "cells along z")
       .choice("precision", "fp32", {"fp32", "fp64"}, "storage and arithmetic of the populations")
-      .choice("pattern", "aa", {"aa", "pull"},
+      .choice("pattern", "aa", pattern_choices().names(),
               "population storage: 'aa' = one buffer, collide and stream in place in two alternating steps; "
               "'pull' = two buffers. Same results with fixed cell groups; 'aa' is faster on CPUs (bench_lbm3d)")
       .choice("stores", "cached", {"cached", "streaming"},
@@ -57,8 +47,7 @@ Schema lbm_schema() {
               "body force per unit volume (Guo forcing)");
   Schema borders;
   for (const char* f : kFaceNames)
-    borders.choice(f, "periodic", {"periodic", "outflow", "bounce_back", "velocity"},
-                   std::string("lattice border at ") + f);
+    borders.choice(f, "periodic", border_choices().names(), std::string("lattice border at ") + f);
   borders.vector("inlet_velocity", json::array({0, 0, 0}), 3, -0.3, 0.3, "cell/step", "velocity of 'velocity' faces");
   Schema initial;
   initial.expression("rho", "1", "initial density, formula of the cell centre x, y, z (lattice units)")
@@ -87,13 +76,14 @@ LbmParams lbm_params_from_json(const json& r, const std::string& source) {
   p.ny = r["lattice"]["ny"];
   p.nz = r["lattice"]["nz"];
   p.fp64 = r["lattice"]["precision"] == "fp64";
-  p.pattern = r["lattice"]["pattern"] == "pull" ? Pattern::pull : Pattern::aa;
+  p.pattern = pattern_choices().parse(r["lattice"]["pattern"], "lattice.pattern");
   p.streaming_stores = r["lattice"]["stores"] == "streaming";
   const double nu = r["physics"]["viscosity"];
   p.tau = nu > 0 ? 3 * nu + 0.5 : r["physics"]["tau"].get<double>();
   p.rho0 = r["physics"]["rho0"];
   for (int a = 0; a < 3; ++a) p.force[a] = r["physics"]["force"][a];
-  for (int f = 0; f < 6; ++f) p.border[f] = border_from(r["borders"][kFaceNames[f]]);
+  for (int f = 0; f < 6; ++f)
+    p.border[f] = border_choices().parse(r["borders"][kFaceNames[f]], std::string("borders.") + kFaceNames[f]);
   for (int a = 0; a < 3; ++a) p.inlet_velocity[a] = r["borders"]["inlet_velocity"][a];
   p.init_rho = r["initial"]["rho"];
   p.init_ux = r["initial"]["ux"];

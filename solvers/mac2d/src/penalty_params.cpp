@@ -1,19 +1,15 @@
 #include "immerse/mac2d/penalty_params.hpp"
 
-#include <limits>
-
+#include "immerse/core/choices.hpp"
 #include "immerse/core/error.hpp"
 
 namespace immerse::mac2d {
 namespace {
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
-Side side_from(const std::string& s) {
-  if (s == "inflow") return Side::inflow;
-  if (s == "outflow") return Side::outflow;
-  if (s == "noslip") return Side::noslip;
-  return Side::slip;
-}
+const Choices<BoundaryMode> kModes{{"physical", BoundaryMode::physical}, {"patent", BoundaryMode::patent}};
+const Choices<Side> kSides{
+    {"inflow", Side::inflow}, {"outflow", Side::outflow}, {"noslip", Side::noslip}, {"slip", Side::slip}};
+
 }  // namespace
 
 Schema penalty_schema() {
@@ -29,12 +25,12 @@ Schema penalty_schema() {
   physics.number("Re", 100, 1e-6, 1e9, "", "Reynolds number VL/nu")
       .number("eps", 0.005, 1e-12, 0.999999, "", "penalty parameter of eps p + div v = 0 (patent: 0 < eps < 1)");
   Schema bc;
-  bc.choice("mode", "physical", {"physical", "patent"},
+  bc.choice("mode", "physical", kModes.names(),
             "physical: prescribed inflow, walls, zero-gradient outflow; patent: the printed table's exact behaviour")
-      .choice("left", "inflow", {"inflow", "noslip", "slip"}, "x = 0 side")
-      .choice("right", "outflow", {"outflow", "noslip", "slip"}, "x = nx dx side")
-      .choice("bottom", "noslip", {"noslip", "slip"}, "y = 0 wall")
-      .choice("top", "noslip", {"noslip", "slip"}, "y = ny dy wall")
+      .choice("left", "inflow", kSides.names({Side::inflow, Side::noslip, Side::slip}), "x = 0 side")
+      .choice("right", "outflow", kSides.names({Side::outflow, Side::noslip, Side::slip}), "x = nx dx side")
+      .choice("bottom", "noslip", kSides.names({Side::noslip, Side::slip}), "y = 0 wall")
+      .choice("top", "noslip", kSides.names({Side::noslip, Side::slip}), "y = ny dy wall")
       .expression("inflow_u", "0", "u on the inflow face, formula of y and t")
       .number("bottom_wall_u", 0, -1e6, 1e6, "V", "tangential velocity of the bottom wall")
       .number("top_wall_u", 0, -1e6, 1e6, "V", "tangential velocity of the top wall (lid-driven cavity)");
@@ -89,11 +85,11 @@ PenaltyParams penalty_params_from_json(const json& r, const std::string& source)
   p.Re = r["physics"]["Re"];
   p.eps = r["physics"]["eps"];
   const auto& bc = r["boundaries"];
-  p.mode = bc["mode"] == "patent" ? BoundaryMode::patent : BoundaryMode::physical;
-  p.left = side_from(bc["left"]);
-  p.right = side_from(bc["right"]);
-  p.bottom = side_from(bc["bottom"]);
-  p.top = side_from(bc["top"]);
+  p.mode = kModes.parse(bc["mode"], "boundaries.mode");
+  p.left = kSides.parse(bc["left"], "boundaries.left");
+  p.right = kSides.parse(bc["right"], "boundaries.right");
+  p.bottom = kSides.parse(bc["bottom"], "boundaries.bottom");
+  p.top = kSides.parse(bc["top"], "boundaries.top");
   p.inflow_u = bc["inflow_u"];
   p.bottom_wall_u = bc["bottom_wall_u"];
   p.top_wall_u = bc["top_wall_u"];

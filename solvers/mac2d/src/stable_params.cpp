@@ -2,27 +2,35 @@
 
 #include <cmath>
 
+#include "immerse/core/choices.hpp"
 #include "immerse/core/error.hpp"
 
 namespace immerse::mac2d {
 namespace {
 
+const Choices<WallType> kWallTypes{{"noslip", WallType::noslip},
+                                   {"inflow", WallType::inflow},
+                                   {"outflow", WallType::outflow},
+                                   {"slip", WallType::slip}};
+const Choices<LinearSolver> kSolvers{{"jacobi", LinearSolver::jacobi},
+                                     {"rbsor", LinearSolver::rbsor},
+                                     {"multigrid", LinearSolver::multigrid},
+                                     {"mgcg", LinearSolver::mgcg}};
+// The sides in the order of StableParams::walls and JetSpec::side.
+const Choices<int> kSides{{"left", 0}, {"right", 1}, {"bottom", 2}, {"top", 3}};
+
 Schema wall_schema(const std::string& side) {
   Schema w;
-  w.choice("type", "noslip", {"noslip", "inflow", "outflow", "slip"}, side + " side: boundary condition")
+  w.choice("type", "noslip", kWallTypes.names(), side + " side: boundary condition")
       .number("velocity", 0, -1e6, 1e6, "m/s",
               "no-slip wall velocity along the wall (+x on bottom/top, +y on left/right)")
       .expression("inflow", "0", "inflow: normal speed into the domain, formula of x, y, t");
   return w;
 }
 
-WallSpec wall_from(const json& w) {
+WallSpec wall_from(const json& w, const std::string& side) {
   WallSpec s;
-  const std::string t = w["type"];
-  s.type = t == "inflow"    ? WallType::inflow
-           : t == "outflow" ? WallType::outflow
-           : t == "slip"    ? WallType::slip
-                            : WallType::noslip;
+  s.type = kWallTypes.parse(w["type"], "walls." + side + ".type");
   s.tangential = w["velocity"];
   s.inflow = w["inflow"];
   return s;
@@ -30,12 +38,7 @@ WallSpec wall_from(const json& w) {
 
 }  // namespace
 
-const char* to_string(LinearSolver s) {
-  return s == LinearSolver::jacobi  ? "jacobi"
-         : s == LinearSolver::rbsor ? "rbsor"
-         : s == LinearSolver::mgcg  ? "mgcg"
-                                    : "multigrid";
-}
+std::string to_string(LinearSolver s) { return kSolvers.name(s); }
 
 Schema stable_fluid_schema() {
   Schema grid;
@@ -56,7 +59,7 @@ Schema stable_fluid_schema() {
       .object("bottom", wall_schema("y = 0"), "y = 0 side")
       .object("top", wall_schema("y = ny h"), "y = ny h side");
   Schema jet;
-  jet.choice("side", "left", {"left", "right", "bottom", "top"}, "side the jet/pipe mouth sits on")
+  jet.choice("side", "left", kSides.names(), "side the jet/pipe mouth sits on")
       .number("from", 0, -1e9, 1e9, "m", "start of the mouth along the side")
       .number("to", 0, -1e9, 1e9, "m", "end of the mouth along the side")
       .expression("speed", "1", "normal speed into the domain, formula of x, y, t");
@@ -64,10 +67,11 @@ Schema stable_fluid_schema() {
   initial.expression("u", "0", "initial u, formula of x, y").expression("v", "0", "initial v, formula of x, y");
   Schema solver;
   solver
-      .choice("pressure", "multigrid", {"jacobi", "rbsor", "multigrid", "mgcg"},
+      .choice("pressure", "multigrid", kSolvers.names(),
               "pressure Poisson solver: jacobi (the paper, damped 0.9), red-black SOR, multigrid V-cycles (red-black "
               "Gauss-Seidel smoother), or mgcg (conjugate gradients preconditioned by one symmetric V-cycle)")
-      .choice("viscosity", "rbsor", {"jacobi", "rbsor"}, "implicit viscosity solver")
+      .choice("viscosity", "rbsor", kSolvers.names({LinearSolver::jacobi, LinearSolver::rbsor}),
+              "implicit viscosity solver")
       .number("pressure_tol", 1e-4, 1e-14, 1e6, "1/s", "stop when max |div u| after projection is below this")
       .number("viscosity_tol", 1e-8, 1e-16, 1e6, "m/s",
               "stop when max |residual| of the viscosity system is below this")
@@ -96,12 +100,10 @@ StableParams stable_params_from_json(const json& r, const std::string& source) {
   p.rho = r["physics"]["rho"];
   p.fx = r["physics"]["force"][0];
   p.fy = r["physics"]["force"][1];
-  const char* names[4] = {"left", "right", "bottom", "top"};
-  for (int s = 0; s < 4; ++s) p.walls[s] = wall_from(r["walls"][names[s]]);
+  for (int s = 0; s < 4; ++s) p.walls[s] = wall_from(r["walls"][kSides.name(s)], kSides.name(s));
   for (const auto& j : r["jets"]) {
     JetSpec js;
-    const std::string side = j["side"];
-    js.side = side == "left" ? 0 : side == "right" ? 1 : side == "bottom" ? 2 : 3;
+    js.side = kSides.parse(j["side"], "jets.side");
     js.from = j["from"];
     js.to = j["to"];
     js.speed = j["speed"];
@@ -111,12 +113,8 @@ StableParams stable_params_from_json(const json& r, const std::string& source) {
   p.initial_u = r["initial"]["u"];
   p.initial_v = r["initial"]["v"];
   const auto& fs = r["fluid_solver"];
-  const std::string ps = fs["pressure"];
-  p.pressure_solver = ps == "jacobi"  ? LinearSolver::jacobi
-                      : ps == "rbsor" ? LinearSolver::rbsor
-                      : ps == "mgcg"  ? LinearSolver::mgcg
-                                      : LinearSolver::multigrid;
-  p.viscosity_solver = fs["viscosity"] == "jacobi" ? LinearSolver::jacobi : LinearSolver::rbsor;
+  p.pressure_solver = kSolvers.parse(fs["pressure"], "fluid_solver.pressure");
+  p.viscosity_solver = kSolvers.parse(fs["viscosity"], "fluid_solver.viscosity");
   p.pressure_tol = fs["pressure_tol"];
   p.viscosity_tol = fs["viscosity_tol"];
   p.max_iterations = fs["max_iterations"];

@@ -1,17 +1,16 @@
 #include "immerse/swlbm/sw_params.hpp"
 
+#include "immerse/core/choices.hpp"
 #include "immerse/core/error.hpp"
 
 namespace immerse::swlbm {
 namespace {
 
-Border border_from(const std::string& s) {
-  if (s == "periodic") return Border::periodic;
-  if (s == "inflow") return Border::inflow;
-  if (s == "outflow") return Border::outflow;
-  if (s == "wave") return Border::wave;
-  return Border::wall;
-}
+const Choices<Border> kBorders{{"wall", Border::wall},
+                               {"periodic", Border::periodic},
+                               {"inflow", Border::inflow},
+                               {"outflow", Border::outflow},
+                               {"wave", Border::wave}};
 
 }  // namespace
 
@@ -31,7 +30,7 @@ Schema sw_schema() {
   initial.expression("h", "1", "initial depth, formula of x, y (m)")
       .expression("u", "0", "initial x velocity, formula of x, y (m/s)")
       .expression("v", "0", "initial y velocity, formula of x, y (m/s)");
-  const std::vector<std::string> kinds = {"wall", "periodic", "inflow", "outflow", "wave"};
+  const std::vector<std::string> kinds = kBorders.names();
   Schema wave;
   wave.number("A", 0, 0, 1e4, "m", "wave crest height A of H = A |sin(2 pi (s + c t) / L)|^n")
       .number("L", 10, 1e-6, 1e9, "m", "distance between crests")
@@ -74,10 +73,10 @@ SwParams sw_params_from_json(const json& r, const std::string& source) {
   p.initial_u = r["initial"]["u"];
   p.initial_v = r["initial"]["v"];
   const auto& bc = r["boundaries"];
-  p.left = border_from(bc["left"]);
-  p.right = border_from(bc["right"]);
-  p.bottom = border_from(bc["bottom"]);
-  p.top = border_from(bc["top"]);
+  p.left = kBorders.parse(bc["left"], "boundaries.left");
+  p.right = kBorders.parse(bc["right"], "boundaries.right");
+  p.bottom = kBorders.parse(bc["bottom"], "boundaries.bottom");
+  p.top = kBorders.parse(bc["top"], "boundaries.top");
   p.inflow_h = bc["inflow_h"];
   p.inflow_u = bc["inflow_u"];
   p.inflow_v = bc["inflow_v"];

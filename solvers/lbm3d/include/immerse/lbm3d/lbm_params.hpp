@@ -4,6 +4,7 @@
 #include <array>
 #include <string>
 
+#include "immerse/core/choices.hpp"
 #include "immerse/core/schema.hpp"
 
 namespace immerse::lbm3d {
@@ -49,6 +50,9 @@ LbmParams lbm_params_from_json(const json& resolved, const std::string& source);
 void check_stability(const LbmParams& p);
 // Largest lattice speed the initial formulas and the inlet give (for the Mach check).
 double max_initial_speed(const LbmParams& p);
+// The case-file names of the borders and patterns (lbm3d and lbm3d.jellyfish read them).
+const Choices<Border>& border_choices();
+const Choices<Pattern>& pattern_choices();
 std::string to_string(Border b);
 std::string to_string(Pattern p);
 

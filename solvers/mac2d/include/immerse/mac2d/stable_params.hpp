@@ -49,6 +49,6 @@ struct StableParams {
 
 Schema stable_fluid_schema();  // the fluid keys (grid, time, physics, walls, jets, initial, solver)
 StableParams stable_params_from_json(const json& resolved, const std::string& source);
-const char* to_string(LinearSolver s);
+std::string to_string(LinearSolver s);
 
 }  // namespace immerse::mac2d
