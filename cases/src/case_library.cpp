@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -30,24 +31,74 @@ json parse(const std::string& text, const std::string& source) {
 
 std::string stem(const std::string& path) { return std::filesystem::path(path).stem().string(); }
 
-}  // namespace
+bool looks_like_path(const std::string& s) {
+  const bool ends_json = s.size() > 5 && s.compare(s.size() - 5, 5, ".json") == 0;
+  return s.find('/') != std::string::npos || ends_json;
+}
 
-std::vector<CaseDoc> canned_cases() {
+// The canned case files as parsed, before their bases are merged in.
+std::vector<CaseDoc> raw_canned_cases() {
   std::vector<CaseDoc> out;
   for (const auto& [rel, text] : embedded::case_files())
     out.push_back({stem(rel), "cases/" + rel, parse(text, "cases/" + rel)});
   return out;
 }
 
+CaseDoc read_case_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(fmt::format("{}: cannot read the case file", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return {stem(path), path, parse(ss.str(), path)};
+}
+
+// "base": the case a file extends, a canned case name or a file path (relative to the extending
+// file). The extending file's keys are merged over the base's: objects key by key, anything else
+// replaced (JSON merge patch, RFC 7386: null deletes a key). So a variant states only what differs.
+constexpr int kMaxBaseDepth = 8;
+
+json merge_base(const json& doc, const std::string& source, const std::vector<CaseDoc>& canned, int depth = 0) {
+  if (!doc.is_object() || !doc.contains("base")) return doc;
+  if (!doc["base"].is_string())
+    throw InputError(source + ": key 'base': expected a canned case name or a case file path, got " +
+                     doc["base"].dump());
+  if (depth >= kMaxBaseDepth)
+    throw InputError(fmt::format("{}: key 'base': more than {} levels of bases (does a case extend itself?)", source,
+                                 kMaxBaseDepth));
+  const std::string name = doc["base"];
+  CaseDoc base;
+  if (looks_like_path(name)) {
+    const std::filesystem::path p(name);
+    base = read_case_file(p.is_absolute() ? name : (std::filesystem::path(source).parent_path() / p).string());
+  } else {
+    const auto c = std::find_if(canned.begin(), canned.end(), [&](const CaseDoc& d) { return d.name == name; });
+    if (c == canned.end())
+      throw InputError(fmt::format("{}: key 'base': '{}' is neither a canned case nor a case file", source, name));
+    base = *c;
+  }
+  json merged = merge_base(base.doc, base.source, canned, depth + 1);
+  if (!merged.is_object()) throw InputError(base.source + ": expected a JSON object at the top level");
+  merged.erase("case");  // the variant is a case of its own
+  json own = doc;
+  own.erase("base");
+  merged.merge_patch(own);
+  return merged;
+}
+
+}  // namespace
+
+std::vector<CaseDoc> canned_cases() {
+  const std::vector<CaseDoc> raw = raw_canned_cases();
+  std::vector<CaseDoc> out;
+  for (const auto& c : raw) out.push_back({c.name, c.source, merge_base(c.doc, c.source, raw)});
+  return out;
+}
+
 CaseDoc load_case(const std::string& name_or_path) {
-  const bool ends_json = name_or_path.size() > 5 && name_or_path.compare(name_or_path.size() - 5, 5, ".json") == 0;
-  const bool looks_like_path = name_or_path.find('/') != std::string::npos || ends_json;
-  if (looks_like_path || std::filesystem::is_regular_file(name_or_path)) {
-    std::ifstream in(name_or_path);
-    if (!in) throw InputError(fmt::format("{}: cannot read the case file", name_or_path));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return {stem(name_or_path), name_or_path, parse(ss.str(), name_or_path)};
+  if (looks_like_path(name_or_path) || std::filesystem::is_regular_file(name_or_path)) {
+    CaseDoc c = read_case_file(name_or_path);
+    c.doc = merge_base(c.doc, c.source, raw_canned_cases());
+    return c;
   }
   std::string names;
   for (auto& c : canned_cases()) {
@@ -76,7 +127,7 @@ Schema case_schema(const std::string& solver) {
       .number("height_scale", 1.0, -1e12, 1e12, "", "display height z = p x height_scale (the patent's surface)");
   Schema s;
   s.string("case", "", "case name (defaults to the file name)")
-      .string("paper", "", "seed file of the paper reproduced")
+      .string("paper", "", "the paper reproduced (its page: docs/<paper>.md)")
       .string("experiment", "", "what the case reproduces")
       .string("description", "", "free text")
       .choice("solver", json(), solvers, "solver family")

@@ -10,11 +10,12 @@ namespace immerse::cases {
 struct CaseDoc {
   std::string name;    // case name (canned) or file stem
   std::string source;  // file name for messages ("cases/patent/channel.json" or the user's path)
-  json doc;            // as parsed, before overrides and schema checks
+  json doc;            // as parsed and merged over its "base", before overrides and schema checks
 };
 
 std::vector<CaseDoc> canned_cases();
 // A canned case name or a path to a .json file; InputError when neither (listing the canned names).
+// A case with "base": "<canned case or file>" is returned merged over its base (see case_library.cpp).
 CaseDoc load_case(const std::string& name_or_path);
 // Reference data compiled in from validation/reference/<name> (CSV with a "# source:" header).
 std::string reference_data(const std::string& name);
