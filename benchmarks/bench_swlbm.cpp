@@ -1,4 +1,4 @@
-// bench_swlbm: Google Benchmark timings of the floating-bodies paper (P5) for every backend.
+// bench_swlbm: Google Benchmark timings of the floating-bodies paper for every backend.
 //
 //   sw_step/<backend>/<N>            one shallow-water LBM step on an N x N basin (175, 512, 2048)
 //   fps_objects/<backend>/<column>   one frame of a Table 1 column (forces + Bullet + wetted section

@@ -1,4 +1,4 @@
-// The floating-bodies paper's solver family (P5) as the case runner sees it: schema, scenes, factory.
+// The floating-bodies paper's solver family as the case runner sees it: schema, scenes, factory.
 #include "float_simulation.hpp"
 #include "immerse/cases/simulation.hpp"
 

@@ -1,5 +1,5 @@
-// Report section for P4, Imamura, Harada & Kawaguchi: Stable Fluids + explicit FEM coupled through
-// the boundary map (seed 003): frames/s against Table 1, leakage boundary map vs staircase, the bar's
+// Report section for the elastic-body paper (Imamura, Harada & Kawaguchi): Stable Fluids + explicit FEM coupled through
+// the boundary map: frames/s against Table 1, leakage boundary map vs staircase, the bar's
 // tip deflection and the windmill's angular velocity over time, a frame of each flow, and the
 // Stable Fluids validation against Ghia et al.
 #include <fmt/format.h>
@@ -47,7 +47,8 @@ std::string curve_plot(const ReportContext& ctx, const CaseRun& run, const std::
 }  // namespace
 
 std::string elastic_section(const ReportContext& ctx) {
-  std::string md = "## P4. Stable Fluids + explicit FEM + boundary map (Imamura, Harada & Kawaguchi, seed 003)\n\n";
+  std::string md =
+      "## Elastic: Stable Fluids + explicit FEM + boundary map (Imamura, Harada & Kawaguchi; docs/elastic.md)\n\n";
   const struct {
     const char* name;
     double paper_fps;

@@ -1,4 +1,4 @@
-// Report section for P5, shallow-water LBM + floating rigid bodies (seed 004): Table 1 paper vs
+// Report section for the floating-bodies paper, shallow-water LBM + floating rigid bodies: Table 1 paper vs
 // ours with per-phase bars, the boat-load angles, the sailboat roll curves for both centres of
 // mass, the motorboat's wake angle.
 #include <fmt/format.h>
@@ -109,7 +109,7 @@ std::string motor_section(const CaseRun& run) {
 }  // namespace
 
 std::string floating_section(const ReportContext& ctx) {
-  std::string md = "## P5. Shallow-water LBM with floating rigid bodies (seed 004)\n\n";
+  std::string md = "## Floating: shallow-water LBM with floating rigid bodies (docs/floating.md)\n\n";
   auto ok = [&](const char* name) {
     auto it = ctx.runs.find(name);
     return it != ctx.runs.end() && it->second.error.empty() ? &it->second : nullptr;

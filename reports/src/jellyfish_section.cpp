@@ -1,4 +1,4 @@
-// Report section for P1, the jellyfish paper (Alexandrova, Terraz, Ghazanfarpour, GRAPP 2006): the two
+// Report section for the jellyfish paper (Alexandrova, Terraz, Ghazanfarpour, GRAPP 2006): the two
 // Fig. 6 curves from our run with the paper's ranges drawn on them, the checks, frames/s against the
 // paper's, and the lattice kernel's throughput against the STREAM bandwidth roofline.
 #include <fmt/format.h>
@@ -121,7 +121,7 @@ std::string speed(const ReportContext& ctx) {
 }  // namespace
 
 std::string jellyfish_section(const ReportContext& ctx) {
-  std::string md = "## P1. Jellyfish in water: D3Q15 lattice Boltzmann with a moving soft body (seed 000)\n\n";
+  std::string md = "## Jellyfish: D3Q15 lattice Boltzmann with a moving soft body (docs/jellyfish.md)\n\n";
   auto it = ctx.runs.find("jellyfish");
   if (it != ctx.runs.end() && it->second.error.empty()) md += fig6(ctx, it->second);
   md += speed(ctx);

@@ -1,4 +1,4 @@
-// Report section for P2, the Langevin-rigid paper (seed 001): Table 1 and the precompute costs
+// Report section for the Langevin-rigid paper: Table 1 and the precompute costs
 // against the paper, the three falls' trajectories, the chi/eps series (cf. Fig. 2), and the
 // added-mass convergence against Lamb's ellipsoid coefficients.
 #include <fmt/format.h>
@@ -27,7 +27,7 @@ std::string costs_section(const ReportContext& ctx) {
   std::string md =
       "### Table 1 and the precompute costs (`bench_langevin`)\n\n"
       "Paper: Intel Core i7 3.2 GHz. Ours: this machine, one body per step on the host (the step is the "
-      "same function the batch kernel runs). Targets of issue 6: runtime step <= 5 us, added mass for "
+      "same function the batch kernel runs). Targets: runtime step <= 5 us, added mass for "
       "1280 faces <= 53 ms, 32x32x8 precompute <= 182 ms.\n\n"
       "Wall time (what a user waits) and CPU time: the main thread's for the steps and batches, every "
       "thread's for the two precomputes (they run threads); on a shared machine wall and CPU differ.\n\n"
@@ -165,7 +165,7 @@ std::string added_mass_section(const ReportContext& ctx) {
 }  // namespace
 
 std::string langevin_section(const ReportContext& ctx) {
-  std::string md = "## P2. Langevin rigid: immersed rigid bodies (seed 001)\n\n";
+  std::string md = "## Langevin: immersed rigid bodies (docs/langevin.md)\n\n";
   md += costs_section(ctx);
   md += trajectories_section(ctx);
   md += turbulence_section(ctx);

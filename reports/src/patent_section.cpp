@@ -1,4 +1,4 @@
-// Report section for P3, the patent's penalty Navier-Stokes solver (US 5,537,641).
+// Report section for the patent's penalty Navier-Stokes solver (US 5,537,641).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -114,7 +114,7 @@ std::string river_section(const ReportContext& ctx, const CaseRun& run) {
 }  // namespace
 
 std::string patent_section(const ReportContext& ctx) {
-  std::string md = "## P3. Penalty Navier-Stokes on a staggered MAC grid (US 5,537,641, seed 002)\n\n";
+  std::string md = "## Patent: penalty Navier-Stokes on a staggered MAC grid (US 5,537,641; docs/patent.md)\n\n";
   auto it = ctx.runs.find("channel5x5");
   if (it != ctx.runs.end() && it->second.error.empty()) md += table_section(it->second);
   it = ctx.runs.find("channel");

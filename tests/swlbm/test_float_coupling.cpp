@@ -1,4 +1,4 @@
-// The floating-body coupling (P5 sec. 2.2-2.3): the triangle cut, buoyancy against the divergence
+// The floating-body coupling (the paper's sec. 2.2-2.3): the triangle cut, buoyancy against the divergence
 // theorem, the eq. 8-9 normals and eq. 7 forcing on every backend, and a body at rest in still
 // water leaving it still (while a moving one does stir it).
 #include <gtest/gtest.h>

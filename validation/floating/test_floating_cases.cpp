@@ -1,4 +1,4 @@
-// Validation of the floating-bodies paper's cases (P5): bodies settle at the draft their density
+// Validation of the floating-bodies paper's cases: bodies settle at the draft their density
 // implies (analytic references: box, centrally symmetric ball, a hand-written case with an OBJ
 // box), the boat scenes' checks pass (signs and sizes of heel/trim, recovery vs capsize, the
 // wake's Mach angle), and serial and openmp agree on a boat scene.

@@ -69,7 +69,7 @@ void SwSolver<Exec>::fill_borders(double t) {
       if (kinds[s] == Border::inflow) {
         b(k, 0) = inflow_h_(x, y, 0, t), b(k, 1) = inflow_u_(x, y, 0, t), b(k, 2) = inflow_v_(x, y, 0, t);
       } else {
-        // P5 eq. 10 at the border; the crest carries the mass flux of a progressive wave, h u = c H,
+        // The floating paper's eq. 10 at the border; the crest carries the mass flux of a progressive wave, h u = c H,
         // directed into the water.
         const double H = w.A * std::pow(std::abs(std::sin(2 * pi * (x + c * t) / w.L)), w.n);
         const double h = w.depth + H, un = std::abs(c) * H / h;

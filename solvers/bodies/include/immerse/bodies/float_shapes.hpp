@@ -1,5 +1,5 @@
 #pragma once
-// Mesh generators for the floating-bodies paper (P5): the 80-triangle sphere, a "complex object" of
+// Mesh generators for the floating-bodies paper: the 80-triangle sphere, a "complex object" of
 // 520 triangles, and parametric hulls at the paper's sizes. All closed, outward-oriented, with the
 // waterline frame: x along the length (bow at +x), y across (port at +y), z up, keel at z = 0.
 #include "immerse/bodies/trimesh.hpp"

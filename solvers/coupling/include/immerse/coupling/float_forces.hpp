@@ -1,5 +1,5 @@
 #pragma once
-// Water -> body for the floating-bodies paper (P5 sec. 2.2), per surface triangle on the host:
+// Water -> body for the floating-bodies paper (the paper's sec. 2.2), per surface triangle on the host:
 // classification (submerged / dry / partly submerged), the cut of a partly submerged triangle at
 // the water height under its centroid (a triangle, or a quad split in two), and per wetted piece
 //   buoyancy  F_b = -rho g h_i A_i n_i                           (eq. 3, h_i depth of its centroid)

@@ -1,5 +1,5 @@
 #pragma once
-// Body -> water for the floating-bodies paper (P5 sec. 2.3), as Kokkos kernels on every backend.
+// Body -> water for the floating-bodies paper (the paper's sec. 2.3), as Kokkos kernels on every backend.
 // The paper renders depth buffers to find each body's submerged section; here the downward-facing
 // wetted pieces found by float_body_loads are rasterised on the water grid (cell centre inside the
 // projected piece -> the cell belongs to that body). Each mask cell with water neighbours gets the

@@ -1,10 +1,9 @@
 #pragma once
-// The floating-bodies scene of P5: shallow-water LBM + triangle-mesh rigid bodies (Bullet) coupled
-// both ways. One frame = forces (water -> bodies, host), physics update (Bullet), wetted section
-// (submerged sections rasterised, eq. 7-9 forcing, device), water step (device). Per-phase wall
-// times are kept under the paper's Table 1 names. With FloatCouplingParams::overlap the physics
-// update runs while the device runs the wetted section and the water step (on host spaces the
-// same arithmetic runs in turn).
+// The floating-bodies scene of the floating-bodies paper: shallow-water LBM + triangle-mesh rigid bodies (Bullet)
+// coupled both ways. One frame = forces (water -> bodies, host), physics update (Bullet), wetted section (submerged
+// sections rasterised, eq. 7-9 forcing, device), water step (device). Per-phase wall times are kept under the paper's
+// Table 1 names. With FloatCouplingParams::overlap the physics update runs while the device runs the wetted section and
+// the water step (on host spaces the same arithmetic runs in turn).
 #include "immerse/bodies/eigen.hpp"
 
 #include <memory>

@@ -1,6 +1,6 @@
 #pragma once
 // Up-front limits of the shallow-water LBM, checked before a run starts.
-//  - Rest equilibrium positive: f0 = h (1 - 5 g h / (6 v^2) - 2 u^2 / (3 v^2)) > 0 (P5 eq. 2). With
+//  - Rest equilibrium positive: f0 = h (1 - 5 g h / (6 v^2) - 2 u^2 / (3 v^2)) > 0 (floating paper, eq. 2). With
 //    5 g h / (6 v^2) >= 1 the rest population is negative even for still water.
 //  - Subcritical for the lattice: the fastest signal, |u| + sqrt(g h), must travel less than one
 //    cell per step, (|u| + sqrt(g h)) / v < 1; beyond it the flow is supercritical for the lattice

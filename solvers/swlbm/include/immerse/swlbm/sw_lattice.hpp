@@ -1,5 +1,5 @@
 #pragma once
-// The D2Q9 shallow-water lattice in the paper's velocity order (P5 sec. 2.1): 0 rest, 1 (v,0),
+// The D2Q9 shallow-water lattice in the paper's velocity order (the paper's sec. 2.1): 0 rest, 1 (v,0),
 // 2 (v,-v), 3 (0,-v), 4 (-v,-v), 5 (-v,0), 6 (-v,v), 7 (0,v), 8 (v,v); Zhou's (2004) equilibria.
 // Plain arithmetic, usable inside kernels on every backend.
 #include <Kokkos_Core.hpp>

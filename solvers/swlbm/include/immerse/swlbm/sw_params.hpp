@@ -1,5 +1,5 @@
 #pragma once
-// Parameters of the shallow-water LBM (P5, eq. 1-2), as read from a case file. Physical units
+// Parameters of the shallow-water LBM (floating paper, eq. 1-2), as read from a case file. Physical units
 // (metres, seconds): the lattice speed is v = dx / dt, gravity g, depth h = h0 sum f with h0 = 1 m
 // (populations are depths in metres).
 #include <string>
