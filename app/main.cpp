@@ -92,7 +92,10 @@ int cmd_list(bool as_json, bool keys, bool markdown) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (!std::getenv("OMP_PROC_BIND")) setenv("OMP_PROC_BIND", "spread", 0), setenv("OMP_PLACES", "threads", 0);
+  if (!std::getenv("OMP_PROC_BIND")) {
+    setenv("OMP_PROC_BIND", "spread", 0);
+    setenv("OMP_PLACES", "threads", 0);
+  }
   CLI::App app{"immerse: validation and benchmark suite for real-time fluid / immersed-body solvers"};
   app.require_subcommand(1);
   bool list_json = false, list_keys = false, list_markdown = false;

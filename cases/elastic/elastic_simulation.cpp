@@ -176,7 +176,8 @@ ElasticSimulation::Inflow ElasticSimulation::inflow() const {
   const mac2d::HostFields f = runs_[0].flow->fields();
   Inflow in;
   auto face = [&](double inward, double length) {
-    in.flux += std::max(0.0, inward) * length, in.speed = std::max(in.speed, inward);
+    in.flux += std::max(0.0, inward) * length;
+    in.speed = std::max(in.speed, inward);
   };
   for (int j = 1; j <= f.ny; ++j) face(f.u[f.at(0, j)], f.dy), face(-f.u[f.at(f.nx, j)], f.dy);
   for (int i = 1; i <= f.nx; ++i) face(f.v[f.at(i, 0)], f.dx), face(-f.v[f.at(i, f.ny)], f.dx);
@@ -326,8 +327,11 @@ std::vector<std::string> ElasticSimulation::write_frame(const std::string& dir, 
   for (int j = 1; j <= f.ny; ++j)
     for (int i = 1; i <= f.nx; ++i) {
       const double uc = f.uc(i, j), vc = f.vc(i, j);
-      u.values.push_back(uc), v.values.push_back(vc), p.values.push_back(f.p[f.at(i, j)]);
-      speed.values.push_back(std::hypot(uc, vc)), solid.values.push_back(f.solid[f.at(i, j)]);
+      u.values.push_back(uc);
+      v.values.push_back(vc);
+      p.values.push_back(f.p[f.at(i, j)]);
+      speed.values.push_back(std::hypot(uc, vc));
+      solid.values.push_back(f.solid[f.at(i, j)]);
     }
   std::vector<std::string> files;
   const std::string name = fmt::format("field_{:05d}.vti", index);

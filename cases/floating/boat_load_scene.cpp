@@ -166,7 +166,8 @@ class BoatLoad final : public Simulation {
       bodies::FloatBodyState st;
       st.position = {1e9, 1e9, z};
       st.orientation = Eigen::Quaterniond::Identity();
-      st.velocity.setZero(), st.angular_velocity.setZero();
+      st.velocity.setZero();
+      st.angular_velocity.setZero();
       return coupling::float_body_loads(hull_, st, w, case_.coupling.forces, nullptr);
     };
     double deep = 1 - spec_.depth, dry = 1.0;

@@ -191,7 +191,8 @@ FloatLevelTrim float_level_trim(const bodies::TriMesh& mesh, double mass, const 
     bodies::FloatBodyState st;
     st.position = {1e9, 1e9, z};
     st.orientation = Eigen::Quaterniond::Identity();
-    st.velocity.setZero(), st.angular_velocity.setZero();
+    st.velocity.setZero();
+    st.angular_velocity.setZero();
     return coupling::float_body_loads(mesh, st, w, k, nullptr);
   };
   double deep = -box.max().z(), dry = -box.min().z();

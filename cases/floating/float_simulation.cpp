@@ -147,7 +147,8 @@ double FloatSimulation::hydrostatic_draft(int b, double level) const {
     bodies::FloatBodyState s;
     s.position = {1e9, 1e9, z};
     s.orientation = st.orientation;
-    s.velocity.setZero(), s.angular_velocity.setZero();
+    s.velocity.setZero();
+    s.angular_velocity.setZero();
     return coupling::float_body_loads(rt.local, s, w, k, nullptr).force.z();
   };
   double z_deep = level - hi, z_dry = level - lo;                             // fully submerged .. just touching

@@ -57,7 +57,9 @@ std::vector<std::string> PenaltySimulation::write_frame(const std::string& dir, 
   for (int j = 1; j <= ny; ++j)
     for (int i = 1; i <= nx; ++i) {
       const double uc = f.uc(i, j), vc = f.vc(i, j), pc = f.p[f.at(i, j)];
-      u.values.push_back(uc), v.values.push_back(vc), p.values.push_back(pc);
+      u.values.push_back(uc);
+      v.values.push_back(vc);
+      p.values.push_back(pc);
       h.values.push_back(pc * height_scale_);
       speed.values.push_back(std::hypot(uc, vc));
       solid.values.push_back(f.solid[f.at(i, j)]);

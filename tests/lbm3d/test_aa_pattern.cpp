@@ -172,7 +172,8 @@ TYPED_TEST(LatticeAaSolver, SameFieldsAsThePullPattern) {
         aa->set_groups(cube_body(p, 11, 7, 6));
         pull->set_groups(cube_body(p, 11, 7, 6));
       }
-      aa->step(), pull->step();
+      aa->step();
+      pull->step();
       EXPECT_LE(max_field_difference(aa->macro(), pull->macro()), tol)
           << "after step " << s << (fp64 ? " fp64" : " fp32");
     }

@@ -57,7 +57,9 @@ void check(const Case& t) {
   auto hc = Kokkos::create_mirror(c);
   Lcg next{12345};
   for (size_t k = 0; k < n; ++k) hp(k) = next(), hb(k) = next() - 0.5, hc(k) = next() < 0.1 ? 0.0 : 0.5 + next();
-  Kokkos::deep_copy(p, hp), Kokkos::deep_copy(b, hb), Kokkos::deep_copy(c, hc);
+  Kokkos::deep_copy(p, hp);
+  Kokkos::deep_copy(b, hb);
+  Kokkos::deep_copy(c, hc);
 
   colour_sweeps<Exec>("test_colour_sweeps", t.nx, t.ny, t.first, t.halves, Relax<view>{w, p, b, c});
   Kokkos::fence();
@@ -105,7 +107,8 @@ void check_smoother(const Case& t) {
   for (size_t k = 0; k < n; ++k) {
     hwu(k) = static_cast<S>(next() < 0.1 ? 0.0 : 0.5 + next());
     hwv(k) = static_cast<S>(next() < 0.1 ? 0.0 : 0.5 + next());
-    hp(k) = static_cast<S>(next()), hb(k) = static_cast<S>(next() - 0.5);
+    hp(k) = static_cast<S>(next());
+    hb(k) = static_cast<S>(next() - 0.5);
   }
   for (int j = 1; j <= g.ny; ++j)
     for (int i = 1; i <= g.nx; ++i)
@@ -114,7 +117,10 @@ void check_smoother(const Case& t) {
         hwu(k) = hwu(k - 1) = hwv(k) = hwv(k - g.w) = 0;  // a closed cell
       }
   for (size_t k = 0; k < nc; ++k) hcp(k) = static_cast<S>(next() - 0.5);
-  Kokkos::deep_copy(wu, hwu), Kokkos::deep_copy(wv, hwv), Kokkos::deep_copy(p, hp), Kokkos::deep_copy(b, hb);
+  Kokkos::deep_copy(wu, hwu);
+  Kokkos::deep_copy(wv, hwv);
+  Kokkos::deep_copy(p, hp);
+  Kokkos::deep_copy(b, hb);
   Kokkos::deep_copy(cp, hcp);
 
   colour_sweeps<Exec>("test_mg_smooth", g.nx, g.ny, t.first, t.halves,

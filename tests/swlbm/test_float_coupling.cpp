@@ -23,7 +23,8 @@ bodies::FloatBodyState at_rest(const Vector3d& x) {
   bodies::FloatBodyState s;
   s.position = x;
   s.orientation = Eigen::Quaterniond::Identity();
-  s.velocity.setZero(), s.angular_velocity.setZero();
+  s.velocity.setZero();
+  s.angular_velocity.setZero();
   return s;
 }
 
@@ -142,7 +143,8 @@ TYPED_TEST(FloatMask, NormalsAndForcingOfEq789) {
   for (double sign : {1.0, -1.0}) {
     auto hb = Kokkos::create_mirror_view(v.bodies);
     for (int k = 0; k < 8; ++k) hb(0, k) = 0;
-    hb(0, 3) = sign * 0.2 * n[0], hb(0, 4) = sign * 0.2 * n[1];  // V = +-0.2 n, no rotation
+    hb(0, 3) = sign * 0.2 * n[0];  // V = +-0.2 n, no rotation
+    hb(0, 4) = sign * 0.2 * n[1];
     Kokkos::deep_copy(v.bodies, hb);
     Kokkos::parallel_for(Kokkos::RangePolicy<TypeParam>(0, 9),
                          FloatForcing<device>{v, h, ux, uy, fx, fy, 3, 3, 1.0, 0.01, 10.0, 1.0});
@@ -156,7 +158,8 @@ TYPED_TEST(FloatMask, NormalsAndForcingOfEq789) {
   // The cap: water already moving with the body along n gets no further push.
   auto hb = Kokkos::create_mirror_view(v.bodies);
   for (int k = 0; k < 8; ++k) hb(0, k) = 0;
-  hb(0, 3) = 0.2 * n[0], hb(0, 4) = 0.2 * n[1];
+  hb(0, 3) = 0.2 * n[0];
+  hb(0, 4) = 0.2 * n[1];
   Kokkos::deep_copy(v.bodies, hb);
   Kokkos::deep_copy(ux, 0.2 * n[0]);
   Kokkos::deep_copy(uy, 0.2 * n[1]);

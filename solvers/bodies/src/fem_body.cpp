@@ -21,7 +21,10 @@ FemBody::FemBody(FemMesh mesh, FemMaterial material) : mesh_(std::move(mesh)), m
   for (auto& t : mesh_.tris) {
     Vec2 e1 = {x[t[1]][0] - x[t[0]][0], x[t[1]][1] - x[t[0]][1]},
          e2 = {x[t[2]][0] - x[t[0]][0], x[t[2]][1] - x[t[0]][1]};
-    if (cross(e1, e2) < 0) std::swap(t[1], t[2]), std::swap(e1, e2);
+    if (cross(e1, e2) < 0) {
+      std::swap(t[1], t[2]);
+      std::swap(e1, e2);
+    }
     const double det = cross(e1, e2);
     if (det <= 1e-300) throw std::invalid_argument("fem: degenerate triangle");
     // Dm = [e1 e2] (columns); Bm = Dm^-1.

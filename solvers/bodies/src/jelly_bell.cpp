@@ -77,7 +77,8 @@ void JellyBell::translate(double v, double dt) {
 }
 
 void JellyBell::control_grid(std::vector<Eigen::Vector3d>& cp, std::vector<Eigen::Vector3d>& cv) const {
-  cp.resize(kRows * 9), cv.resize(kRows * 9);
+  cp.resize(kRows * 9);
+  cv.resize(kRows * 9);
   for (int i = 0; i < kRows; ++i)
     for (int j = 0; j < 9; ++j) {
       const int a = i * kColumns + (j % kColumns);
@@ -121,7 +122,8 @@ const JellyBell::ProfileBasis& JellyBell::profile_basis(int n) const {
     if (b.n == n) return b;
   ProfileBasis b;
   b.n = n;
-  b.span.resize(n + 1), b.N.assign(4 * (n + 1), 0.0);
+  b.span.resize(n + 1);
+  b.N.assign(4 * (n + 1), 0.0);
   double N[8];
   for (int a = 0; a <= n; ++a) {
     const double u = static_cast<double>(a) / n;

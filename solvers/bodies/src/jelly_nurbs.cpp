@@ -95,8 +95,10 @@ void JellyNurbsSurface::prepare_grid(int n_u, int n_v, JellyGridBasis& b) const 
   if (pu > 3 || pv > 2) throw std::invalid_argument("JellyNurbsSurface::prepare_grid: degrees above (3, 2)");
   b.n_u = n_u;
   b.n_v = n_v;
-  b.su.resize(n_u + 1), b.sv.resize(n_v);
-  b.Nu.assign((n_u + 1) * 4, 0.0), b.Nv.assign(n_v * 3, 0.0);
+  b.su.resize(n_u + 1);
+  b.sv.resize(n_v);
+  b.Nu.assign((n_u + 1) * 4, 0.0);
+  b.Nv.assign(n_v * 3, 0.0);
   double N[8];
   for (int a = 0; a <= n_u; ++a) {
     const double u = static_cast<double>(a) / n_u;

@@ -175,8 +175,10 @@ class FloatSystemImpl final : public FloatSystem {
   void wetted_section(bool updated) {
     for (int b = 0; updated && b < body_count(); ++b) {
       const auto s = rigid_.state(b);
-      bodies_host_(b, 3) = s.velocity.x(), bodies_host_(b, 4) = s.velocity.y();
-      bodies_host_(b, 5) = s.angular_velocity.x(), bodies_host_(b, 6) = s.angular_velocity.y();
+      bodies_host_(b, 3) = s.velocity.x();
+      bodies_host_(b, 4) = s.velocity.y();
+      bodies_host_(b, 5) = s.angular_velocity.x();
+      bodies_host_(b, 6) = s.angular_velocity.y();
       bodies_host_(b, 7) = s.angular_velocity.z();
     }
     Kokkos::deep_copy(views_.bodies, bodies_host_);

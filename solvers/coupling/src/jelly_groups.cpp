@@ -49,8 +49,10 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
       box[2 * a + 1] = std::max(box[2 * a + 1], c + 1);
     }
   const int size[3] = {nx_, ny_, nz_};
-  for (int a = 0; a < 3; ++a)
-    box[2 * a] = std::max(box[2 * a], 0), box[2 * a + 1] = std::min(box[2 * a + 1], size[a] - 1);
+  for (int a = 0; a < 3; ++a) {
+    box[2 * a] = std::max(box[2 * a], 0);
+    box[2 * a + 1] = std::min(box[2 * a + 1], size[a] - 1);
+  }
   Box all = box;
   for (int a = 0; a < 3; ++a) {
     if (previous_[2 * a] > previous_[2 * a + 1]) continue;
@@ -85,7 +87,8 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
   const long box_cells = bx < 1 || by < 1 || bz < 1 ? 0 : static_cast<long>(bx) * by * bz;
   const long box_rows = box_cells / std::max(1, bx);  // x rows of the box: the unit of parallel work
   auto row_of = [=](long r, int& j, int& k) {
-    j = box[2] + static_cast<int>(r % by), k = box[4] + static_cast<int>(r / by);
+    j = box[2] + static_cast<int>(r % by);
+    k = box[4] + static_cast<int>(r / by);
   };
   // C1 cells: mean velocity, and the propulsion's inward speeds summed in box order.
   JellyGroupStats st;

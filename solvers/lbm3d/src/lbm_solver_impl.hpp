@@ -118,7 +118,11 @@ class LbmSolver final : public LbmFlow {
     m.nx = p_.nx;
     m.ny = p_.ny;
     m.nz = p_.nz;
-    m.rho.resize(N_), m.ux.resize(N_), m.uy.resize(N_), m.uz.resize(N_), m.group.resize(N_);
+    m.rho.resize(N_);
+    m.ux.resize(N_);
+    m.uy.resize(N_);
+    m.uz.resize(N_);
+    m.group.resize(N_);
     for (long c = 0; c < N_; ++c) {
       m.rho[c] = h(c);
       m.ux[c] = h(N_ + c);

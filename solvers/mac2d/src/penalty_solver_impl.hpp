@@ -74,8 +74,10 @@ PenaltySolver<Exec>::PenaltySolver(const PenaltyParams& p)
     Kokkos::deep_copy(particles_, kDeadParticle);
     seeds_ = Kokkos::View<double* [2], device>("seeds", p.streak_seeds.size());
     auto hs = Kokkos::create_mirror_view(seeds_);
-    for (size_t s = 0; s < p.streak_seeds.size(); ++s)
-      hs(s, 0) = p.streak_seeds[s].first, hs(s, 1) = p.streak_seeds[s].second;
+    for (size_t s = 0; s < p.streak_seeds.size(); ++s) {
+      hs(s, 0) = p.streak_seeds[s].first;
+      hs(s, 1) = p.streak_seeds[s].second;
+    }
     Kokkos::deep_copy(seeds_, hs);
     particle_seed_.assign(p.streak_capacity, -1);
     particle_birth_.assign(p.streak_capacity, -1);

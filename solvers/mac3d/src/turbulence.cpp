@@ -221,7 +221,10 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
   Kokkos::deep_copy(ef, eps0);
 
   TurbulenceResult res;
-  res.time.reserve(p.steps), res.k.reserve(p.steps), res.eps.reserve(p.steps), res.chi.reserve(p.steps);
+  res.time.reserve(p.steps);
+  res.k.reserve(p.steps);
+  res.eps.reserve(p.steps);
+  res.chi.reserve(p.steps);
   const double c = dt / h;  // backtrace length per unit speed, in cells
   const double s = dt / h;  // projection: u -= dt/h (p_right - p_left)
   const double inv_h = 1.0 / h;
@@ -271,7 +274,8 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
                          cc = 0.5 * (w(i, j, k) + w(i, j, k + 1));
             // The inflow face carries fresh turbulence k0, eps0: a backtrace that leaves through x = 0 reads it.
             if (i + 0.5 - c * a < 0) {
-              k2(i, j, k) = k0, e2(i, j, k) = eps0;
+              k2(i, j, k) = k0;
+              e2(i, j, k) = eps0;
             } else {
               const Trilinear t = locate(nx, ny, nz, i - c * a, j - c * b, k - c * cc);
               k2(i, j, k) = interp(kf, t);
@@ -279,7 +283,11 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
             }
           }
         });
-    std::swap(u, u2), std::swap(v, v2), std::swap(w, w2), std::swap(kf, k2), std::swap(ef, e2);
+    std::swap(u, u2);
+    std::swap(v, v2);
+    std::swap(w, w2);
+    std::swap(kf, k2);
+    std::swap(ef, e2);
 
     // 3. Pressure projection: lap(p) = div(u) / dt by Jacobi sweeps, Neumann at walls and body,
     //    p = 0 beyond the outflow face; then u -= dt grad p on the faces between fluid cells.

@@ -42,7 +42,9 @@ SwSolver<Exec>::SwSolver(const SwParams& p)
     for (int i = 0; i < p.nx; ++i) {
       const double x = (i + 0.5) * p.dx, y = (j + 0.5) * p.dx;
       const int c = j * p.nx + i;
-      hh(c) = h0(x, y), hu(c) = u0(x, y), hv(c) = v0(x, y);
+      hh(c) = h0(x, y);
+      hu(c) = u0(x, y);
+      hv(c) = v0(x, y);
     }
   Kokkos::deep_copy(h_, hh);
   Kokkos::deep_copy(ux_, hu);
@@ -67,14 +69,18 @@ void SwSolver<Exec>::fill_borders(double t) {
       const double x = s == kLeft ? 0.0 : s == kRight ? p_.nx * p_.dx : along;
       const double y = s == kBottom ? 0.0 : s == kTop ? p_.ny * p_.dx : along;
       if (kinds[s] == Border::inflow) {
-        b(k, 0) = inflow_h_(x, y, 0, t), b(k, 1) = inflow_u_(x, y, 0, t), b(k, 2) = inflow_v_(x, y, 0, t);
+        b(k, 0) = inflow_h_(x, y, 0, t);
+        b(k, 1) = inflow_u_(x, y, 0, t);
+        b(k, 2) = inflow_v_(x, y, 0, t);
       } else {
         // The floating paper's eq. 10 at the border; the crest carries the mass flux of a progressive wave, h u = c H,
         // directed into the water.
         const double H = w.A * std::pow(std::abs(std::sin(2 * pi * (x + c * t) / w.L)), w.n);
         const double h = w.depth + H, un = std::abs(c) * H / h;
         const double nxs[4] = {1, -1, 0, 0}, nys[4] = {0, 0, 1, -1};
-        b(k, 0) = h, b(k, 1) = un * nxs[s], b(k, 2) = un * nys[s];
+        b(k, 0) = h;
+        b(k, 1) = un * nxs[s];
+        b(k, 2) = un * nys[s];
       }
     }
     Kokkos::deep_copy(border_[s], b);
@@ -134,7 +140,9 @@ HostFields SwSolver<Exec>::fields() const {
   out.dx = p_.dx;
   out.time = time_;
   const size_t n = static_cast<size_t>(p_.nx) * p_.ny;
-  out.h.resize(n), out.u.resize(n), out.v.resize(n);
+  out.h.resize(n);
+  out.u.resize(n);
+  out.v.resize(n);
   Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> hh(out.h.data(), n), hu(out.u.data(), n),
       hv(out.v.data(), n);
   Kokkos::deep_copy(hh, h_);

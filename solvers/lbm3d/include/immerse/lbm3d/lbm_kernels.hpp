@@ -249,7 +249,10 @@ struct Moments {
       }
       moments(g, force, rho, ux, uy, uz);
     }
-    macro(c) = rho, macro(n + c) = ux, macro(2 * n + c) = uy, macro(3 * n + c) = uz;
+    macro(c) = rho;
+    macro(n + c) = ux;
+    macro(2 * n + c) = uy;
+    macro(3 * n + c) = uz;
   }
 };
 
@@ -290,7 +293,8 @@ struct ApplyGroups {
       } else if (swapped && is_body(before)) {
         for (int q = 1; q < 15; q += 2) {
           const Real a = f(q * S + c);
-          f(q * S + c) = f((q + 1) * S + c), f((q + 1) * S + c) = a;
+          f(q * S + c) = f((q + 1) * S + c);
+          f((q + 1) * S + c) = a;
         }
       }
     }

@@ -117,7 +117,9 @@ struct SwStep {
     const double inv = 1.0 / hs;
     // U = u / v: lattice units; h u = v sum c_a f_a.
     const double U = (f1 + f2 + f8 - f4 - f5 - f6) * inv, W = (f6 + f7 + f8 - f2 - f3 - f4) * inv;
-    h(c) = hs, ux(c) = v * U, uy(c) = v * W;
+    h(c) = hs;
+    ux(c) = v * U;
+    uy(c) = v * W;
     // Eq. 2 in lattice form: s_a = (v_a . u) / v^2 = c_a . U, A = g h / (6 v^2),
     //   f_0 = h (1 - 5 A - 2 |U|^2 / 3),  f_a = w_a h (A + s_a / 3 + s_a^2 / 2 - |U|^2 / 6).
     const double q = U * U + W * W, A = g6v2 * hs;
