@@ -19,6 +19,14 @@
 
 namespace immerse::mac2d {
 
+// The sides, in the order of StableParams::walls.
+constexpr int kLeft = 0, kRight = 1, kBottom = 2, kTop = 3;
+
+// How a body touches a velocity face (code_): not at all; partly (open by its pressure weight, the
+// body's velocity on the closed part); or fully (the face moves with the body and leaves the pressure
+// equation: inside the body, or under the small-cut-cell rule).
+enum FaceCode : int { kFaceFree = 0, kFacePartial = 1, kFaceFixed = 2 };
+
 // Bilinear sample of a component at the fractional index (fi, fj) of its own lattice (node (i, j) at
 // index (i, j)), clamped to [0, nx+1] x [0, ny+1] (the ghost layer holds the boundary values).
 template <class V>
@@ -41,12 +49,14 @@ KOKKOS_INLINE_FUNCTION double stable_interp(const V& f, const StableGrid& g, dou
 
 // The net volume flux out of cell k per unit length (east - west + north - south faces; w: the
 // row stride), each face's body part moving at the body velocity: w u + (1 - w) u_body on a face a
-// body touches (code != 0), the face value itself elsewhere. The divergence the projection removes
+// body touches (code != kFaceFree), the face value itself elsewhere. The divergence the projection removes
 // and the one it reports are both this over h.
 template <class V, class C>
 KOKKOS_INLINE_FUNCTION double stable_net_outflow(const V& u, const V& v, const V& wu, const V& wv, const C& cu,
                                                  const C& cv, const V& bu, const V& bv, int k, int w) {
-  auto flux = [](double val, double wf, int code, double body) { return code ? wf * val + (1 - wf) * body : val; };
+  auto flux = [](double val, double wf, int code, double body) {
+    return code != kFaceFree ? wf * val + (1 - wf) * body : val;
+  };
   return flux(u(k), wu(k), cu(k), bu(k)) - flux(u(k - 1), wu(k - 1), cu(k - 1), bu(k - 1)) +
          flux(v(k), wv(k), cv(k), bv(k)) - flux(v(k - w), wv(k - w), cv(k - w), bv(k - w));
 }
@@ -93,6 +103,9 @@ class StableSolver final : public StableFlow {
   // Conjugate gradients on the pressure equation preconditioned by one symmetric V-cycle (mgcg).
   // false: CG broke down (non-positive curvature) and the caller continues with V-cycles.
   bool solve_pressure_mgcg(int& it, double& res, bool& converged);
+  // The other pressure solvers, same contract: V-cycles (multigrid), Jacobi or red-black SOR.
+  void solve_pressure_vcycles(int& it, double& res, bool& converged);
+  void solve_pressure_relaxation(int& it, double& res, bool& converged);
   using fview = typename StableMultigrid<Exec, float>::view;
   double cg_dot(const view& a, const fview& b) const;  // over the interior cells
   // r, d, q in double; z and the V-cycle's copy of r (rf) in float.
@@ -120,7 +133,7 @@ class StableSolver final : public StableFlow {
   StableParams p_;
   StableGrid g_;
   view vel_[2], pred_[2], raw_[2], tmp_, p_field_, b_;
-  // Per component: pressure weight, body code (0 none, 1 partial face, 2 fixed face), body velocity,
+  // Per component: pressure weight, body code (FaceCode), body velocity,
   // viscosity stencil extras (excluded-neighbour bits, added diagonal and rhs in units of nu dt / h^2).
   view wgt_[2], bval_[2], ddiag_[2], drhs_[2];
   flags code_[2], dmask_[2];
