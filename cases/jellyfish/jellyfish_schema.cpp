@@ -7,10 +7,8 @@ namespace immerse::cases {
 Schema jellyfish_schema() {
   Schema lattice;
   lattice.number("cube_cm", 80, 1, 1e4, "cm", "edge of the cubic lattice (the paper: 80 cm)")
-      .number("cell_cm", 2, 0.05, 100, "cm", "cell size (the paper: 2 cm and 1 cm)")
-      .choice("precision", "fp32", {"fp32", "fp64"}, "storage and arithmetic of the populations")
-      .choice("pattern", "aa", lbm3d::pattern_choices().names(),
-              "population storage: 'aa' = one buffer, in place (two alternating steps); 'pull' = two buffers");
+      .number("cell_cm", 2, 0.05, 100, "cm", "cell size (the paper: 2 cm and 1 cm)");
+  lbm3d::add_storage_keys(lattice);  // the lattice's own storage keys, as in lbm3d
   Schema time;
   time.number("dt_s", 0.04, 1e-5, 10, "s", "time per frame (one lattice step and one body step)")
       .integer("steps", 1875, 0, 1e9, "frames (steps) to run");

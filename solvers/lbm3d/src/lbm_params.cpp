@@ -24,19 +24,23 @@ const Choices<Pattern>& pattern_choices() {
 std::string to_string(Border b) { return border_choices().name(b); }
 std::string to_string(Pattern p) { return pattern_choices().name(p); }
 
+Schema& add_storage_keys(Schema& lattice) {
+  return lattice.choice("precision", "fp32", {"fp32", "fp64"}, "storage and arithmetic of the populations")
+      .choice("pattern", "aa", pattern_choices().names(),
+              "population storage: 'aa' = one buffer, collide and stream in place in two alternating steps; "
+              "'pull' = two buffers. Same results with fixed cell groups; 'aa' is faster on CPUs (bench_lbm3d)");
+}
+
 Schema lbm_schema() {
   Schema lattice;
   lattice.integer("nx", 32, 2, 4096, "cells along x")
       .integer("ny", 32, 2, 4096, "cells along y")
-      .integer("nz", 32, 2, 4096, "cells along z")
-      .choice("precision", "fp32", {"fp32", "fp64"}, "storage and arithmetic of the populations")
-      .choice("pattern", "aa", pattern_choices().names(),
-              "population storage: 'aa' = one buffer, collide and stream in place in two alternating steps; "
-              "'pull' = two buffers. Same results with fixed cell groups; 'aa' is faster on CPUs (bench_lbm3d)")
-      .choice("stores", "cached", {"cached", "streaming"},
-              "how the CPU kernel writes populations: 'streaming' (non-temporal) stores skip reading the "
-              "destination first but bypass the caches (whether that pays depends on the machine: compare with "
-              "bench_lbm3d). Results are the same; only the speed differs. Pull pattern only");
+      .integer("nz", 32, 2, 4096, "cells along z");
+  add_storage_keys(lattice).choice(
+      "stores", "cached", {"cached", "streaming"},
+      "how the CPU kernel writes populations: 'streaming' (non-temporal) stores skip reading the "
+      "destination first but bypass the caches (whether that pays depends on the machine: compare with "
+      "bench_lbm3d). Results are the same; only the speed differs. Pull pattern only");
   Schema time;
   time.integer("steps", 1000, 0, 1e10, "number of lattice steps");
   Schema physics;

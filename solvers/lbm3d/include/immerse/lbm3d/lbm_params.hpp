@@ -52,6 +52,8 @@ void check_stability(const LbmParams& p);
 double max_initial_speed(const LbmParams& p);
 // The case-file names of the borders and patterns (lbm3d and lbm3d.jellyfish read them).
 const Choices<Border>& border_choices();
+// The lattice's storage keys (precision, pattern), shared by every family built on this lattice.
+Schema& add_storage_keys(Schema& lattice);
 const Choices<Pattern>& pattern_choices();
 std::string to_string(Border b);
 std::string to_string(Pattern p);

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "immerse/core/backend.hpp"
-#include "immerse/mac2d/penalty_flow.hpp"  // HostFields, FieldStatus
+#include "immerse/mac2d/host_fields.hpp"
 #include "immerse/mac2d/stable_params.hpp"
 
 namespace immerse::mac2d {
