@@ -48,6 +48,12 @@ json case_list() {
   return out;
 }
 
+// A solver's case-file keys as a Markdown table (header and one row per key).
+std::string keys_table(const std::string& solver) {
+  return "| key | type | default | allowed | meaning [units] |\n|---|---|---|---|---|\n" +
+         case_schema(solver).describe();
+}
+
 // docs/case-keys.md: every solver's keys, with the canned cases that use it (a test checks that the
 // committed file equals this output).
 void print_keys_markdown(const json& cases) {
@@ -60,10 +66,8 @@ void print_keys_markdown(const json& cases) {
     for (const auto& c : cases)
       if (c["solver"] == entry.name)
         used += (used.empty() ? "" : ", ") + fmt::format("`{}`", c["name"].get<std::string>());
-    fmt::print(
-        "\n## `{}`\n\nCanned cases: {}.\n\n| key | type | default | allowed | meaning [units] "
-        "|\n|---|---|---|---|---|\n{}",
-        entry.name, used.empty() ? "none" : used, case_schema(entry.name).describe());
+    fmt::print("\n## `{}`\n\nCanned cases: {}.\n\n{}", entry.name, used.empty() ? "none" : used,
+               keys_table(entry.name));
   }
 }
 
@@ -82,10 +86,7 @@ int cmd_list(bool as_json, bool keys, bool markdown) {
                c["default_size"].get<std::string>(), "", c["experiment"].get<std::string>());
   if (keys)
     for (const auto& entry : solver_registry())
-      fmt::print(
-          "Case-file keys for solver {}:\n| key | type | default | allowed | meaning [units] "
-          "|\n|---|---|---|---|---|\n{}\n",
-          entry.name, case_schema(entry.name).describe());
+      fmt::print("Case-file keys for solver {}:\n{}\n", entry.name, keys_table(entry.name));
   return 0;
 }
 

@@ -142,6 +142,26 @@ std::string fmt_value(const json& v) {
   return v.is_number_float() ? fmt::format("{:.17g}", v.get<double>()) : v.dump();
 }
 
+// The tolerances a case states, grouped by their reason (cases give one reason to many metrics):
+// one bullet per reason, then the metrics with their bounds.
+std::string stated_tolerances(const json& tolerances) {
+  std::vector<std::pair<std::string, std::string>> groups;  // reason, metrics; in first-seen order
+  for (const auto& [metric, t] : tolerances.items()) {
+    const std::string why = t.value("why", std::string("no reason stated"));
+    const std::string bound =
+        t.value("timing", false)
+            ? "not compared"
+            : fmt::format("rel {:g}{}", t.value("rel", 0.0),
+                          t.value("abs", 0.0) > 0 ? fmt::format(", abs {:g}", t.value("abs", 0.0)) : "");
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.first == why; });
+    if (g == groups.end()) g = groups.insert(groups.end(), {why, ""});
+    g->second += fmt::format("{}`{}` ({})", g->second.empty() ? "" : ", ", metric, bound);
+  }
+  std::string md = "Stated tolerances, by reason:\n\n";
+  for (const auto& [why, metrics] : groups) md += fmt::format("- {}: {}\n", why, metrics);
+  return md;
+}
+
 }  // namespace
 
 bool is_timing_metric(const std::string& name) {
@@ -222,30 +242,6 @@ std::vector<int> parse_thread_list(const std::string& list) {
   }
   return out;
 }
-
-namespace {
-
-// The tolerances a case states, grouped by their reason (cases give one reason to many metrics):
-// one bullet per reason, then the metrics with their bounds.
-std::string stated_tolerances(const json& tolerances) {
-  std::vector<std::pair<std::string, std::string>> groups;  // reason, metrics; in first-seen order
-  for (const auto& [metric, t] : tolerances.items()) {
-    const std::string why = t.value("why", std::string("no reason stated"));
-    const std::string bound =
-        t.value("timing", false)
-            ? "not compared"
-            : fmt::format("rel {:g}{}", t.value("rel", 0.0),
-                          t.value("abs", 0.0) > 0 ? fmt::format(", abs {:g}", t.value("abs", 0.0)) : "");
-    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.first == why; });
-    if (g == groups.end()) g = groups.insert(groups.end(), {why, ""});
-    g->second += fmt::format("{}`{}` ({})", g->second.empty() ? "" : ", ", metric, bound);
-  }
-  std::string md = "Stated tolerances, by reason:\n\n";
-  for (const auto& [why, metrics] : groups) md += fmt::format("- {}: {}\n", why, metrics);
-  return md;
-}
-
-}  // namespace
 
 int compare_backends(const CompareOptions& opt) {
   const std::vector<std::string> names = opt.cases.empty() ? parse_case_list("all") : opt.cases;
