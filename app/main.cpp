@@ -1,7 +1,6 @@
 // The `immerse` program: info, list, run, validate, report, compare.
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
-#include <Kokkos_Core.hpp>
 
 #include <cstdlib>
 #include <thread>
@@ -24,9 +23,8 @@ int cmd_info() {
   for (Backend b : enabled_backends()) backends += (backends.empty() ? "" : ", ") + to_string(b);
   fmt::print("immerse   {}\ngit       {}\nkokkos    {}\nbackends  {} (default {})\n", immerse_version(), git_hash(),
              kokkos_version(), backends, to_string(default_backend()));
-#if defined(KOKKOS_ENABLE_OPENMP)
-  fmt::print("threads   {} (OpenMP; set OMP_NUM_THREADS to change)\n", Kokkos::OpenMP::concurrency());
-#endif
+  if (is_enabled(Backend::openmp))
+    fmt::print("threads   {} (OpenMP; set OMP_NUM_THREADS to change)\n", backend_concurrency(Backend::openmp));
   fmt::print("hardware  {} hardware threads\ncompiler  {}\n", std::thread::hardware_concurrency(), compiler_version());
   return 0;
 }
@@ -160,7 +158,7 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : kExitBadInput;
   }
 
-  Kokkos::ScopeGuard kokkos(argc, argv);
+  KokkosRuntime kokkos(argc, argv);
   try {
     if (*info) return cmd_info();
     if (*list) return cmd_list(list_json, list_keys, list_markdown);

@@ -1,9 +1,14 @@
-# immerse_add_family(<name> SOURCES ... DEPENDS ...)
+# immerse_add_family(<name> SOURCES ... [DEVICE_SOURCES ...] DEPENDS ...)
 # One solver family = one library target immerse_<name>, exported as immerse::<name>, with public
 # headers under solvers/<name>/include/immerse/<name>/.
+# DEVICE_SOURCES are the files that include Kokkos (kernels, Views, execution spaces). In a CUDA
+# build every file goes through nvcc_wrapper, which runs nvcc's front ends and device compiler even
+# on plain host code (2-3x g++'s time); SOURCES are handed to the host compiler alone
+# (nvcc_wrapper --host-only). A SOURCES file that includes Kokkos fails there with Kokkos'
+# "__CUDACC__" error: move it to DEVICE_SOURCES.
 function(immerse_add_family name)
-  cmake_parse_arguments(F "" "" "SOURCES;DEPENDS" ${ARGN})
-  add_library(immerse_${name} ${F_SOURCES})
+  cmake_parse_arguments(F "" "" "SOURCES;DEVICE_SOURCES;DEPENDS" ${ARGN})
+  add_library(immerse_${name} ${F_SOURCES} ${F_DEVICE_SOURCES})
   add_library(immerse::${name} ALIAS immerse_${name})
   set_target_properties(immerse_${name} PROPERTIES EXPORT_NAME ${name} POSITION_INDEPENDENT_CODE ON)
   target_include_directories(immerse_${name} PUBLIC
@@ -11,9 +16,18 @@ function(immerse_add_family name)
     $<INSTALL_INTERFACE:include>)
   target_link_libraries(immerse_${name} PUBLIC ${F_DEPENDS})
   target_compile_options(immerse_${name} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-Wall -Wextra>)
+  immerse_host_sources(${F_SOURCES})
   install(TARGETS immerse_${name} EXPORT immerseTargets
           ARCHIVE DESTINATION lib LIBRARY DESTINATION lib RUNTIME DESTINATION bin)
   install(DIRECTORY include/ DESTINATION include)
+endfunction()
+
+# immerse_host_sources(<files>): in a CUDA build, compile these files (no Kokkos in them) with the
+# host compiler only; elsewhere a no-op.
+function(immerse_host_sources)
+  if(Kokkos_ENABLE_CUDA AND CMAKE_CXX_COMPILER MATCHES "nvcc_wrapper")
+    set_property(SOURCE ${ARGN} APPEND PROPERTY COMPILE_OPTIONS --host-only)
+  endif()
 endfunction()
 
 # immerse_embed_files(<out.cpp> <symbol> FILES ...): compiles text files into the program as a table

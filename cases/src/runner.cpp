@@ -79,10 +79,7 @@ RunOutcome run_case(const RunRequest& req) {
       {"parameters", params},
       {"versions", versions_json()},
       // Threads (OpenMP) or concurrent work items (CUDA) this backend ran with: timings need it.
-      {"concurrency", with_backend(req.options.backend,
-                                   [](auto tag) {
-                                     return static_cast<long>(typename decltype(tag)::execution_space().concurrency());
-                                   })},
+      {"concurrency", backend_concurrency(req.options.backend)},
       {"status", "running"}};
   write_json((fs::path(out.out_dir) / "result.json").string(), result);
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "immerse/core/backend.hpp"
 #include "immerse/core/error.hpp"
 
 namespace immerse::bodies {

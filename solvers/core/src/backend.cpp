@@ -45,4 +45,15 @@ Backend parse_backend(const std::string& name) {
   throw InputError("--backend '" + name + "': not an enabled backend (allowed: " + allowed + ")");
 }
 
+long backend_concurrency(Backend b) {
+  return with_backend(
+      b, [](auto tag) { return static_cast<long>(typename decltype(tag)::execution_space().concurrency()); });
+}
+
+void fence_backends() { Kokkos::fence(); }
+
+KokkosRuntime::KokkosRuntime(int& argc, char* argv[]) { Kokkos::initialize(argc, argv); }
+
+KokkosRuntime::~KokkosRuntime() { Kokkos::finalize(); }
+
 }  // namespace immerse

@@ -1,6 +1,7 @@
 // FloatSystem on one execution space: the water on the device, forces and Bullet on the host,
 // instantiated for every enabled space.
 #include "immerse/coupling/float_system.hpp"
+#include "immerse/core/backend.hpp"
 
 #include <fmt/format.h>
 

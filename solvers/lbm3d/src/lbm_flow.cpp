@@ -1,4 +1,5 @@
 // Instantiates the D3Q15 solver for every execution space compiled into this build, FP32 and FP64.
+#include "immerse/core/backend.hpp"
 #include "lbm_solver_impl.hpp"
 
 namespace immerse::lbm3d {

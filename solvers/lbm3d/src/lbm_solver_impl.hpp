@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "immerse/core/backend.hpp"
 #include "immerse/core/expression.hpp"
 #include "immerse/core/timer.hpp"
 #include "immerse/lbm3d/lbm_aa_line_kernel.hpp"

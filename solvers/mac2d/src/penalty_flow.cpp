@@ -1,4 +1,5 @@
 // Instantiates the penalty solver for every execution space compiled into this build.
+#include "immerse/core/backend.hpp"
 #include "immerse/mac2d/stability.hpp"
 #include "penalty_solver_impl.hpp"
 

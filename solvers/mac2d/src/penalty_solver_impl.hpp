@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "immerse/core/backend.hpp"
 #include "immerse/core/error.hpp"
 #include "immerse/mac2d/penalty_solver.hpp"
 #include "immerse/mac2d/stability.hpp"

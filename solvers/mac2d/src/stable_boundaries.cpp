@@ -1,6 +1,7 @@
 // Stable Fluids boundaries: the sides' wall, inflow and outflow values (sample_walls, apply_walls),
 // the faces a body fixes (apply_fixed) and the body's face constraints from the boundary map or the
 // staircase (set_constraints).
+#include "immerse/core/backend.hpp"
 #include "stable_loops.hpp"
 #include "stable_solver_impl.hpp"
 

@@ -1,6 +1,7 @@
 // StableSolver<Exec>: set-up, field access and health checks, the factory, and the class's
 // instantiation for every enabled execution space. The step's stages have a file each:
 // stable_boundaries.cpp, stable_predict.cpp, stable_viscosity.cpp, stable_pressure.cpp.
+#include "immerse/core/backend.hpp"
 #include "stable_loops.hpp"
 #include "stable_solver_impl.hpp"
 

@@ -1,5 +1,6 @@
 // The Stable Fluids predicted field: semi-Lagrangian advection, body forces and implicit viscosity
 // (predict), before the boundary map's force and the projection.
+#include "immerse/core/backend.hpp"
 #include "stable_loops.hpp"
 #include "stable_solver_impl.hpp"
 

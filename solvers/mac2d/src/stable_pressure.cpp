@@ -1,5 +1,6 @@
 // The Stable Fluids pressure solve and projection: the right-hand side, the four solvers of
 // fluid_solver.pressure (jacobi, rbsor, multigrid, mgcg) and the projection of the faces.
+#include "immerse/core/backend.hpp"
 #include "stable_loops.hpp"
 #include "stable_solver_impl.hpp"
 

@@ -1,5 +1,6 @@
 // The Stable Fluids implicit viscosity solve: damped Jacobi or red-black SOR on u and v, with the
 // cut-cell stencils the body constraints add.
+#include "immerse/core/backend.hpp"
 #include "stable_loops.hpp"
 #include "stable_solver_impl.hpp"
 

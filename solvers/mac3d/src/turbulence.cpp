@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "immerse/core/backend.hpp"
 #include "immerse/core/error.hpp"
 
 namespace immerse::mac3d {

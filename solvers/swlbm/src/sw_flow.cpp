@@ -1,4 +1,5 @@
 // Instantiates the shallow-water LBM for every execution space compiled into this build.
+#include "immerse/core/backend.hpp"
 #include "immerse/swlbm/stability.hpp"
 #include "sw_solver_impl.hpp"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "immerse/core/backend.hpp"
+#include "immerse/core/backend_id.hpp"
 #include "immerse/core/schema.hpp"
 
 namespace CLI {

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "immerse/core/backend.hpp"
+#include "immerse/core/backend_id.hpp"
 
 namespace immerse::reports {
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "immerse/bodies/jelly_nurbs.hpp"
-#include "immerse/core/backend.hpp"
+#include "immerse/core/backend_id.hpp"
 
 namespace immerse::bodies {
 

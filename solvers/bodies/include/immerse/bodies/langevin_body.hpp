@@ -7,7 +7,7 @@
 
 #include "immerse/bodies/langevin_added_mass.hpp"
 #include "immerse/bodies/langevin_rigid.hpp"
-#include "immerse/core/backend.hpp"
+#include "immerse/core/backend_id.hpp"
 
 namespace immerse::bodies {
 

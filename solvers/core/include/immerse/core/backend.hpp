@@ -5,26 +5,16 @@
 #include <Kokkos_Core.hpp>
 
 #include <string>
-#include <vector>
 
+#include "immerse/core/backend_id.hpp"
 #include "immerse/core/error.hpp"
 
 namespace immerse {
-
-enum class Backend { serial, openmp, cuda };
 
 template <class Exec>
 struct ExecTag {
   using execution_space = Exec;
 };
-
-std::string to_string(Backend b);
-// Throws InputError naming the allowed (enabled) values.
-Backend parse_backend(const std::string& name);
-std::vector<Backend> enabled_backends();
-bool is_enabled(Backend b);
-// The default: openmp when compiled in, else serial.
-Backend default_backend();
 
 // The Backend value of an execution space type (the inverse of with_backend).
 template <class Exec>

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "immerse/core/backend.hpp"
+#include "immerse/core/backend_id.hpp"
 #include "immerse/lbm3d/d3q15.hpp"
 #include "immerse/lbm3d/lbm_params.hpp"
 

@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "immerse/core/backend.hpp"
+#include "immerse/core/backend_id.hpp"
 #include "immerse/mac2d/host_fields.hpp"
 #include "immerse/mac2d/penalty_params.hpp"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "immerse/core/backend.hpp"
+#include "immerse/core/backend_id.hpp"
 #include "immerse/mac2d/host_fields.hpp"
 #include "immerse/mac2d/stable_params.hpp"
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "immerse/core/backend.hpp"
+#include "immerse/core/backend_id.hpp"
 
 namespace immerse::mac3d {
 

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "immerse/core/backend.hpp"
+#include "immerse/core/backend_id.hpp"
 #include "immerse/swlbm/sw_params.hpp"
 
 namespace immerse::swlbm {

@@ -4,6 +4,7 @@
 // device views directly (depth/velocity to read, force to write) through this class.
 #include <Kokkos_Core.hpp>
 
+#include "immerse/core/backend.hpp"
 #include "immerse/core/expression.hpp"
 #include "immerse/core/timer.hpp"
 #include "immerse/swlbm/sw_flow.hpp"
