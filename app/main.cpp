@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "immerse/cases/case_library.hpp"
+#include "immerse/cases/counterexamples.hpp"
 #include "immerse/cases/runner.hpp"
 #include "immerse/cases/simulation.hpp"
 #include "immerse/core/error.hpp"
@@ -121,6 +122,10 @@ int main(int argc, char** argv) {
   add_run_options(run, true);
   auto* validate = app.add_subcommand("validate", "run a case and print each tolerance check; exit 1 if any fails");
   add_run_options(validate, true);
+  bool counterexamples = false, full = false;
+  validate->add_flag("--counterexamples", counterexamples,
+                     "also run the case's declared wrong models; exit 1 if one passes every check it names");
+  validate->add_flag("--full", full, "with --counterexamples: run the full case, not its \"short\" form");
 
   std::vector<FamilyCommand> family_commands;  // e.g. the Langevin family's added-mass
   for (const auto& entry : solver_registry())
@@ -166,6 +171,12 @@ int main(int argc, char** argv) {
       if (*c.command) return c.run();
     req.options.backend = parse_backend(backend_name);
     req.options.steps_override = steps;
+    if (*validate && counterexamples) {
+      const Discrimination d = run_counterexamples(req, full);
+      if (!req.options.quiet) print_checks(d.reference);
+      print_discrimination(d);
+      return d.reference_passes() && d.all_caught() ? kExitOk : kExitValidationFailed;
+    }
     if (*run || *validate) {
       const RunOutcome out = run_case(req);
       if (!req.options.quiet) {

@@ -85,3 +85,15 @@ TEST(Choices, NamesSubsetsAndParse) {
         << e.what();
   }
 }
+
+TEST(Schema, StringsKeyTakesAnArrayOfStringsOnly) {
+  Schema s;
+  s.strings("names", json::array(), "names");
+  EXPECT_EQ(s.resolve({{"names", {"a", "b"}}}, "case.json")["names"].size(), 2u);
+  try {
+    s.resolve({{"names", {"a", 3}}}, "case.json");
+    FAIL() << "a number among the strings was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("key 'names.1': expected a string, got 3"), std::string::npos) << e.what();
+  }
+}

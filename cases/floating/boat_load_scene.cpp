@@ -114,16 +114,22 @@ class BoatLoad final : public Simulation {
     const char* src = "box-barge metacentric estimate atan(w d / (W GM)); rough size: within a factor 3";
     // Centre: symmetric load, no heel or trim beyond a tenth of the side/end estimates.
     out.push_back({"centre: |heel| (deg)", std::abs(m["centre_heel_deg"].get<double>()), 0.0, 0.1 * heel,
-                   "symmetry: a centred load neither heels nor trims; tol 10% of the side-load estimate"});
+                   "symmetry: a centred load neither heels nor trims; tol 10% of the side-load estimate",
+                   CheckKind::prediction});
     out.push_back({"centre: |trim| (deg)", std::abs(m["centre_trim_deg"].get<double>()), 0.0, 0.1 * trim,
-                   "symmetry: a centred load neither heels nor trims; tol 10% of the end-load estimate"});
+                   "symmetry: a centred load neither heels nor trims; tol 10% of the end-load estimate",
+                   CheckKind::prediction});
     // Signs: roll > 0 dips starboard (-y), pitch > 0 dips the bow (+x). Sizes: the log of the
     // ratio to the estimate within log(3).
     auto ratio = [](double ours, double est) { return ours * est > 0 ? std::log(ours / est) : 1e9; };
-    out.push_back({"port: log(heel / estimate)", ratio(m["port_heel_deg"], -heel), 0.0, std::log(3.0), src});
-    out.push_back({"starboard: log(heel / estimate)", ratio(m["starboard_heel_deg"], heel), 0.0, std::log(3.0), src});
-    out.push_back({"bow: log(trim / estimate)", ratio(m["bow_trim_deg"], trim), 0.0, std::log(3.0), src});
-    out.push_back({"stern: log(trim / estimate)", ratio(m["stern_trim_deg"], -trim), 0.0, std::log(3.0), src});
+    out.push_back({"port: log(heel / estimate)", ratio(m["port_heel_deg"], -heel), 0.0, std::log(3.0), src,
+                   CheckKind::prediction});
+    out.push_back({"starboard: log(heel / estimate)", ratio(m["starboard_heel_deg"], heel), 0.0, std::log(3.0), src,
+                   CheckKind::prediction});
+    out.push_back(
+        {"bow: log(trim / estimate)", ratio(m["bow_trim_deg"], trim), 0.0, std::log(3.0), src, CheckKind::prediction});
+    out.push_back({"stern: log(trim / estimate)", ratio(m["stern_trim_deg"], -trim), 0.0, std::log(3.0), src,
+                   CheckKind::prediction});
     return out;
   }
 

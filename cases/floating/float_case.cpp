@@ -39,6 +39,9 @@ Schema float_schema() {
       .number("lift", 0.5, 0, 100, "", "lift coefficient C_l (eq. 5)")
       .number("alpha", 0.5, 0, 1, "",
               "effective-area weight alpha (Yuksel et al.; eq. 6 as corrected in docs/floating.md)")
+      .number("buoyancy", 1.0, 0, 10, "",
+              "scale of the buoyancy (eq. 3): 1 is the paper's model; another value breaks it on purpose "
+              "(a counterexample the draft checks must catch)")
       .number("k_plus", 10, 0, 1e4, "1/s", "body -> water forcing rate when the body pushes (eq. 7)")
       .number("k_minus", 1, 0, 1e4, "1/s", "body -> water forcing rate when the body drags (eq. 7)")
       .boolean("body_to_water", true, "bodies move the water (false: one-way coupling)")
@@ -144,6 +147,7 @@ FloatCase float_case_from_json(const json& r, const std::string& source) {
   c.coupling.forces.g = c.water.g;
   c.coupling.forces.drag = k["drag"];
   c.coupling.forces.lift = k["lift"];
+  c.coupling.forces.buoyancy = k["buoyancy"];
   c.coupling.forces.alpha = k["alpha"];
   c.coupling.k_plus = k["k_plus"];
   c.coupling.k_minus = k["k_minus"];

@@ -32,9 +32,8 @@ class FloatSimulation : public Simulation {
   json compare_tolerances() const override;
 
  protected:
-  // The draft (still level minus the lowest point) at which buoyancy on flat water of depth
-  // `level` carries the body's weight at its current orientation: bisection on the height.
-  double hydrostatic_draft(int b, double level) const;
+  // The draft at hydrostatic equilibrium of body b's mesh, upright.
+  double hydrostatic_draft(int b) const;
   bool closed_water() const;  // no inflow/outflow/wave border: the volume must be conserved
 
   FloatCase case_;

@@ -116,11 +116,14 @@ class FpsObjects final : public Simulation {
       // Density 500 floats half immersed: every centre of mass stays within the object's
       // half-height of the still level (nothing sank, nothing was thrown out).
       out.push_back({key + ": lowest centre of mass - still level (m)", c["lowest_com_rel_m"], 0.0, r,
-                     "Archimedes: density 500 floats with its centre at the still level; tol = half-height"});
+                     "Archimedes: density 500 floats with its centre at the still level; tol = half-height",
+                     CheckKind::prediction});
       out.push_back({key + ": highest centre of mass - still level (m)", c["highest_com_rel_m"], 0.0, r,
-                     "Archimedes: density 500 floats with its centre at the still level; tol = half-height"});
+                     "Archimedes: density 500 floats with its centre at the still level; tol = half-height",
+                     CheckKind::prediction});
       out.push_back({key + ": water volume relative change", c["volume_rel_change"], 0.0, 1e-10,
-                     "conservation of sum h (walls all round); tol = round-off"});
+                     "conservation of sum h (walls all round); tol = round-off: an identity of the scheme",
+                     CheckKind::consistency});
     }
     return out;
   }

@@ -80,11 +80,12 @@ class Motorboat final : public FloatSimulation {
     // The wedge edge is smeared over a few cells by the lattice viscosity and the hull is 12.7 m
     // long on a 1 m grid: the measured half-angle within 6 deg of the Mach angle.
     out.push_back({"wake half-angle (deg)", m["wake_half_angle_deg"], m["mach_half_angle_deg"], 6.0,
-                   "shallow water: Mach wedge asin(sqrt(g h) / U) of a supercritical boat; tol 6 deg (smeared edge)"});
+                   "shallow water: Mach wedge asin(sqrt(g h) / U) of a supercritical boat; tol 6 deg (smeared edge)",
+                   CheckKind::prediction});
     // The rudder turns the boat to port (positive yaw).
     out.push_back({"heading change after the turn > 0 (1 = yes)",
                    m["turn_heading_change_deg"].get<double>() > 10 ? 1.0 : 0.0, 1.0, 0.0,
-                   "a rudder force to starboard at the stern turns the bow to port"});
+                   "a rudder force to starboard at the stern turns the bow to port", CheckKind::prediction});
     return out;
   }
 

@@ -110,15 +110,16 @@ class Sailboat final : public Simulation {
       // The paper's Fig. 11: 0.5 m heels and recovers, 1.65 m capsizes (heights in between: no claim).
       if (std::abs(heights_[k] - 0.5) < 1e-9) {
         out.push_back({"CoM 0.5 m: capsized (0/1)", m["capsized_" + tag].get<bool>() ? 1.0 : 0.0, 0.0, 0.0,
-                       "paper Fig. 11 (top): heels as the wave passes and recovers"});
+                       "paper Fig. 11 (top): heels as the wave passes and recovers", CheckKind::prediction});
         // Recovered: back on the upright side, still rolling in the waves (little damping), so a
         // bound rather than zero: within 45 deg of upright at the end.
         out.push_back({"CoM 0.5 m: |final roll| (deg)", std::abs(m["final_roll_deg_" + tag].get<double>()), 0.0, 45.0,
-                       "paper Fig. 11 (top): recovers the upright position; tol 45 deg (still rolling)"});
+                       "paper Fig. 11 (top): recovers the upright position; tol 45 deg (still rolling)",
+                       CheckKind::prediction});
       }
       if (std::abs(heights_[k] - 1.65) < 1e-9)
         out.push_back({"CoM 1.65 m: capsized (0/1)", m["capsized_" + tag].get<bool>() ? 1.0 : 0.0, 1.0, 0.0,
-                       "paper Fig. 11 (bottom): the wave capsizes it"});
+                       "paper Fig. 11 (bottom): the wave capsizes it", CheckKind::prediction});
     }
     return out;
   }

@@ -304,30 +304,38 @@ std::vector<Check> JellyfishSimulation::checks(const json& m) const {
   const std::string fig = "Alexandrova et al. 2006 Fig. 6";
   std::vector<Check> out = {
       {"min bell diameter (cm)", m["min_bell_diameter_cm"], 37.0, 0.5,
-       fig + "(b) lower bound ~37 cm; tol one 0.5 cm tick"},
+       fig + "(b) lower bound ~37 cm; tol one 0.5 cm tick. Fixed by the inputs bell.profile_r and bell.contraction",
+       CheckKind::consistency},
       {"max bell diameter (cm)", m["max_bell_diameter_cm"], 40.5, 0.5,
-       fig + "(b) upper bound ~40.5 cm; tol one 0.5 cm tick"},
+       fig + "(b) upper bound ~40.5 cm; tol one 0.5 cm tick. Fixed by the inputs bell.profile_r and bell.contraction",
+       CheckKind::consistency},
       {"peak propulsion velocity (cm/s)", m["peak_velocity_cm_s"], 1.0, 0.2,
        fig + "(a) peaks ~1 cm/s (axis to 1.2); tol one 0.2 cm/s tick. The paper's propulsion coefficient is free: "
-             "the case sets it (propulsion.coefficient), so this check pins that calibration"},
+             "the case sets it (propulsion.coefficient), so this check pins that calibration",
+       CheckKind::calibration, "propulsion.coefficient"},
       // McHenry & Jed (2003) kinematics the paper compares with: speed is pulsed, ~0 while the bell refills.
       {"mean velocity in relaxation / peak", m["relaxation_velocity_ratio"], 0.0, 0.1,
-       fig + "(a): near zero in relaxation; tol 10% of the peak"},
+       fig + "(a): near zero in relaxation; tol 10% of the peak. Forced by the max(0, v_j) clip of the propulsion",
+       CheckKind::consistency},
       // The paper's v_j is instantaneous in the contraction speed, so it peaks while the bell closes
       // fastest, before the diameter minimum that ends the contraction; "near" is checked as: within one
       // contraction time of it (Fig. 6's time axis, ticks 8.3 s apart, cannot resolve it better).
       {"|t(diameter min) - t(velocity peak)| per pulse (s)", m["peak_lag_s"], 0.0, bell_->params().contraction_s,
-       "McHenry & Jed 2003 (the paper's Fig. 7): speed peaks near the diameter minimum; tol one contraction time"},
+       "McHenry & Jed 2003 (the paper's Fig. 7): speed peaks near the diameter minimum; tol one contraction time. "
+       "Fixed by the prescribed bell motion and the propulsion formula",
+       CheckKind::consistency},
       // A pulsating bell pushes and draws water like a volume source, whose potential flow decays as
       // (R / r)^2. In the paper's geometry (40 cm bell in an 80 cm cube) the margin (R ~ 20 cm from the
       // axis) is only 20 cm from the side borders (r ~ 40 cm): (20/40)^2 = 0.25 bounds the border speed.
       {"water speed at the lattice border / max surface speed",
        m["border_speed_cm_s"].get<double>() / std::max(1e-12, m["max_surface_speed_cm_s"].get<double>()), 0.0, 0.25,
        "paper section 4 (near-border velocities almost negligible); bound: volume-source decay (R/r)^2 = (20 cm / 40 "
-       "cm)^2"},
+       "cm)^2",
+       CheckKind::prediction},
       {"relative mass drift", m["mass_drift_rel"], 0.0, 0.05,
        "paper section 3.2: the C-group scheme does not conserve mass, the deviation is little; tol 5% (measured, "
-       "reported)"},
+       "reported)",
+       CheckKind::conservation},
   };
   return out;
 }

@@ -93,7 +93,8 @@ std::vector<Check> LatticeSimulation::checks(const json& m) const {
         {"kinetic-energy decay rate / (2 nu k^2)",
          m["decay_rate_measured"].get<double>() / m["decay_rate_expected"].get<double>(), 1.0, decay_tolerance_,
          "analytic viscous decay of a shear/vortex mode with nu = (tau - 1/2)/3; tolerance analysis.decay_tolerance "
-         "(lattice dispersion O(k^2) and compressibility O(Ma^2))"});
+         "(lattice dispersion O(k^2) and compressibility O(Ma^2))",
+         CheckKind::prediction});
   bool closed = true;
   for (auto b : params_.border) closed = closed && (b == lbm3d::Border::periodic || b == lbm3d::Border::bounce_back);
   if (closed) {
@@ -102,7 +103,9 @@ std::vector<Check> LatticeSimulation::checks(const json& m) const {
     const double tol = params_.fp64 ? 1e-10 : 1e-4;
     out.push_back(
         {"relative mass drift (closed lattice)", m["mass_drift_rel"], 0.0, tol,
-         "mass conservation of BGK with periodic/bounce-back borders; tolerance = round-off of the precision"});
+         "mass conservation of BGK with periodic/bounce-back borders; tolerance = round-off of the precision. An "
+         "identity of the scheme (collision and streaming conserve each cell's sum): a health check",
+         CheckKind::consistency});
   }
   return out;
 }

@@ -43,7 +43,10 @@ Schema langevin_schema() {
   lang.boolean("enabled", true, "Langevin relaxation and kicks (false: pure Kirchhoff, the paper's Fig. 5a)")
       .boolean("compare_without", false,
                "also integrate the same body without the Langevin terms (metrics *_no_langevin)")
-      .integer("seed", 1, 0, 9e15, "seed of the kicks");
+      .integer("seed", 1, 0, 9e15, "seed of the kicks")
+      .integer("ensemble", 0, 0, 10000,
+               "also run this many more falls with the seeds that follow `seed` (the same body and series): "
+               "the ensemble statistics the paper-figure checks use (0: the one fall)");
   Schema s;
   s.object("body", body, "the rigid body")
       .object("fluid", fluid, "the surrounding fluid")
@@ -95,6 +98,7 @@ LangevinCase langevin_case_from_json(const json& r, const std::string& source) {
   c.langevin = r["langevin"]["enabled"];
   c.compare_without = r["langevin"]["compare_without"];
   c.seed = r["langevin"]["seed"];
+  c.ensemble = r["langevin"]["ensemble"];
   c.ground_z = r["ground_z"];
   return c;
 }

@@ -32,6 +32,7 @@ struct LangevinCase {
   double ground_z = 0;
   bool langevin = true, compare_without = false;
   long seed = 1;
+  int ensemble = 0;  // extra falls with seeds seed + 1 .. seed + ensemble
 };
 
 LangevinCase langevin_case_from_json(const json& resolved, const std::string& source);

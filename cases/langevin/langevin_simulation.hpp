@@ -40,6 +40,10 @@ class LangevinSimulation : public Simulation {
  private:
   double tilt_deg(const bodies::LangevinBodyState& s) const;
   json trajectory_metrics(const std::vector<TrajectorySample>& traj) const;
+  // The fall with another seed from the same release state, to the same number of steps.
+  std::vector<TrajectorySample> fall_with_seed(long seed) const;
+  // Metrics of the falls with seeds seed .. seed + ensemble (the main run's included).
+  json ensemble_metrics(const json& main) const;
 
   LangevinCase c_;
   bodies::TriMesh mesh_;  // body frame, metres, centroid at the origin
@@ -47,7 +51,7 @@ class LangevinSimulation : public Simulation {
   mac3d::TurbulenceResult turb_;
   bodies::LangevinSeries series_;
   bodies::LangevinBodyParams params_, params_without_;
-  bodies::LangevinBodyState state_{}, state_without_{};
+  bodies::LangevinBodyState state_{}, state_without_{}, initial_{};
   std::vector<TrajectorySample> traj_, traj_without_;
   long step_ = 0;
   int frames_ = 0;

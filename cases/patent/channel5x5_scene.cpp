@@ -73,7 +73,7 @@ class Channel5x5 final : public PenaltySimulation {
       for (int q = 0; q < 3; ++q) {
         const double ours = mine ? (*mine)[names[q]].get<double>() : std::nan("");
         out.push_back({fmt::format("time {} {}[{}][{}]", ref.t, names[q], ref.i, ref.j), ours, vals[q],
-                       1e-6 + 2e-7 * std::abs(vals[q]), source});
+                       1e-6 + 2e-7 * std::abs(vals[q]), source, CheckKind::prediction});
       }
     }
     return out;

@@ -177,7 +177,9 @@ std::vector<Check> PenaltySimulation::checks(const json& metrics) const {
   const double scale = std::max(
       {std::abs(metrics["inflow_flux"].get<double>()), std::abs(metrics["outflow_flux"].get<double>()), 1e-300});
   return {{"mass balance residual / flux", metrics["mass_balance_residual"].get<double>() / scale, 0.0, 1e-9,
-           "conservation: eps p + div u = 0 summed over the cells (divergence theorem); tolerance = round-off"}};
+           "eps p + div u = 0 summed over the cells (divergence theorem); tolerance = round-off. An identity of "
+           "the pressure update, true for any momentum equation: a health check",
+           CheckKind::consistency}};
 }
 
 json PenaltySimulation::compare_tolerances() const {

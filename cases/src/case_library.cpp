@@ -85,6 +85,17 @@ json merge_base(const json& doc, const std::string& source, const std::vector<Ca
   return merged;
 }
 
+// One declared wrong model of a case: the overrides that break the model in a stated way and the
+// checks of which at least one must then fail.
+Schema counterexample_schema() {
+  Schema c;
+  c.string("name", json(), "identifier (letters, digits, _ and -: it names the run's folder)")
+      .string("why", json(), "how the model is wrong, in a few words")
+      .free_object("set", "overrides {\"key\": value} that make the model wrong")
+      .strings("fails", json(), "the checks (by quantity) of which at least one must fail");
+  return c;
+}
+
 }  // namespace
 
 std::vector<CaseDoc> canned_cases() {
@@ -137,6 +148,14 @@ Schema case_schema(const std::string& solver) {
       .free_object("quick",
                    "overrides {\"key\": value} applied by --quick: a short run of the same case "
                    "(backend comparison, smoke tests); its checks are not expected to pass")
+      .free_object("short",
+                   "overrides {\"key\": value} for a shorter run on which the checks still pass: the form "
+                   "`immerse validate --counterexamples` and the tests run")
+      .free_object("deviations",
+                   "{\"check quantity\": \"measured reason\"}: checks known to fail, shown as FAIL (deviation) "
+                   "without failing the run (a listed check that passes does)")
+      .list("counterexamples", counterexample_schema(),
+            "wrong models the checks must tell apart (`immerse validate CASE --counterexamples`)")
       .object("output", output, "what is written besides result.json");
   if (entry) s.merge(entry->schema());
   return s;

@@ -88,3 +88,20 @@ TEST(TriMesh, FlippedFaceIsRejected) {
   std::swap(box.faces[3][0], box.faces[3][1]);
   EXPECT_THROW(b::check_closed(box, "box"), immerse::InputError);
 }
+
+TEST(TriMesh, SubmergedVolumeOfABoxAndASphere) {
+  // Box 2 x 3 x 5 with its base at z = 0.5: below z = level it holds 6 (level - 0.5), exactly.
+  b::TriMesh box = b::make_box({2.0, 3.0, 5.0}, 2);
+  box.translate({0.0, 0.0, 3.0});
+  EXPECT_NEAR(b::submerged_volume(box, 0.0), 0.0, 1e-12);
+  EXPECT_NEAR(b::submerged_volume(box, 2.0), 6.0 * 1.5, 1e-12);
+  EXPECT_NEAR(b::submerged_volume(box, 9.0), 30.0, 1e-12);
+  EXPECT_NEAR(b::level_displacing(box, 6.0 * 1.5), 2.0, 1e-10);
+  // Sphere of radius 1 (1280 faces) at the origin: the cap below z = -0.5 holds
+  // pi h^2 (3 - h) / 3 with h = 0.5, within the icosphere's ~1% volume error; half of it below z = 0.
+  const b::TriMesh sphere = b::make_icosphere(1.0, 3);
+  const double full = b::mass_properties(sphere).volume;
+  EXPECT_NEAR(b::submerged_volume(sphere, 0.0) / full, 0.5, 1e-12);
+  EXPECT_NEAR(b::submerged_volume(sphere, -0.5) / (M_PI * 0.25 * 2.5 / 3), 1.0, 2e-2);
+  EXPECT_NEAR(b::level_displacing(sphere, 0.5 * full), 0.0, 1e-10);
+}

@@ -32,8 +32,8 @@ inline cases::RunOutcome run(const std::string& name, Backend b, std::vector<std
 }
 
 inline void expect_check(const cases::Check& c) {
-  EXPECT_TRUE(c.pass()) << c.quantity << ": ours " << c.ours << ", reference " << c.reference << ", tolerance "
-                        << c.tolerance << " (" << c.source << ")";
+  EXPECT_TRUE(c.as_expected()) << c.verdict() << " " << c.quantity << ": ours " << c.ours << ", reference "
+                               << c.reference << ", tolerance " << c.tolerance << " (" << c.source << ")";
 }
 
 // At least `min_checks` checks ran (none silently dropped) and every one passed.

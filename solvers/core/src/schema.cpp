@@ -31,6 +31,8 @@ std::string type_name(Schema::Type t) {
       return "boolean";
     case Schema::Type::string:
       return "string";
+    case Schema::Type::strings:
+      return "array of strings";
     case Schema::Type::choice:
       return "string";
     case Schema::Type::expression:
@@ -137,6 +139,9 @@ Schema& Schema::boolean(const std::string& name, json def, std::string help) {
 Schema& Schema::string(const std::string& name, json def, std::string help) {
   return add(make_key(name, Type::string, std::move(def), std::move(help)));
 }
+Schema& Schema::strings(const std::string& name, json def, std::string help) {
+  return add(make_key(name, Type::strings, std::move(def), std::move(help)));
+}
 Schema& Schema::choice(const std::string& name, json def, std::vector<std::string> choices, std::string help) {
   Key k = make_key(name, Type::choice, std::move(def), std::move(help));
   k.choices = std::move(choices);
@@ -198,6 +203,13 @@ json Schema::resolve(const json& input, const std::string& source, const std::st
       case Type::string:
       case Type::expression:
         if (!v.is_string()) fail(source, path, fmt::format("expected a {}, got {}", type_name(k.type), v.dump()));
+        out[k.name] = v;
+        break;
+      case Type::strings:
+        if (!v.is_array()) fail(source, path, fmt::format("expected an array of strings, got {}", v.dump()));
+        for (size_t i = 0; i < v.size(); ++i)
+          if (!v[i].is_string())
+            fail(source, path + "." + std::to_string(i), fmt::format("expected a string, got {}", v[i].dump()));
         out[k.name] = v;
         break;
       case Type::choice: {

@@ -115,7 +115,7 @@ FloatLoads float_body_loads(const bodies::TriMesh& local, const bodies::FloatBod
       if (A <= 0) continue;
       const Eigen::Vector3d c = (t[0] + t[1] + t[2]) / 3.0;
       const double hi = std::max(0.0, level - c.z());
-      Eigen::Vector3d F = -k.rho * k.g * hi * A * n;
+      Eigen::Vector3d F = -k.buoyancy * k.rho * k.g * hi * A * n;
       L.buoyancy += F;
       // Velocity of the piece relative to the water under it.
       const Eigen::Vector3d V = s.velocity + s.angular_velocity.cross(c - s.position) - water;

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "immerse/core/backend_id.hpp"
@@ -17,13 +18,54 @@ class App;
 
 namespace immerse::cases {
 
-// One tolerance check: |ours - reference| <= tolerance, with the reference's source named.
+// What a check's reference is, and so what its pass is worth:
+//   prediction    a reference the inputs do not fix: a paper's figure or table not used for tuning,
+//                 an analytic solution, an independent computation;
+//   calibration   a free coefficient (calibrated_key) was fitted to this reference: passing it shows
+//                 the fit holds, not that the model reproduces the paper;
+//   conservation  a physical law the scheme does not impose by construction;
+//   consistency   an identity of the scheme, a read-back of an input or a solver's stopping rule:
+//                 a health check, never counted as validation.
+enum class CheckKind { prediction, calibration, conservation, consistency };
+std::string to_string(CheckKind k);
+
+// One tolerance check: |ours - reference| <= tolerance, with the reference's source named. A NaN
+// (a quantity the run could not measure) fails.
 struct Check {
   std::string quantity;
   double ours = 0, reference = 0, tolerance = 0;
   std::string source;
+  CheckKind kind = CheckKind::consistency;
+  std::string calibrated_key;  // calibration: the case key fitted to the reference
+  // A documented deviation (the case's "deviations" key): the check is known to fail, for this
+  // measured reason. It is still evaluated and shown; it does not fail the run, and it does if it
+  // starts passing (so the list stays true).
+  std::string deviation;
+
+  Check() = default;
+  // Every check states its kind.
+  Check(std::string quantity, double ours, double reference, double tolerance, std::string source, CheckKind kind,
+        std::string calibrated_key = "")
+      : quantity(std::move(quantity)),
+        ours(ours),
+        reference(reference),
+        tolerance(tolerance),
+        source(std::move(source)),
+        kind(kind),
+        calibrated_key(std::move(calibrated_key)) {}
   bool pass() const;
+  // The outcome the case expects: a pass, or a fail listed among its deviations.
+  bool as_expected() const { return deviation.empty() ? pass() : !pass(); }
+  // "PASS", "FAIL", "FAIL (deviation)" or "PASS (listed as a deviation)".
+  std::string verdict() const;
 };
+// "value >= lo" as a tolerance check: min(value, cap) against the middle of [lo, cap]. The quantity
+// is suffixed with the bound; a NaN value fails.
+Check at_least(const std::string& quantity, double value, double lo, double cap, const std::string& source,
+               CheckKind kind);
+// The checks as result.json records them (with "kind" and "pass"), and back.
+nlohmann::json to_json(const std::vector<Check>& checks);
+std::vector<Check> checks_from_json(const nlohmann::json& j);
 
 struct RunOptions {
   Backend backend = default_backend();

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "immerse/cases/counterexamples.hpp"
 #include "immerse/cases/runner.hpp"
 
 namespace immerse::reports {
@@ -34,6 +35,10 @@ struct ReportContext {
   std::string dir;                         // report directory
   std::map<std::string, CaseRun> runs;     // by case name
   std::map<std::string, json> benchmarks;  // Google Benchmark JSON output per program (bench_mac2d, ...)
+  // The counterexamples run per case that declares them (short forms), and the errors of those that
+  // could not run.
+  std::map<std::string, cases::Discrimination> discrimination;
+  std::map<std::string, std::string> discrimination_errors;
 };
 
 // A section writer returns Markdown; it may write plot files into ctx.dir.
@@ -47,6 +52,8 @@ std::string langevin_section(const ReportContext& ctx);
 std::string elastic_section(const ReportContext& ctx);
 std::string jellyfish_section(const ReportContext& ctx);
 std::string floating_section(const ReportContext& ctx);
+// Per paper: each case's checks x counterexamples matrix and the checks no counterexample breaks.
+std::string discrimination_section(const ReportContext& ctx);
 
 int write_report(const ReportOptions& opt);
 

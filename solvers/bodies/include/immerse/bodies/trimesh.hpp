@@ -38,6 +38,11 @@ struct MassProperties {
 };
 MassProperties mass_properties(const TriMesh& mesh);
 
+// Volume of the solid a closed, outward-oriented mesh bounds below the plane z = level.
+double submerged_volume(const TriMesh& mesh, double level);
+// The plane z = level below which the solid has `volume` (bisection; clamped to the mesh's extent).
+double level_displacing(const TriMesh& mesh, double volume);
+
 // Throws InputError naming `what` when an edge is not shared by exactly two faces with opposite
 // orientation (a hole, a non-manifold edge or a flipped face) or the enclosed volume is not positive.
 void check_closed(const TriMesh& mesh, const std::string& what);

@@ -16,7 +16,7 @@ using json = nlohmann::json;
 
 class Schema {
  public:
-  enum class Type { number, integer, boolean, string, choice, expression, vector, object, list, free_object };
+  enum class Type { number, integer, boolean, string, strings, choice, expression, vector, object, list, free_object };
 
   struct Key {
     std::string name;
@@ -35,6 +35,8 @@ class Schema {
   Schema& integer(const std::string& name, json def, double min, double max, std::string help);
   Schema& boolean(const std::string& name, json def, std::string help);
   Schema& string(const std::string& name, json def, std::string help);
+  // An array of strings (names, such as the checks a counterexample must fail).
+  Schema& strings(const std::string& name, json def, std::string help);
   Schema& choice(const std::string& name, json def, std::vector<std::string> choices, std::string help);
   // A formula of x, y, z, t (muparser syntax), checked when the solver compiles it.
   Schema& expression(const std::string& name, json def, std::string help);
