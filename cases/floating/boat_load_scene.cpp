@@ -1,10 +1,12 @@
 // boat_load: the weight-distribution test (sec. 3.1, Fig. 10). The paper's boat (3.23 x 0.43 x
 // 1.23 m) carries a 90 kg weight at the centre, bow, stern, port and starboard in turn; each
 // position is its own run, the heel and trim read as time means once the boat has settled.
-// Checks: the sign each position implies and the rough size of a box-barge metacentric estimate.
+// Checks: each settled angle against the static equilibrium of the same hull and load, computed from
+// the mesh's hydrostatics (a box-barge metacentric estimate is reported beside it).
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 
 #include "float_simulation.hpp"
 #include "immerse/bodies/float_shapes.hpp"
@@ -14,6 +16,12 @@
 namespace immerse::cases {
 namespace {
 constexpr double kPi = 3.14159265358979323846;
+// Settled heel and trim against the hull's static equilibrium on still water. Measured: the side
+// loads heel 7 % further than the equilibrium (15.74 against 14.71 deg), the end loads trim within
+// 1 % of it. The excess heel is not explained yet (the water the hull has displaced is not flat
+// under it; the equilibrium assumes it is); 10 % bounds it, and a buoyancy 10 % weak (15 % more
+// heel) fails.
+constexpr double kSettledTolerance = 0.10;
 
 struct Position {
   const char* name;
@@ -98,6 +106,11 @@ class BoatLoad final : public Simulation {
                        {"com_z_m", results_[p].z}});
     }
     m["positions"] = table;
+    for (int p = 1; p < 5; ++p) {
+      const bool side = kPositions[p].fy != 0;
+      m[std::string(kPositions[p].name) + (side ? "_hydrostatic_heel_deg" : "_hydrostatic_trim_deg")] =
+          equilibrium_deg(kPositions[p], side);
+    }
     m["estimate_side_heel_deg"] = e.heel_deg;
     m["estimate_end_trim_deg"] = e.trim_deg;
     m["estimate_GM_T_m"] = e.gm_t;
@@ -110,26 +123,29 @@ class BoatLoad final : public Simulation {
   std::vector<Check> checks(const json& m) const override {
     std::vector<Check> out;
     if (!m.contains("starboard_heel_deg")) return out;
-    const double heel = m["estimate_side_heel_deg"], trim = m["estimate_end_trim_deg"];
-    const char* src = "box-barge metacentric estimate atan(w d / (W GM)); rough size: within a factor 3";
-    // Centre: symmetric load, no heel or trim beyond a tenth of the side/end estimates.
-    out.push_back({"centre: |heel| (deg)", std::abs(m["centre_heel_deg"].get<double>()), 0.0, 0.1 * heel,
-                   "symmetry: a centred load neither heels nor trims; tol 10% of the side-load estimate",
+    const double heel = m["starboard_hydrostatic_heel_deg"], trim = m["bow_hydrostatic_trim_deg"];
+    // Centre: symmetric load, no heel or trim beyond a tenth of the side/end equilibrium.
+    out.push_back({"centre: |heel| (deg)", std::abs(m["centre_heel_deg"].get<double>()), 0.0, 0.1 * std::abs(heel),
+                   "symmetry: a centred load neither heels nor trims; tol 10% of the side-load heel",
                    CheckKind::prediction});
-    out.push_back({"centre: |trim| (deg)", std::abs(m["centre_trim_deg"].get<double>()), 0.0, 0.1 * trim,
-                   "symmetry: a centred load neither heels nor trims; tol 10% of the end-load estimate",
+    out.push_back({"centre: |trim| (deg)", std::abs(m["centre_trim_deg"].get<double>()), 0.0, 0.1 * std::abs(trim),
+                   "symmetry: a centred load neither heels nor trims; tol 10% of the end-load trim",
                    CheckKind::prediction});
-    // Signs: roll > 0 dips starboard (-y), pitch > 0 dips the bow (+x). Sizes: the log of the
-    // ratio to the estimate within log(3).
-    auto ratio = [](double ours, double est) { return ours * est > 0 ? std::log(ours / est) : 1e9; };
-    out.push_back({"port: log(heel / estimate)", ratio(m["port_heel_deg"], -heel), 0.0, std::log(3.0), src,
-                   CheckKind::prediction});
-    out.push_back({"starboard: log(heel / estimate)", ratio(m["starboard_heel_deg"], heel), 0.0, std::log(3.0), src,
-                   CheckKind::prediction});
-    out.push_back(
-        {"bow: log(trim / estimate)", ratio(m["bow_trim_deg"], trim), 0.0, std::log(3.0), src, CheckKind::prediction});
-    out.push_back({"stern: log(trim / estimate)", ratio(m["stern_trim_deg"], -trim), 0.0, std::log(3.0), src,
-                   CheckKind::prediction});
+    // Roll > 0 dips starboard (-y), pitch > 0 dips the bow (+x).
+    const std::string src = fmt::format(
+        "static equilibrium of the same hull and load from the mesh's hydrostatics (centre of buoyancy by the "
+        "divergence theorem; not the simulation's buoyancy code); tol {:g}% (see kSettledTolerance)",
+        100 * kSettledTolerance);
+    for (const char* side : {"port", "starboard"}) {
+      const double ref = m[std::string(side) + "_hydrostatic_heel_deg"];
+      out.push_back({fmt::format("{}: heel (deg)", side), m[std::string(side) + "_heel_deg"], ref,
+                     kSettledTolerance * std::abs(ref), src, CheckKind::prediction});
+    }
+    for (const char* end : {"bow", "stern"}) {
+      const double ref = m[std::string(end) + "_hydrostatic_trim_deg"];
+      out.push_back({fmt::format("{}: trim (deg)", end), m[std::string(end) + "_trim_deg"], ref,
+                     kSettledTolerance * std::abs(ref), src, CheckKind::prediction});
+    }
     return out;
   }
 
@@ -163,26 +179,43 @@ class BoatLoad final : public Simulation {
   }
 
   // A boat is built to float level: its centre of mass lies above the centre of buoyancy of its
-  // level-trim waterline. Found on still water: bisection on the draft for the weight, then the
-  // buoyancy's moment gives the centre of buoyancy's x. Height: the hull's centroid (uniform solid).
+  // level-trim waterline (the hull's own hydrostatics, bodies::submerged_part). Height: the hull's
+  // centroid (uniform solid).
   Eigen::Vector3d level_trim_centre_of_mass() const {
-    const double flat[4] = {1, 1, 1, 1}, still[4] = {0, 0, 0, 0};
-    const coupling::FloatWater w{2, 2, 1e9, flat, still, still};
-    auto loads = [&](double z) {
-      bodies::FloatBodyState st;
-      st.position = {1e9, 1e9, z};
-      st.orientation = Eigen::Quaterniond::Identity();
-      st.velocity.setZero();
-      st.angular_velocity.setZero();
-      return coupling::float_body_loads(hull_, st, w, case_.coupling.forces, nullptr);
+    const double V = boat_mass_ / case_.rho;
+    const Eigen::Vector3d B = bodies::submerged_part(hull_, bodies::level_displacing(hull_, V)).centroid;
+    return {B.x(), 0.0, bodies::mass_properties(hull_).centroid.z()};
+  }
+
+  // Where the weight stands on the deck, in the boat's frame: offsets from its centre of mass.
+  Eigen::Vector3d load_point(const Position& q) const {
+    return {com_.x() + q.fx * frac_ * spec_.length / 2, q.fy * frac_ * spec_.beam / 2, spec_.depth};
+  }
+
+  // Static equilibrium of the loaded boat from the hull's geometry alone: heeled by `deg` about x
+  // (roll) or trimmed about y (pitch), floating at the level that displaces boat and load, the
+  // buoyancy's moment about that axis balances the weights'. Returns the angle where it vanishes.
+  double equilibrium_deg(const Position& q, bool roll) const {
+    const double m = boat_mass_ + load_, V = m / case_.rho;
+    const Eigen::Vector3d P = load_point(q);
+    const int c = roll ? 1 : 0;  // the horizontal coordinate the moment arms lie along
+    auto moment = [&](double deg) {
+      const Eigen::Matrix3d R =
+          Eigen::AngleAxisd(deg * kPi / 180, roll ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY())
+              .toRotationMatrix();
+      bodies::TriMesh h = hull_;
+      for (auto& v : h.vertices) v = R * v;
+      const Eigen::Vector3d B = bodies::submerged_part(h, bodies::level_displacing(h, V)).centroid;
+      return m * B[c] - boat_mass_ * (R * com_)[c] - load_ * (R * P)[c];
     };
-    double deep = 1 - spec_.depth, dry = 1.0;
-    for (int it = 0; it < 80; ++it) {
-      const double m = 0.5 * (deep + dry);
-      (loads(m).force.z() > boat_mass_ * case_.water.g ? deep : dry) = m;
+    double lo = -30, hi = 30;
+    const double f_lo = moment(lo);
+    if (f_lo * moment(hi) > 0) return std::numeric_limits<double>::quiet_NaN();  // no balance within 30 deg
+    for (int it = 0; it < 60; ++it) {
+      const double mid = 0.5 * (lo + hi);
+      (moment(mid) * f_lo > 0 ? lo : hi) = mid;
     }
-    const coupling::FloatLoads l = loads(0.5 * (deep + dry));
-    return {-l.torque.y() / l.force.z(), 0.0, bodies::mass_properties(hull_).centroid.z()};
+    return 0.5 * (lo + hi);
   }
 
   void build(int run) {
@@ -200,8 +233,7 @@ class BoatLoad final : public Simulation {
     coupling::FloatExternalLoad w;
     w.body = 0;
     w.force = {0, 0, -load_ * p.g};  // the 90 kg weight, world frame, on the deck
-    // Offsets from the boat's centre of mass (above its centre of flotation): "centre" balances it.
-    w.point = {com_.x() + q.fx * frac_ * spec_.length / 2, q.fy * frac_ * spec_.beam / 2, spec_.depth};
+    w.point = load_point(q);         // offsets from the centre of mass (above the centre of flotation)
     system_->external_loads() = {w};
   }
 

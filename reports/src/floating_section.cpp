@@ -61,13 +61,19 @@ std::string boat_section(const CaseRun& run) {
   std::string md =
       "### Weight distribution (`boat_load`, sec. 3.1)\n\n90 kg on the deck of the 3.23 x 0.43 x 1.23 m "
       "boat; heel > 0: starboard down, trim > 0: bow down (settled time means).\n\n"
-      "| load at | heel (deg) | trim (deg) |\n|---|---|---|\n";
-  for (const auto& p : m["positions"])
-    md += fmt::format("| {} | {:+.2f} | {:+.2f} |\n", p["position"].get<std::string>(), p["heel_deg"].get<double>(),
-                      p["trim_deg"].get<double>());
+      "| load at | heel (deg) | trim (deg) | static equilibrium of the hull (deg) |\n|---|---|---|---|\n";
+  for (const auto& p : m["positions"]) {
+    const std::string at = p["position"];
+    const std::string key =
+        at + (at == "port" || at == "starboard" ? "_hydrostatic_heel_deg" : "_hydrostatic_trim_deg");
+    const std::string eq = m.contains(key) ? fmt::format("{:+.2f}", m[key].get<double>()) : "0 (symmetric)";
+    md += fmt::format("| {} | {:+.2f} | {:+.2f} | {} |\n", at, p["heel_deg"].get<double>(), p["trim_deg"].get<double>(),
+                      eq);
+  }
   md += fmt::format(
-      "\nBox-barge estimates for the side and end positions: heel {:.1f} deg, trim {:.1f} deg. The hull "
-      "pressure of the last position is in `{}/hull_pressure.vtp`.\n\n",
+      "\nThe static equilibrium comes from the hull mesh's own hydrostatics (docs/floating.md). A box-barge "
+      "estimate, for scale: heel {:.1f} deg, trim {:.1f} deg. The hull pressure of the last position is in "
+      "`{}/hull_pressure.vtp`.\n\n",
       m["estimate_side_heel_deg"].get<double>(), m["estimate_end_trim_deg"].get<double>(), run.dir);
   return md;
 }

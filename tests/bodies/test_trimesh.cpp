@@ -105,3 +105,15 @@ TEST(TriMesh, SubmergedVolumeOfABoxAndASphere) {
   EXPECT_NEAR(b::submerged_volume(sphere, -0.5) / (M_PI * 0.25 * 2.5 / 3), 1.0, 2e-2);
   EXPECT_NEAR(b::level_displacing(sphere, 0.5 * full), 0.0, 1e-10);
 }
+
+TEST(TriMesh, CentreOfBuoyancyOfABoxAndAHemisphere) {
+  // The box's submerged part is a box: its centroid is exact. A sphere's lower half has its
+  // centroid 3/8 r below the plane (within the 1280-face icosphere's ~1%).
+  b::TriMesh box = b::make_box({2.0, 3.0, 5.0}, 2);
+  box.translate({1.0, -1.0, 3.0});
+  const b::SubmergedPart p = b::submerged_part(box, 2.0);
+  EXPECT_NEAR((p.centroid - Eigen::Vector3d(1.0, -1.0, 1.25)).norm(), 0.0, 1e-12);
+  const b::SubmergedPart h = b::submerged_part(b::make_icosphere(1.0, 3), 0.0);
+  EXPECT_NEAR(h.centroid.z() / (-3.0 / 8.0), 1.0, 1e-2);
+  EXPECT_NEAR(h.centroid.head<2>().norm(), 0.0, 1e-12);
+}

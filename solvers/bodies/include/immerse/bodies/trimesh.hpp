@@ -38,7 +38,13 @@ struct MassProperties {
 };
 MassProperties mass_properties(const TriMesh& mesh);
 
-// Volume of the solid a closed, outward-oriented mesh bounds below the plane z = level.
+// The part of the solid a closed, outward-oriented mesh bounds below the plane z = level: its
+// volume and centroid (the centre of buoyancy when the plane is the water surface).
+struct SubmergedPart {
+  double volume = 0;
+  Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
+};
+SubmergedPart submerged_part(const TriMesh& mesh, double level);
 double submerged_volume(const TriMesh& mesh, double level);
 // The plane z = level below which the solid has `volume` (bisection; clamped to the mesh's extent).
 double level_displacing(const TriMesh& mesh, double volume);
