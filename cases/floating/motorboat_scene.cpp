@@ -95,7 +95,8 @@ class Motorboat final : public FloatSimulation {
     for (const char* k :
          {"speed_m_s", "depth_froude", "wake_half_angle_deg", "mach_half_angle_deg", "turn_heading_change_deg"})
       t[k] = {{"rel", 0.02}, {"abs", 0.5}, {"why", why}};
-    t["wake_samples"] = {{"rel", 1}, {"abs", 1e30}, {"why", why}};
+    // The wake edge's positions are read on the 1 m grid: one cell.
+    t["wake_samples"] = {{"rel", 0.0}, {"abs", 1.0}, {"why", "wake edge positions on the 1 m grid: one cell"}};
     return t;
   }
 
