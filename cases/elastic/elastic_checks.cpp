@@ -42,7 +42,7 @@ std::vector<RefPoint> ghia() {
 
 json ElasticSimulation::scene_metrics() {
   json m = json::object();
-  if (scene_ != "cavity") return m;
+  if (scene_ != ElasticScene::cavity) return m;
   // Centreline profiles: u on x = L/2 (u faces lie on it for even nx), v on y = L/2, linear
   // interpolation between the grid's points; lid speed and side from the case.
   const mac2d::HostFields f = runs_[0].flow->fields();
@@ -90,7 +90,7 @@ std::vector<Check> ElasticSimulation::checks(const json& m) const {
                  std::max(0.0, m["max_divergence"].get<double>() - fluid_.pressure_tol), 0.0, 0.0,
                  "projection to the stated tolerance (fluid_solver.pressure_tol): the solver's stopping rule",
                  CheckKind::consistency});
-  if (scene_ == "cavity") {
+  if (scene_ == ElasticScene::cavity) {
     // First-order semi-Lagrangian advection smears the vortex: Stable Fluids is known to be
     // diffusive (Stam 1999), its numerical viscosity ~ U h / 2. Measured max deviations: 0.0113 /
     // 0.0068 U at 64^2, 0.0058 / 0.0050 U at 128^2 (first order: halving with h). 0.02 U bounds the
@@ -104,7 +104,7 @@ std::vector<Check> ElasticSimulation::checks(const json& m) const {
   }
   // The body checks need a body: a case that sets body.kind = none keeps the scene's fluid checks only.
   const bool body = !runs_.empty() && runs_[0].body.has_value();
-  if (body && (scene_ == "elastic_bar" || scene_ == "windmill")) {
+  if (body && (scene_ == ElasticScene::elastic_bar || scene_ == ElasticScene::windmill)) {
     // Leakage: the boundary map imposes the body velocity at the boundary through cut-cell stencils and
     // face fractions; what the metric still sees is its own sampling error: bilinear interpolation at the
     // outline mixes grid values up to h away, O(h) of the local shear. Tolerance 5 % of the inflow flux
@@ -116,12 +116,14 @@ std::vector<Check> ElasticSimulation::checks(const json& m) const {
          "paper sec. 4: no velocity leakage through the body; tol 5 % of the inflow flux at h = 1/256 m, O(h)",
          CheckKind::prediction});
   }
-  if (body && (scene_ == "elastic_bar" || scene_ == "windmill")) {
+  if (body && (scene_ == ElasticScene::elastic_bar || scene_ == ElasticScene::windmill)) {
     // The paper's claim (sec. 3, Fig. 5): the boundary map lets less fluid through the body than the
     // staircase voxelisation of the same body. Both couplings run the same case (coupling.compare);
     // the check needs the case's own coupling to be the boundary map, else it has nothing to compare.
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    const double map = m.value("coupling", "") == "boundary_map" ? m["leak_flux_rel"].get<double>() : nan;
+    const double map = m.value("coupling", "") == coupling_mode_choices().name(coupling::CouplingMode::boundary_map)
+                           ? m["leak_flux_rel"].get<double>()
+                           : nan;
     const double stair = m.contains("staircase_leak_flux_rel") ? m["staircase_leak_flux_rel"].get<double>() : nan;
     out.push_back(at_least("leak ratio staircase / boundary map", stair / map, kLeakRatioMin, 1e6,
                            "paper sec. 3 and Fig. 5: the boundary map leaks less than the staircase (same case, "
@@ -129,7 +131,8 @@ std::vector<Check> ElasticSimulation::checks(const json& m) const {
                                fmt::format("{:g}", kLeakRatioMin) + ": see kLeakRatioMin",
                            CheckKind::prediction));
   }
-  if (body && (scene_ == "elastic_bar" || scene_ == "windmill") && m.contains("max_speed_run_over_inflow")) {
+  if (body && (scene_ == ElasticScene::elastic_bar || scene_ == ElasticScene::windmill) &&
+      m.contains("max_speed_run_over_inflow")) {
     // Stability of the explicit coupling (the ratio exists when the case has an inflow): the jet is
     // the flow's only source of energy and the body moves at cm/s, so no face should run much faster
     // than the jet. Stable runs measure 1.1-1.35x (the jet accelerating round the body); the elastic
@@ -140,7 +143,7 @@ std::vector<Check> ElasticSimulation::checks(const json& m) const {
          "no energy source but the jet: a stable coupling keeps speeds near the jet's (measured 1.1-1.35x); tol 2x",
          CheckKind::consistency});
   }
-  if (body && scene_ == "elastic_bar") {
+  if (body && scene_ == ElasticScene::elastic_bar) {
     out.push_back(
         {"mean tip deflection along the jet (+x) > 0", m["tip_dx_mean_second_half"].get<double>() > 0 ? 1.0 : 0.0, 1.0,
          0.0,
@@ -148,7 +151,7 @@ std::vector<Check> ElasticSimulation::checks(const json& m) const {
          "the lightly damped bar oscillates about its deflection)",
          CheckKind::prediction});
   }
-  if (body && scene_ == "windmill") {
+  if (body && scene_ == ElasticScene::windmill) {
     // The pipe's jet passes below the pin moving +x: its torque about the pin is counter-clockwise.
     out.push_back({"rotation in the jet's sense (omega > 0)",
                    m["omega_mean_last_quarter"].get<double>() > 0 ? 1.0 : 0.0, 1.0, 0.0,

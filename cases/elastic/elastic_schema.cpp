@@ -4,6 +4,26 @@
 
 namespace immerse::cases {
 
+const Choices<ElasticScene>& elastic_scene_choices() {
+  static const Choices<ElasticScene> c = {{"generic", ElasticScene::generic},
+                                          {"cavity", ElasticScene::cavity},
+                                          {"elastic_bar", ElasticScene::elastic_bar},
+                                          {"windmill", ElasticScene::windmill}};
+  return c;
+}
+
+const Choices<BodyKind>& body_kind_choices() {
+  static const Choices<BodyKind> c = {
+      {"none", BodyKind::none}, {"bar", BodyKind::bar}, {"windmill", BodyKind::windmill}, {"mesh", BodyKind::mesh}};
+  return c;
+}
+
+const Choices<coupling::CouplingMode>& coupling_mode_choices() {
+  static const Choices<coupling::CouplingMode> c = {{"boundary_map", coupling::CouplingMode::boundary_map},
+                                                    {"staircase", coupling::CouplingMode::staircase}};
+  return c;
+}
+
 Schema elastic_schema() {
   Schema material;
   material.number("lambda", 40, 0, 1e12, "Pa", "Lame lambda (2D, plane strain)")
@@ -12,7 +32,7 @@ Schema elastic_schema() {
       .number("mu_d", 0.02, 0, 1e12, "Pa s", "Voigt dashpot mu'")
       .number("density", 2, 1e-12, 1e12, "kg/m^2", "mass per unit area");
   Schema body;
-  body.choice("kind", "none", {"none", "bar", "windmill", "mesh"},
+  body.choice("kind", "none", body_kind_choices().names(),
               "the elastic body: none (fluid only), the paper's bar or windmill, or a triangle mesh file")
       .string("mesh_file", "", "kind mesh: 'nodes N triangles M' then N lines 'x y' and M lines 'a b c' (m, 0-based)")
       .vector("origin", json::array({0.47, 0.4}), 2, -1e9, 1e9, "m",
@@ -31,7 +51,7 @@ Schema elastic_schema() {
       .object("material", material, "Voigt material");
   Schema coupling;
   coupling
-      .choice("mode", "boundary_map", {"boundary_map", "staircase"},
+      .choice("mode", "boundary_map", coupling_mode_choices().names(),
               "fluid-body coupling: the paper's boundary map (cut cells) or the voxelised staircase baseline")
       .number("alpha", 0.5, 0, 1, "", "eq. 8 coupling strength (the paper: 0.5)")
       .boolean("pressure_force", true,

@@ -50,19 +50,18 @@ void check_fem_stability(const bodies::FemBody& b, const bodies::FemMaterial& m,
 
 ElasticSimulation::ElasticSimulation(const json& r, const std::string& source, const RunOptions& opt)
     : params_(r),
-      scene_(r["scene"]),
+      scene_(elastic_scene_choices().parse(r["scene"], "scene")),
       fluid_(mac2d::stable_params_from_json(r, source)),
       steps_(r["time"]["steps"].get<long>()),
       frames_(r["output"]["frames"].get<int>()),
       series_every_(r["output"]["series_every"].get<long>()) {
   const json& b = r["body"];
-  const std::string kind = b["kind"];
+  const BodyKind kind = body_kind_choices().parse(b["kind"], "body.kind");
   substeps_ = b["substeps"];
   alpha_ = r["coupling"]["alpha"];
   pressure_force_ = r["coupling"]["pressure_force"];
-  const auto mode =
-      r["coupling"]["mode"] == "staircase" ? coupling::CouplingMode::staircase : coupling::CouplingMode::boundary_map;
-  const int nruns = kind != "none" && r["coupling"]["compare"].get<bool>() ? 2 : 1;
+  const auto mode = coupling_mode_choices().parse(r["coupling"]["mode"], "coupling.mode");
+  const int nruns = kind != BodyKind::none && r["coupling"]["compare"].get<bool>() ? 2 : 1;
   runs_.resize(nruns);
   for (int k = 0; k < nruns; ++k) {
     ElasticRun& run = runs_[k];
@@ -70,16 +69,16 @@ ElasticSimulation::ElasticSimulation(const json& r, const std::string& source, c
     run.mode = k == 0 ? mode
                       : (mode == coupling::CouplingMode::staircase ? coupling::CouplingMode::boundary_map
                                                                    : coupling::CouplingMode::staircase);
-    if (kind == "none") continue;
+    if (kind == BodyKind::none) continue;
     const bodies::FemMaterial mat = material_from(b["material"]);
     const Vec2 origin = {b["origin"][0], b["origin"][1]};
     std::vector<int> hub;
     bodies::FemMesh mesh;
     try {
-      if (kind == "bar")
+      if (kind == BodyKind::bar)
         mesh = bodies::fem_bar(origin[0], origin[1], b["width"], b["length"], b["cells_across"], b["cells_along"],
                                b["pointed_tip"]);
-      else if (kind == "windmill")
+      else if (kind == BodyKind::windmill)
         mesh = bodies::fem_windmill(origin[0], origin[1], b["hub_half_size"], b["blade_length"], b["blade_cells"], hub);
       else
         mesh = bodies::fem_read_mesh(b["mesh_file"]);
@@ -98,7 +97,7 @@ ElasticSimulation::ElasticSimulation(const json& r, const std::string& source, c
             fmt::format("{}: key 'body': node ({:g}, {:g}) lies outside the fluid domain [0, {:g}] x [0, {:g}]", source,
                         p[0], p[1], fluid_.nx * fluid_.h, fluid_.ny * fluid_.h));
     check_fem_stability(*run.body, mat, fluid_.dt / substeps_, substeps_, source);
-    if (k == 0 && kind == "bar") {
+    if (k == 0 && kind == BodyKind::bar) {
       // The tip: the lowest node (the free end hangs down into the jet).
       tip_node_ = 0;
       for (size_t n = 0; n < run.body->x.size(); ++n)
@@ -193,8 +192,7 @@ Vec2 ElasticSimulation::tip_displacement(const ElasticRun& r) const {
 std::vector<std::string> ElasticSimulation::series_columns() const {
   std::vector<std::string> c = {"t", "max_speed", "max_divergence", "pressure_iterations"};
   for (size_t k = 0; k < runs_.size(); ++k) {
-    const std::string p =
-        k == 0 ? "" : (runs_[k].mode == coupling::CouplingMode::staircase ? "staircase_" : "boundary_map_");
+    const std::string p = k == 0 ? "" : coupling_mode_choices().name(runs_[k].mode) + "_";
     if (!runs_[k].body) continue;
     for (const char* n : {"tip_dx", "tip_dy", "omega", "angle", "leak_flux_rel"}) c.push_back(p + n);
   }
@@ -266,7 +264,7 @@ json ElasticSimulation::run_metrics(ElasticRun& r) {
     if (in.speed > 0) m["max_speed_run_over_inflow"] = r.max_speed_run / in.speed;
     m["leak_flux_rel"] = r.leak_samples ? r.leak_abs_sum / r.leak_samples / q : 0.0;
     m["leak_net_rel"] = r.leak_samples ? r.leak_net_sum / r.leak_samples / q : 0.0;
-    m["coupling"] = r.mode == coupling::CouplingMode::staircase ? "staircase" : "boundary_map";
+    m["coupling"] = coupling_mode_choices().name(r.mode);
   }
   return m;
 }
@@ -281,7 +279,7 @@ json ElasticSimulation::metrics() {
   m["substeps"] = substeps_;
   m.update(scene_metrics());
   for (size_t k = 1; k < runs_.size(); ++k) {
-    const std::string p = runs_[k].mode == coupling::CouplingMode::staircase ? "staircase_" : "boundary_map_";
+    const std::string p = coupling_mode_choices().name(runs_[k].mode) + "_";
     const json other = run_metrics(runs_[k]);
     for (const auto& [key, value] : other.items()) m[p + key] = value;
   }

@@ -8,11 +8,20 @@
 
 #include "immerse/bodies/fem_body.hpp"
 #include "immerse/cases/simulation.hpp"
+#include "immerse/core/choices.hpp"
 #include "immerse/core/timer.hpp"
 #include "immerse/coupling/bmap_boundary_map.hpp"
 #include "immerse/mac2d/stable_flow.hpp"
 
 namespace immerse::cases {
+
+// The scenes of solver "mac2d.stable" (the case's "scene"), the body kinds ("body.kind") and the
+// couplings ("coupling.mode"): named once, in elastic_schema.cpp.
+enum class ElasticScene { generic, cavity, elastic_bar, windmill };
+enum class BodyKind { none, bar, windmill, mesh };
+const Choices<ElasticScene>& elastic_scene_choices();
+const Choices<BodyKind>& body_kind_choices();
+const Choices<coupling::CouplingMode>& coupling_mode_choices();
 
 using bodies::Vec2;
 Schema elastic_schema();
@@ -73,7 +82,7 @@ class ElasticSimulation : public Simulation {
   json scene_metrics();  // elastic_checks.cpp: the cavity's centreline comparison
 
   json params_;
-  std::string scene_;
+  ElasticScene scene_ = ElasticScene::generic;
   mac2d::StableParams fluid_;
   std::vector<ElasticRun> runs_;
   int substeps_ = 1;

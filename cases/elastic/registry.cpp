@@ -9,8 +9,9 @@ SolverEntry elastic_solver_entry() {
                                     const RunOptions& opt) -> std::unique_ptr<Simulation> {
     return std::make_unique<ElasticSimulation>(r, source, opt);
   };
-  return {
-      "mac2d.stable", elastic_schema, {{"generic", make}, {"cavity", make}, {"elastic_bar", make}, {"windmill", make}}};
+  SolverEntry entry{"mac2d.stable", elastic_schema, {}};
+  for (const auto& name : elastic_scene_choices().names()) entry.scenes.push_back({name, make});
+  return entry;
 }
 
 }  // namespace immerse::cases
