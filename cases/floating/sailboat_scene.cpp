@@ -105,33 +105,31 @@ class Sailboat final : public Simulation {
   }
 
   std::vector<Check> checks(const json& m) const override {
+    // The paper's Fig. 11: 0.5 m heels and recovers, 1.65 m capsizes (heights in between: no claim).
+    // Each claim is read twice: the final state (capsized: beyond 90 deg at the end), and the
+    // largest roll against the hull's angle of vanishing stability at that height (from its static
+    // righting-arm curve): a boat that recovers never passed it, one that capsizes did.
+    struct Claim {
+      double height;
+      bool capsizes;
+      const char* figure;
+    };
+    const Claim claims[] = {{0.5, false, "paper Fig. 11 (top): heels as the wave passes and recovers"},
+                            {1.65, true, "paper Fig. 11 (bottom): the wave capsizes it"}};
     std::vector<Check> out;
-    for (size_t k = 0; k < heights_.size(); ++k) {
-      const std::string tag = fmt::format("com_{:.2f}", heights_[k]);
+    for (const Claim& c : claims) {
+      const std::string tag = fmt::format("com_{:.2f}", c.height);
       if (!m.contains("capsized_" + tag)) continue;
-      // The paper's Fig. 11: 0.5 m heels and recovers, 1.65 m capsizes (heights in between: no claim).
-      if (std::abs(heights_[k] - 0.5) < 1e-9) {
-        out.push_back({"CoM 0.5 m: capsized (0/1)", m["capsized_" + tag].get<bool>() ? 1.0 : 0.0, 0.0, 0.0,
-                       "paper Fig. 11 (top): heels as the wave passes and recovers", CheckKind::prediction});
-        // Recovered: the largest roll stayed below the hull's angle of vanishing stability at this
-        // height (from its static righting-arm curve): past it, the boat would not come back.
-        out.push_back(
-            at_least("CoM 0.5 m: vanishing-stability angle - max roll (deg)",
-                     m["vanishing_stability_deg_" + tag].get<double>() - m["max_roll_deg_" + tag].get<double>(), 0, 360,
-                     "paper Fig. 11 (top): heels and recovers; the hull's static GZ curve (mesh hydrostatics, "
-                     "mast included) gives the angle past which it cannot",
-                     CheckKind::prediction));
-      }
-      if (std::abs(heights_[k] - 1.65) < 1e-9) {
-        out.push_back({"CoM 1.65 m: capsized (0/1)", m["capsized_" + tag].get<bool>() ? 1.0 : 0.0, 1.0, 0.0,
-                       "paper Fig. 11 (bottom): the wave capsizes it", CheckKind::prediction});
-        out.push_back(
-            at_least("CoM 1.65 m: max roll - vanishing-stability angle (deg)",
-                     m["max_roll_deg_" + tag].get<double>() - m["vanishing_stability_deg_" + tag].get<double>(), 0, 360,
-                     "paper Fig. 11 (bottom): the wave rolls it past the angle of vanishing stability of its "
-                     "static GZ curve",
-                     CheckKind::prediction));
-      }
+      const std::string at = fmt::format("CoM {:g} m: ", c.height);
+      out.push_back({at + "capsized (0/1)", m["capsized_" + tag].get<bool>() ? 1.0 : 0.0, c.capsizes ? 1.0 : 0.0, 0.0,
+                     c.figure, CheckKind::prediction});
+      const double past = m["max_roll_deg_" + tag].get<double>() - m["vanishing_stability_deg_" + tag].get<double>();
+      out.push_back(at_least(at + (c.capsizes ? "max roll - vanishing-stability angle (deg)"
+                                              : "vanishing-stability angle - max roll (deg)"),
+                             c.capsizes ? past : -past, 0, 360,
+                             std::string(c.figure) + "; the largest roll against the angle of vanishing stability of "
+                                                     "the hull's static GZ curve (mesh hydrostatics, mast included)",
+                             CheckKind::prediction));
     }
     return out;
   }
