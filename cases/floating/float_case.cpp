@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "immerse/bodies/float_shapes.hpp"
+#include "immerse/core/choices.hpp"
 #include "immerse/core/error.hpp"
 #include "immerse/swlbm/sw_params.hpp"
 
@@ -13,13 +14,23 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 
 Eigen::Vector3d vec3(const json& j) { return {j[0].get<double>(), j[1].get<double>(), j[2].get<double>()}; }
+
+// The shapes of "bodies.N.shape", named once for the schema and the mesh builder.
+enum class BodyShape { sphere, box, complex, hull, rowing_boat, motorboat, sailboat, obj };
+const Choices<BodyShape>& shape_choices() {
+  static const Choices<BodyShape> c = {{"sphere", BodyShape::sphere},           {"box", BodyShape::box},
+                                       {"complex", BodyShape::complex},         {"hull", BodyShape::hull},
+                                       {"rowing_boat", BodyShape::rowing_boat}, {"motorboat", BodyShape::motorboat},
+                                       {"sailboat", BodyShape::sailboat},       {"obj", BodyShape::obj}};
+  return c;
+}
 }  // namespace
 
 Schema float_schema() {
   Schema body;
   body.string("name", "", "label")
       .choice(
-          "shape", "sphere", {"sphere", "box", "complex", "hull", "rowing_boat", "motorboat", "sailboat", "obj"},
+          "shape", "sphere", shape_choices().names(),
           "sphere: icosphere of 80 triangles; box; complex: the 520-triangle object of Table 1; hull: lofted hull of "
           "size [length, beam, depth]; rowing_boat/motorboat/sailboat: the paper's boats; obj: a mesh file")
       .string("obj", "", "Wavefront OBJ file (shape obj), closed and outward-oriented, metres after `scale`")
@@ -91,34 +102,44 @@ coupling::FloatBodySpec float_body_from_json(const json& b, const std::string& s
                                              double* density_out) {
   coupling::FloatBodySpec s;
   s.name = b["name"];
-  const std::string shape = b["shape"];
   const double r = b["radius"];
   const Eigen::Vector3d size = vec3(b["size"]);
-  if (shape == "sphere") {
-    s.mesh = bodies::float_sphere(r);
-    s.sphere_radius = r;
-  } else if (shape == "box")
-    s.mesh = bodies::make_box(size, 2);
-  else if (shape == "complex")
-    s.mesh = bodies::float_complex_object(r, 0.35 * r);
-  else if (shape == "rowing_boat")
-    s.mesh = bodies::float_hull(bodies::float_rowing_boat_spec());
-  else if (shape == "motorboat")
-    s.mesh = bodies::float_hull(bodies::float_motorboat_spec());
-  else if (shape == "sailboat")
-    s.mesh = bodies::float_sailboat(b["mast_height"]);
-  else if (shape == "hull") {
-    bodies::HullSpec h;
-    h.length = size.x();
-    h.beam = size.y();
-    h.depth = size.z();
-    s.mesh = bodies::float_hull(h);
-  } else {
-    const std::string path = b["obj"];
-    if (path.empty()) throw InputError(fmt::format("{}: key '{}.obj': shape 'obj' needs a file", source, where));
-    s.mesh = bodies::read_obj(path);
-    const double k = b["scale"];
-    s.mesh.scale(Eigen::Vector3d::Constant(k));
+  switch (shape_choices().parse(b["shape"], where + ".shape")) {
+    case BodyShape::sphere:
+      s.mesh = bodies::float_sphere(r);
+      s.sphere_radius = r;
+      break;
+    case BodyShape::box:
+      s.mesh = bodies::make_box(size, 2);
+      break;
+    case BodyShape::complex:
+      s.mesh = bodies::float_complex_object(r, 0.35 * r);
+      break;
+    case BodyShape::rowing_boat:
+      s.mesh = bodies::float_hull(bodies::float_rowing_boat_spec());
+      break;
+    case BodyShape::motorboat:
+      s.mesh = bodies::float_hull(bodies::float_motorboat_spec());
+      break;
+    case BodyShape::sailboat:
+      s.mesh = bodies::float_sailboat(b["mast_height"]);
+      break;
+    case BodyShape::hull: {
+      bodies::HullSpec h;
+      h.length = size.x();
+      h.beam = size.y();
+      h.depth = size.z();
+      s.mesh = bodies::float_hull(h);
+      break;
+    }
+    case BodyShape::obj: {
+      const std::string path = b["obj"];
+      if (path.empty()) throw InputError(fmt::format("{}: key '{}.obj': shape 'obj' needs a file", source, where));
+      s.mesh = bodies::read_obj(path);
+      const double k = b["scale"];
+      s.mesh.scale(Eigen::Vector3d::Constant(k));
+      break;
+    }
   }
   bodies::check_closed(s.mesh, fmt::format("{}: body '{}'", source, where));
   const double volume = bodies::mass_properties(s.mesh).volume;
