@@ -287,7 +287,9 @@ json LangevinSimulation::ensemble_metrics(const json& main) const {
   for (const auto& f : falls) {
     turns.push_back(f["turns"].get<double>());
     heading.push_back(f["heading_turns"].get<double>());
-    if (f["heading_turns"].get<double>() >= 1 && f["lateral_amplitude"].get<double>() >= 0.25 * half_length) ++helical;
+    if (f["heading_turns"].get<double>() >= helix_min_turns &&
+        f["lateral_amplitude"].get<double>() >= helix_min_radius * half_length)
+      ++helical;
   }
   auto median = [](std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -341,11 +343,11 @@ std::vector<Check> LangevinSimulation::checks(const json& m) const {
   std::vector<Check> out;
   const std::string scene = c_.scene;
   if (scene == "falling_paper") {
-    out.push_back(at_least("heading_turns", m["heading_turns"], 1.0, 100,
+    out.push_back(at_least("heading_turns", m["heading_turns"], helix_min_turns, 100,
                            "paper Fig. 3: helical fall (the horizontal velocity turns round at least once)"));
-    out.push_back(
-        at_least("lateral_amplitude/half-length", m["lateral_amplitude"].get<double>() / c_.semi_axes[0], 0.25, 100,
-                 "paper Fig. 3: the helix's radius is a sizeable fraction of the leaf (>= 1/4 of its half-length)"));
+    out.push_back(at_least(
+        "lateral_amplitude/half-length", m["lateral_amplitude"].get<double>() / c_.semi_axes[0], helix_min_radius, 100,
+        "paper Fig. 3: the helix's radius is a sizeable fraction of the leaf (>= 1/4 of its half-length)"));
     out.push_back(
         at_least("rotation_about_major_axis_net_turns", m["rotation_about_major_axis_net_turns"], 1.0, 1e6,
                  "paper Fig. 3: the paper rotates about its major axis while falling (at least one full net turn, "

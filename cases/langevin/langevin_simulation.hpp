@@ -58,6 +58,9 @@ class LangevinSimulation : public Simulation {
   int major_axis_ = 0;
   double U0_ = 0, Re_ = 0, voxelise_ms_ = 0, step_seconds_ = 0;
   static constexpr double heading_window = 0.1;  // s, displacement window of the heading
+  // A helical fall (Fig. 3): its heading turns round at least once, on a path whose radius is at
+  // least this fraction of the leaf's half-length. The single-fall checks and the ensemble share it.
+  static constexpr double helix_min_turns = 1.0, helix_min_radius = 0.25;
 };
 
 }  // namespace immerse::cases::langevin

@@ -161,15 +161,20 @@ Schema case_schema(const std::string& solver) {
   return s;
 }
 
+std::vector<std::string> overrides_as_sets(const json& overrides) {
+  std::vector<std::string> out;
+  for (const auto& [key, value] : overrides.items())
+    out.push_back(key + "=" + (value.is_string() ? value.get<std::string>() : value.dump()));
+  return out;
+}
+
 json resolve_case(const CaseDoc& c, const std::vector<std::string>& sets, bool quick) {
   json doc = c.doc;
   if (!doc.is_object()) throw InputError(c.source + ": expected a JSON object at the top level");
   // Overrides first (they may even change the solver), then the schema of the chosen solver. The
   // case's quick overrides come before --set, so --set still wins.
   std::vector<std::string> all_sets;
-  if (quick && doc.contains("quick") && doc["quick"].is_object())
-    for (const auto& [key, value] : doc["quick"].items())
-      all_sets.push_back(key + "=" + (value.is_string() ? value.get<std::string>() : value.dump()));
+  if (quick && doc.contains("quick") && doc["quick"].is_object()) all_sets = overrides_as_sets(doc["quick"]);
   all_sets.insert(all_sets.end(), sets.begin(), sets.end());
   for (const auto& set : all_sets) {
     const std::string solver = doc.value("solver", "");

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 #include "immerse/core/error.hpp"
 
@@ -13,13 +12,6 @@ namespace fs = std::filesystem;
 
 namespace immerse::cases {
 namespace {
-
-std::vector<std::string> as_sets(const json& overrides) {
-  std::vector<std::string> out;
-  for (const auto& [key, value] : overrides.items())
-    out.push_back(key + "=" + (value.is_string() ? value.get<std::string>() : value.dump()));
-  return out;
-}
 
 const Check* find_check(const std::vector<Check>& checks, const std::string& quantity) {
   for (const auto& c : checks)
@@ -77,8 +69,7 @@ std::vector<std::string> Discrimination::undemonstrated() const {
   return out;
 }
 
-bool has_counterexamples(const std::string& case_name) {
-  const CaseDoc doc = load_case(case_name);
+bool has_counterexamples(const CaseDoc& doc) {
   return doc.doc.contains("counterexamples") && !doc.doc["counterexamples"].empty();
 }
 
@@ -92,7 +83,7 @@ Discrimination run_counterexamples(const RunRequest& req, bool full) {
   d.case_name = resolved["case"];
   d.paper = resolved["paper"];
   d.form = full || resolved["short"].empty() ? "full" : "short";
-  if (d.form == "short") d.sets = as_sets(resolved["short"]);
+  if (d.form == "short") d.sets = overrides_as_sets(resolved["short"]);
   d.sets.insert(d.sets.end(), req.sets.begin(), req.sets.end());
 
   const std::string root =
@@ -106,25 +97,31 @@ Discrimination run_counterexamples(const RunRequest& req, bool full) {
     return run_case(r);
   };
 
-  if (!req.options.quiet) fmt::print("{}: the paper's model ({} form)\n", d.case_name, d.form);
-  const RunOutcome ref = run_one("reference", {});
-  if (ref.interrupted) throw Error("interrupted", 130);
-  d.reference = ref.checks;
-
+  // What the case file alone can show wrong is refused before any run.
   for (const auto& ce : resolved["counterexamples"]) {
     CounterexampleResult r;
     r.name = ce["name"];
     r.why = ce["why"];
-    r.sets = as_sets(ce["set"]);
+    r.sets = overrides_as_sets(ce["set"]);
     r.fails = ce["fails"].get<std::vector<std::string>>();
     const std::string where = fmt::format("{}: counterexamples: '{}'", doc.source, r.name);
     if (!valid_folder_name(r.name))
       throw InputError(where + ": key 'name': letters, digits, '_' and '-' only (it names a folder)");
     if (r.fails.empty()) throw InputError(where + ": key 'fails': name at least one check that must fail");
+    d.counterexamples.push_back(std::move(r));
+  }
+
+  if (!req.options.quiet) fmt::print("{}: the paper's model ({} form)\n", d.case_name, d.form);
+  const RunOutcome ref = run_one("reference", {});
+  if (ref.interrupted) throw Error("interrupted", 130);
+  d.reference = ref.checks;
+  for (const auto& r : d.counterexamples)
     for (const auto& q : r.fails)
       if (!find_check(d.reference, q))
-        throw InputError(fmt::format("{}: key 'fails': '{}' is not one of the case's checks:{}", where, q,
-                                     check_names(d.reference)));
+        throw InputError(fmt::format("{}: counterexamples: '{}': key 'fails': '{}' is not one of the case's checks:{}",
+                                     doc.source, r.name, q, check_names(d.reference)));
+
+  for (auto& r : d.counterexamples) {
     if (!req.options.quiet) fmt::print("{}: counterexample '{}': {}\n", d.case_name, r.name, r.why);
     try {
       const RunOutcome out = run_one(r.name, r.sets);
@@ -136,12 +133,9 @@ Discrimination run_counterexamples(const RunRequest& req, bool full) {
       if (e.exit_code() == 130) throw;
       r.error = e.what();
     }
-    d.counterexamples.push_back(std::move(r));
   }
 
-  const std::string path = (fs::path(root) / "discrimination.json").string();
-  std::ofstream(path + ".tmp") << to_json(d).dump(2) << "\n";
-  fs::rename(path + ".tmp", path);
+  write_json((fs::path(root) / "discrimination.json").string(), to_json(d));
   return d;
 }
 
@@ -226,9 +220,9 @@ std::string discrimination_markdown(const Discrimination& d) {
     for (const auto& r : d.counterexamples) {
       const Check* c = find_check(r.checks, ref.quantity);
       const bool named = std::find(r.fails.begin(), r.fails.end(), ref.quantity) != r.fails.end();
-      std::string cell = !r.error.empty() ? "run failed" : !c ? "n/a" : c->pass() ? "pass" : "FAIL";
-      if (named) cell = "**" + cell + "**";
-      out += " " + cell + " |";
+      std::string outcome = !r.error.empty() ? "run failed" : !c ? "n/a" : c->pass() ? "pass" : "FAIL";
+      if (named) outcome = "**" + outcome + "**";
+      out += " " + outcome + " |";
     }
     out += "\n";
   }

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "immerse/core/choices.hpp"
 #include "immerse/core/csv.hpp"
 #include "immerse/core/error.hpp"
 #include "immerse/core/interrupt.hpp"
@@ -27,10 +28,13 @@ std::string Check::verdict() const {
 }
 
 namespace {
-constexpr std::pair<CheckKind, const char*> kKindNames[] = {{CheckKind::prediction, "prediction"},
-                                                            {CheckKind::calibration, "calibration"},
-                                                            {CheckKind::conservation, "conservation"},
-                                                            {CheckKind::consistency, "consistency"}};
+const Choices<CheckKind>& kind_choices() {
+  static const Choices<CheckKind> c = {{"prediction", CheckKind::prediction},
+                                       {"calibration", CheckKind::calibration},
+                                       {"conservation", CheckKind::conservation},
+                                       {"consistency", CheckKind::consistency}};
+  return c;
+}
 }  // namespace
 
 Check at_least(const std::string& quantity, double value, double lo, double cap, const std::string& source,
@@ -43,11 +47,7 @@ Check at_least(const std::string& quantity, double value, double lo, double cap,
                kind};
 }
 
-std::string to_string(CheckKind k) {
-  for (const auto& [kind, name] : kKindNames)
-    if (kind == k) return name;
-  return "?";
-}
+std::string to_string(CheckKind k) { return kind_choices().name(k); }
 
 json to_json(const std::vector<Check>& checks) {
   json out = json::array();
@@ -72,14 +72,23 @@ std::vector<Check> checks_from_json(const json& j) {
     k.reference = c.at("reference").is_number() ? c.at("reference").get<double>() : std::nan("");
     k.tolerance = c.at("tolerance").is_number() ? c.at("tolerance").get<double>() : std::nan("");
     k.source = c.at("source");
-    const std::string kind = c.value("kind", "consistency");
-    for (const auto& [value, name] : kKindNames)
-      if (kind == name) k.kind = value;
+    k.kind = kind_choices().parse(c.value("kind", "consistency"), "checks.kind");
     k.calibrated_key = c.value("calibrated_key", "");
     k.deviation = c.value("deviation", "");
     out.push_back(k);
   }
   return out;
+}
+
+void write_json(const std::string& path, const json& j) {
+  // Write to a temporary file and rename, so a crash never leaves a half-written file.
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!out) throw Error("cannot write " + path, 1);
+    out << j.dump(2) << "\n";
+  }
+  fs::rename(tmp, path);
 }
 
 namespace {
@@ -89,17 +98,6 @@ std::string timestamp() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", std::localtime(&now));
   return buf;
-}
-
-void write_json(const std::string& path, const json& j) {
-  // Write to a temporary file and rename, so a crash never leaves a half-written result.json.
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) throw Error("cannot write " + path, 1);
-    out << j.dump(2) << "\n";
-  }
-  fs::rename(tmp, path);
 }
 
 // The case's "deviations": {"check quantity": "measured reason"} marks those checks as known fails.

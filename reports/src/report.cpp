@@ -165,7 +165,8 @@ int write_report(const ReportOptions& opt) {
   ctx.dir = opt.dir;
   fs::create_directories(fs::path(opt.dir) / "runs");
   bool all_pass = true;
-  for (const auto& c : cases::canned_cases()) {
+  const std::vector<cases::CaseDoc> canned = cases::canned_cases();
+  for (const auto& c : canned) {
     CaseRun run;
     run.name = c.name;
     run.dir = (fs::path(opt.dir) / "runs" / c.name).string();
@@ -195,8 +196,8 @@ int write_report(const ReportOptions& opt) {
     }
     ctx.runs[c.name] = run;
   }
-  for (const auto& c : cases::canned_cases()) {
-    if (!cases::has_counterexamples(c.name)) continue;
+  for (const auto& c : canned) {
+    if (!cases::has_counterexamples(c)) continue;
     const std::string dir = (fs::path(opt.dir) / "counterexamples" / c.name).string();
     try {
       if (opt.reuse) {

@@ -23,6 +23,9 @@ std::string reference_data(const std::string& name);
 // The full schema of a case: common keys (case, paper, experiment, solver, scene, units, output)
 // plus the solver family's keys.
 Schema case_schema(const std::string& solver);
+// An overrides object {"key": value} ("quick", "short", a counterexample's "set") as --set
+// assignments "key=value".
+std::vector<std::string> overrides_as_sets(const json& overrides);
 // Applies the case's own "quick" overrides (when `quick`), then --set overrides, checks every key,
 // returns the resolved parameters.
 json resolve_case(const CaseDoc& c, const std::vector<std::string>& sets, bool quick = false);

@@ -37,8 +37,8 @@ struct Discrimination {
 // req.out_dir/discrimination.json. InputError when a counterexample names a check the case lacks.
 Discrimination run_counterexamples(const RunRequest& req, bool full);
 
-// Does the case declare counterexamples?
-bool has_counterexamples(const std::string& case_name);
+// Does the case (as loaded, bases merged) declare counterexamples?
+bool has_counterexamples(const CaseDoc& doc);
 
 json to_json(const Discrimination& d);
 Discrimination discrimination_from_json(const json& j);

@@ -26,6 +26,9 @@ struct RunOutcome {
 
 RunOutcome run_case(const RunRequest& req);
 
+// Writes `j` to `path` through a temporary file and a rename: never a half-written file.
+void write_json(const std::string& path, const json& j);
+
 // Prints the checks as a table; returns true when all pass.
 bool print_checks(const std::vector<Check>& checks);
 
