@@ -115,6 +115,8 @@ int main(int argc, char** argv) {
     c->add_option("--set", req.sets, "override a case key: --set grid.nx=64 (repeatable)")->allow_extra_args(false);
     c->add_option("--steps", steps, "override time.steps");
     c->add_flag("--quiet", req.options.quiet, "no progress output");
+    c->add_flag("--phase-times", req.options.phase_times,
+                "time every phase on a device backend too (a fence per phase; host backends always do)");
     c->add_flag("--quick", req.quick, "apply the case's \"quick\" overrides: a short run (checks may not pass)");
     if (with_out) c->add_option("--out", req.out_dir, "output directory (default runs/<case>/<timestamp>/)");
   };

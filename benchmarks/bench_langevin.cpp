@@ -67,7 +67,8 @@ struct Row {
 };
 
 b::LangevinBodyParams row_params(const Row& r) {
-  b::TriMesh mesh = b::langevin_body_mesh(r.shape, r.a, r.bb, r.c, r.thickness, r.faces);
+  b::TriMesh mesh =
+      b::langevin_body_mesh(b::langevin_shape_choices().parse(r.shape, "shape"), r.a, r.bb, r.c, r.thickness, r.faces);
   mesh.translate(-b::mass_properties(mesh).centroid);
   b::AddedMassOptions opt;
   opt.fluid_density = r.fluid;

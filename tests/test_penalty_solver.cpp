@@ -115,8 +115,8 @@ TYPED_TEST(PenaltySolverTest, AgreesWithSerial) {
   PenaltyParams p = channel(48, 16);
   p.Re = 50;
   p.inflow_u = "4 * y * (1 - y)";
-  p.obstacles = {{"circle", "0.8", "0.5", 0.15, 0.15, 0, "post"},
-                 {"rectangle", "1.5 + 0.2 * sin(10 * t)", "0.3", 0.1, 0.05, 20, "boat"}};
+  p.obstacles = {{ObstacleShape::circle, "0.8", "0.5", 0.15, 0.15, 0, "post"},
+                 {ObstacleShape::rectangle, "1.5 + 0.2 * sin(10 * t)", "0.3", 0.1, 0.05, 20, "boat"}};
   DyeSpec d;
   d.x = 0.1;
   d.y = 0.5;

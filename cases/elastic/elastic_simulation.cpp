@@ -120,7 +120,6 @@ void ElasticSimulation::step_run(ElasticRun& r) {
     coupling::bmap_build(r.map, *r.body, fluid_.nx, fluid_.ny, fluid_.h);
     coupling::bmap_constraints(r.map, r.mode, fluid_.nx, fluid_.ny, r.constraints);
     r.flow->set_constraints(r.constraints);
-    fence_backends();
   }
   r.flow->predict();
   if (r.body) {

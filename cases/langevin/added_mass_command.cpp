@@ -38,13 +38,14 @@ int run_added_mass(const AddedMassArgs& a) {
     mesh = bodies::read_obj(a.mesh);
   } else {
     if (a.ellipsoid.size() != 3) throw InputError("added-mass: --ellipsoid needs three semi-axes A,B,C");
-    mesh = bodies::langevin_body_mesh("ellipsoid", a.ellipsoid[0], a.ellipsoid[1], a.ellipsoid[2], 0, a.faces);
+    mesh = bodies::langevin_body_mesh(bodies::LangevinShape::ellipsoid, a.ellipsoid[0], a.ellipsoid[1], a.ellipsoid[2],
+                                      0, a.faces);
   }
   bodies::check_closed(mesh, a.mesh.empty() ? "ellipsoid" : a.mesh);
   bodies::AddedMassOptions opt;
   opt.fluid_density = a.fluid_density;
   opt.thickness = a.thickness;
-  opt.model = a.method == "point_sources" ? bodies::SourceModel::point_sources : bodies::SourceModel::panels;
+  opt.model = bodies::source_model_choices().parse(a.method, "--method");
   const auto r = bodies::langevin_added_mass(mesh, opt);
   nlohmann::json out = {{"faces", r.faces},
                         {"volume", r.volume},
@@ -99,7 +100,7 @@ FamilyCommand add_added_mass_command(CLI::App& app) {
   c->add_option("--thickness", args->thickness, "thin bodies: sheet thickness (point_sources offset cap), default 0");
   c->add_option("--fluid-density", args->fluid_density, "fluid density (mass / L^3; default 1000, water in kg/m^3)");
   c->add_option("--method", args->method, "panels (default) or point_sources (the paper's offset point sources)")
-      ->check(CLI::IsMember({"panels", "point_sources"}));
+      ->check(CLI::IsMember(bodies::source_model_choices().names()));
   c->add_flag("--json", args->json, "machine-readable output");
   return {c, [args] { return run_added_mass(*args); }};
 }

@@ -2,9 +2,28 @@
 
 namespace immerse::cases::langevin {
 
+namespace {
+// The value of body.shape that reads mesh_file instead of building one of the paper's shapes.
+constexpr const char* kMeshShape = "mesh";
+
+std::vector<std::string> shape_names() {
+  std::vector<std::string> names = bodies::langevin_shape_choices().names();
+  names.push_back(kMeshShape);
+  return names;
+}
+}  // namespace
+
+const Choices<LangevinScene>& langevin_scene_choices() {
+  static const Choices<LangevinScene> c = {{"generic", LangevinScene::generic},
+                                           {"falling_paper", LangevinScene::falling_paper},
+                                           {"paper_airplane", LangevinScene::paper_airplane},
+                                           {"rubber_ellipsoid", LangevinScene::rubber_ellipsoid}};
+  return c;
+}
+
 Schema langevin_schema() {
   Schema body;
-  body.choice("shape", "ellipsoid", {"ellipsoid", "sphere", "elliptic_plate", "paper_airplane", "mesh"},
+  body.choice("shape", "ellipsoid", shape_names(),
               "ellipsoid (semi_axes a, b, c), sphere (radius a), elliptic_plate (a, b, thickness), paper_airplane "
               "(sheet side a, thickness), mesh (mesh_file)")
       .vector("semi_axes", json::array({0.01, 0.02, 0.04}), 3, 0, 100, "m", "a, b, c (see shape)")
@@ -12,7 +31,7 @@ Schema langevin_schema() {
       .integer("faces", 1280, 20, 20480, "mesh faces (ellipsoid/sphere: 80, 320, 1280, 5120; thin bodies: approximate)")
       .string("mesh_file", "", "Wavefront OBJ in metres, for shape mesh")
       .number("density", 1100, 1e-6, 1e6, "kg/m^3", "body density")
-      .choice("added_mass_method", "panels", {"panels", "point_sources"},
+      .choice("added_mass_method", "panels", bodies::source_model_choices().names(),
               "added-mass source model (point_sources: the paper's)");
   Schema fluid;
   fluid.number("density", 1000, 0, 1e6, "kg/m^3", "fluid density")
@@ -28,7 +47,7 @@ Schema langevin_schema() {
       .integer("pressure_iterations", 10, 1, 100000,
                "Jacobi sweeps per projection (warm-started from the previous step)")
       .number("length", 0, 0, 1e3, "m", "turbulence length scale l of eps0 (0: the body length d)")
-      .choice("sampling", "shell", {"shell", "domain"},
+      .choice("sampling", "shell", mac3d::sampling_choices().names(),
               "region whose mean k, eps make the series: fluid cells near the body, or all fluid cells")
       .integer("shell_cells", 2, 1, 100, "shell thickness in cells");
   Schema init;
@@ -61,15 +80,16 @@ Schema langevin_schema() {
 LangevinCase langevin_case_from_json(const json& r, const std::string& source) {
   LangevinCase c;
   c.source = source;
-  c.scene = r["scene"];
+  c.scene = langevin_scene_choices().parse(r["scene"], "scene");
   const json& b = r["body"];
-  c.shape = b["shape"];
+  c.from_mesh_file = b["shape"] == kMeshShape;
+  if (!c.from_mesh_file) c.shape = bodies::langevin_shape_choices().parse(b["shape"], "body.shape");
   c.mesh_file = b["mesh_file"];
   for (int a = 0; a < 3; ++a) c.semi_axes[a] = b["semi_axes"][a];
   c.thickness = b["thickness"];
   c.body_density = b["density"];
   c.faces = b["faces"];
-  c.added_mass_method = b["added_mass_method"];
+  c.added_mass_method = bodies::source_model_choices().parse(b["added_mass_method"], "body.added_mass_method");
   c.fluid_density = r["fluid"]["density"];
   c.viscosity = r["fluid"]["viscosity"];
   c.Re = r["fluid"]["Re"];
@@ -84,7 +104,7 @@ LangevinCase langevin_case_from_json(const json& r, const std::string& source) {
   c.turb.dt = t["dt"];
   c.turb.pressure_iterations = t["pressure_iterations"];
   c.turb.length = t["length"];
-  c.turb.sampling = t["sampling"] == "domain" ? mac3d::Sampling::domain : mac3d::Sampling::shell;
+  c.turb.sampling = mac3d::sampling_choices().parse(t["sampling"], "turbulence.sampling");
   c.turb.shell_cells = t["shell_cells"];
   const json& i = r["initial"];
   for (int a = 0; a < 3; ++a) {

@@ -3,6 +3,8 @@
 #include <array>
 #include <string>
 
+#include "immerse/bodies/langevin_added_mass.hpp"
+#include "immerse/bodies/langevin_meshes.hpp"
 #include "immerse/core/schema.hpp"
 #include "immerse/mac3d/turbulence.hpp"
 
@@ -10,14 +12,21 @@ namespace immerse::cases::langevin {
 
 Schema langevin_schema();
 
+// The scenes: one simulation serves them all; the scene picks the checks.
+enum class LangevinScene { generic, falling_paper, paper_airplane, rubber_ellipsoid };
+const Choices<LangevinScene>& langevin_scene_choices();
+
 struct LangevinCase {
-  std::string source, scene;
-  // body (SI units: m, kg/m^3)
-  std::string shape, mesh_file;
+  std::string source;
+  LangevinScene scene = LangevinScene::generic;
+  // body (SI units: m, kg/m^3): a built-in shape, or the mesh_file when from_mesh_file
+  bodies::LangevinShape shape = bodies::LangevinShape::ellipsoid;
+  bool from_mesh_file = false;
+  std::string mesh_file;
   std::array<double, 3> semi_axes{};
   double thickness = 0, body_density = 0;
   int faces = 0;
-  std::string added_mass_method;
+  bodies::SourceModel added_mass_method = bodies::SourceModel::panels;
   // fluid
   double fluid_density = 0, viscosity = 0, Re = 0;  // Re <= 0: U0 d / nu
   // turbulence precompute

@@ -28,12 +28,13 @@ Eigen::Matrix3d rotation(const bodies::LangevinBodyState& s) {
 bodies::TriMesh build_mesh(const LangevinCase& c) {
   bodies::TriMesh m;
   const auto& a = c.semi_axes;
-  if (c.shape == "mesh") {
+  if (c.from_mesh_file) {
     if (c.mesh_file.empty())
       throw InputError(fmt::format("{}: key 'body.mesh_file': required for shape mesh", c.source));
     m = bodies::read_obj(c.mesh_file);
-  } else if ((c.shape == "elliptic_plate" || c.shape == "paper_airplane") && !(c.thickness > 0)) {
-    throw InputError(fmt::format("{}: key 'body.thickness': must be > 0 for a {}", c.source, c.shape));
+  } else if (bodies::is_thin(c.shape) && !(c.thickness > 0)) {
+    throw InputError(fmt::format("{}: key 'body.thickness': must be > 0 for a {}", c.source,
+                                 bodies::langevin_shape_choices().name(c.shape)));
   } else {
     m = bodies::langevin_body_mesh(c.shape, a[0], a[1], a[2], c.thickness, c.faces);
   }
@@ -70,7 +71,7 @@ LangevinSimulation::LangevinSimulation(const json& r, const std::string& source,
   bodies::AddedMassOptions am;
   am.fluid_density = c_.fluid_density;
   am.thickness = c_.thickness;
-  am.model = c_.added_mass_method == "point_sources" ? bodies::SourceModel::point_sources : bodies::SourceModel::panels;
+  am.model = c_.added_mass_method;
   added_ = bodies::langevin_added_mass(mesh_, am);
 
   // Falling speed scale and Reynolds number (the paper's eq. 1): U0 = sqrt((rho_bar - 1) g b),
@@ -341,8 +342,8 @@ std::vector<Check> LangevinSimulation::checks(const json& m) const {
   auto at_least = [](const std::string& q, double v, double lo, double cap, const std::string& why,
                      CheckKind kind = CheckKind::prediction) { return cases::at_least(q, v, lo, cap, why, kind); };
   std::vector<Check> out;
-  const std::string scene = c_.scene;
-  if (scene == "falling_paper") {
+  const LangevinScene scene = c_.scene;
+  if (scene == LangevinScene::falling_paper) {
     out.push_back(at_least("heading_turns", m["heading_turns"], helix_min_turns, 100,
                            "paper Fig. 3: helical fall (the horizontal velocity turns round at least once)"));
     out.push_back(at_least(
@@ -364,7 +365,7 @@ std::vector<Check> LangevinSimulation::checks(const json& m) const {
                       e["seeds"][0].get<long>(), e["seeds"][1].get<long>(), e["helical_fraction_ci95"][0].get<double>(),
                       e["helical_fraction_ci95"][1].get<double>())));
     }
-  } else if (scene == "paper_airplane") {
+  } else if (scene == LangevinScene::paper_airplane) {
     if (m.contains("ensemble")) {
       const json& e = m["ensemble"];
       out.push_back({fmt::format("median turning motions of {} falls", e["falls"].get<int>()), e["turns_median"], 2.0,
@@ -381,7 +382,7 @@ std::vector<Check> LangevinSimulation::checks(const json& m) const {
                  "the count is set by the kicks, not by a glide: see the report"));
     out.push_back(at_least("mean_descent_speed", m["mean_descent_speed"], 1e-3, 1e3,
                            "the airplane descends; any falling body passes: a health check", CheckKind::consistency));
-  } else if (scene == "rubber_ellipsoid" && c_.compare_without) {
+  } else if (scene == LangevinScene::rubber_ellipsoid && c_.compare_without) {
     const double with = m["oscillation_amplitude_deg"], without = m["oscillation_amplitude_deg_no_langevin"];
     out.push_back(at_least("oscillation ratio with/without Langevin", with / std::max(without, 1e-9), 1.5, 1e6,
                            "paper Fig. 5: with the Langevin terms the ellipsoid oscillates clearly more (>= 1.5x) than "

@@ -1,6 +1,7 @@
 // The Langevin-rigid family as the case runner sees it: schema, scenes, factory.
 #include "added_mass_command.hpp"
 #include "immerse/cases/simulation.hpp"
+#include "langevin_params.hpp"
 #include "langevin_simulation.hpp"
 
 namespace immerse::cases {
@@ -11,10 +12,9 @@ SolverEntry langevin_solver_entry() {
                                     const RunOptions& opt) -> std::unique_ptr<Simulation> {
     return std::make_unique<langevin::LangevinSimulation>(r, source, opt);
   };
-  return {"langevin.rigid",
-          langevin::langevin_schema,
-          {{"generic", make}, {"falling_paper", make}, {"paper_airplane", make}, {"rubber_ellipsoid", make}},
-          {add_added_mass_command}};
+  SolverEntry entry{"langevin.rigid", langevin::langevin_schema, {}, {add_added_mass_command}};
+  for (const auto& name : langevin::langevin_scene_choices().names()) entry.scenes.push_back({name, make});
+  return entry;
 }
 
 }  // namespace immerse::cases

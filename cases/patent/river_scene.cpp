@@ -58,9 +58,9 @@ class River final : public PenaltySimulation {
       const double cx = ox(0, 0, 0, t), cy = oy(0, 0, 0, t), th = o.angle_deg * M_PI / 180;
       const double lx = std::cos(th) * (x - cx) + std::sin(th) * (y - cy),
                    ly = -std::sin(th) * (x - cx) + std::cos(th) * (y - cy);
-      const double b = o.shape == "circle" ? o.a : o.b;
-      const bool in = o.shape == "rectangle" ? (std::abs(lx) <= o.a && std::abs(ly) <= b)
-                                             : (lx * lx / (o.a * o.a) + ly * ly / (b * b) <= 1);
+      const double b = o.shape == mac2d::ObstacleShape::circle ? o.a : o.b;
+      const bool in = o.shape == mac2d::ObstacleShape::rectangle ? (std::abs(lx) <= o.a && std::abs(ly) <= b)
+                                                                 : (lx * lx / (o.a * o.a) + ly * ly / (b * b) <= 1);
       if (in)
         u = (ox(0, 0, 0, t + 0.5 * dt) - ox(0, 0, 0, std::max(0.0, t - 0.5 * dt))) /
             (t + 0.5 * dt - std::max(0.0, t - 0.5 * dt));

@@ -13,6 +13,7 @@
 #include "immerse/core/error.hpp"
 #include "immerse/core/interrupt.hpp"
 #include "immerse/core/progress.hpp"
+#include "immerse/core/timer.hpp"
 #include "immerse/core/versions.hpp"
 #include "immerse/core/vtk.hpp"
 
@@ -120,6 +121,8 @@ RunOutcome run_case(const RunRequest& req) {
   const std::string name = params["case"];
   if (req.options.steps_override >= 0) params["time"]["steps"] = req.options.steps_override;
 
+  const bool phases_timed = req.options.phase_times || req.options.backend != Backend::cuda;
+  set_phase_timing(phases_timed);
   std::unique_ptr<Simulation> sim = make_simulation(params, doc.source, req.options);
 
   RunOutcome out;
@@ -190,7 +193,8 @@ RunOutcome run_case(const RunRequest& req) {
   result["timings"] = {{"total_s", total_s},
                        {"steps", done},
                        {"per_step_ms", done > 0 ? 1e3 * total_s / done : 0.0},
-                       {"phases_ms", sim->phases_ms()}};
+                       {"phases_ms", sim->phases_ms()},
+                       {"phases_timed", phases_timed}};
   if (!failure.empty()) {
     result["status"] = "failed";
     result["error"] = failure;

@@ -82,24 +82,28 @@ TriMesh langevin_paper_airplane(double sheet, double t, int nu, int ns, double k
   return langevin_thicken(s, t);
 }
 
-TriMesh langevin_body_mesh(const std::string& shape, double a, double b, double c, double t, int faces) {
+TriMesh langevin_body_mesh(LangevinShape shape, double a, double b, double c, double t, int faces) {
   auto subdivisions = [&] {
     for (int sd = 0; sd <= 5; ++sd)
       if (20 * (1 << (2 * sd)) == faces) return sd;
-    throw InputError(fmt::format("faces {} for a {}: allowed 20, 80, 320, 1280, 5120, 20480", faces, shape));
+    throw InputError(fmt::format("faces {} for a {}: allowed 20, 80, 320, 1280, 5120, 20480", faces,
+                                 langevin_shape_choices().name(shape)));
   };
-  if (shape == "ellipsoid") return make_ellipsoid(a, b, c, subdivisions());
-  if (shape == "sphere") return make_icosphere(a, subdivisions());
-  if (shape == "elliptic_plate") {
-    const int rings = std::max(1, int(std::lround(std::sqrt(faces / 16.0))));  // sectors = 4 rings
-    return langevin_elliptic_plate(a, b, t, 4 * rings, rings);
+  switch (shape) {
+    case LangevinShape::ellipsoid:
+      return make_ellipsoid(a, b, c, subdivisions());
+    case LangevinShape::sphere:
+      return make_icosphere(a, subdivisions());
+    case LangevinShape::elliptic_plate: {
+      const int rings = std::max(1, int(std::lround(std::sqrt(faces / 16.0))));  // sectors = 4 rings
+      return langevin_elliptic_plate(a, b, t, 4 * rings, rings);
+    }
+    case LangevinShape::paper_airplane: {
+      const int nu = std::max(1, int(std::lround(std::sqrt(faces / 8.5))));
+      return langevin_paper_airplane(a, t, nu, 2 * std::max(2, int(std::lround(nu * 0.85))));
+    }
   }
-  if (shape == "paper_airplane") {
-    const int nu = std::max(1, int(std::lround(std::sqrt(faces / 8.5))));
-    return langevin_paper_airplane(a, t, nu, 2 * std::max(2, int(std::lround(nu * 0.85))));
-  }
-  throw InputError(
-      fmt::format("unknown body shape '{}' (allowed: ellipsoid, sphere, elliptic_plate, paper_airplane)", shape));
+  throw Error("langevin_body_mesh: shape out of range", kExitInternal);
 }
 
 }  // namespace immerse::bodies

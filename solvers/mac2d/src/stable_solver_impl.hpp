@@ -127,7 +127,6 @@ class StableSolver final : public StableFlow {
   void timed(const char* phase, F&& f) {
     auto s = phases_.scope(phase);
     f();
-    Kokkos::fence();
   }
 
   StableParams p_;

@@ -71,6 +71,9 @@ struct RunOptions {
   Backend backend = default_backend();
   long steps_override = -1;  // --steps
   bool quiet = false;
+  // Time each phase (a fence at every phase's end): always on host backends, where kernels are
+  // synchronous and a fence costs nothing; on a device only when asked (--phase-times).
+  bool phase_times = false;
 };
 
 class Simulation {

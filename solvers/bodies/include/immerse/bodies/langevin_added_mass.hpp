@@ -16,12 +16,18 @@
 #include "immerse/bodies/eigen.hpp"
 
 #include "immerse/bodies/trimesh.hpp"
+#include "immerse/core/choices.hpp"
 
 namespace immerse::bodies {
 
 using Matrix6d = Eigen::Matrix<double, 6, 6>;
 
 enum class SourceModel { panels, point_sources };
+inline const Choices<SourceModel>& source_model_choices() {
+  static const Choices<SourceModel> c = {{"panels", SourceModel::panels},
+                                         {"point_sources", SourceModel::point_sources}};
+  return c;
+}
 
 struct AddedMassOptions {
   double fluid_density = 1.0;

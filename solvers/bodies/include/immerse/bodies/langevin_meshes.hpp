@@ -3,6 +3,7 @@
 // thin bodies are an open mid-surface thickened into a closed shell (top, bottom, rim), so the
 // added-mass panel method and the mass properties see a closed body with the sheet's thickness.
 #include "immerse/bodies/trimesh.hpp"
+#include "immerse/core/choices.hpp"
 
 namespace immerse::bodies {
 
@@ -23,9 +24,21 @@ TriMesh langevin_elliptic_plate(double a, double b, double thickness, int sector
 TriMesh langevin_paper_airplane(double sheet, double thickness, int chord_cells = 6, int span_cells = 10,
                                 double keel_depth = 0.1, double dihedral_deg = 10.0);
 
-// The paper's shapes by name: "ellipsoid" (semi-axes a, b, c; faces 80/320/1280/5120), "sphere"
-// (radius a), "elliptic_plate" (semi-axes a, b, thickness), "paper_airplane" (sheet side a,
-// thickness). faces picks the resolution where a shape allows (approximate for thin bodies).
-TriMesh langevin_body_mesh(const std::string& shape, double a, double b, double c, double thickness, int faces);
+// The paper's shapes: ellipsoid (semi-axes a, b, c; faces 80/320/1280/5120), sphere (radius a),
+// elliptic_plate (semi-axes a, b, thickness), paper_airplane (sheet side a, thickness).
+enum class LangevinShape { ellipsoid, sphere, elliptic_plate, paper_airplane };
+inline const Choices<LangevinShape>& langevin_shape_choices() {
+  static const Choices<LangevinShape> c = {{"ellipsoid", LangevinShape::ellipsoid},
+                                           {"sphere", LangevinShape::sphere},
+                                           {"elliptic_plate", LangevinShape::elliptic_plate},
+                                           {"paper_airplane", LangevinShape::paper_airplane}};
+  return c;
+}
+inline bool is_thin(LangevinShape s) {
+  return s == LangevinShape::elliptic_plate || s == LangevinShape::paper_airplane;
+}
+
+// faces picks the resolution where a shape allows (approximate for thin bodies).
+TriMesh langevin_body_mesh(LangevinShape shape, double a, double b, double c, double thickness, int faces);
 
 }  // namespace immerse::bodies

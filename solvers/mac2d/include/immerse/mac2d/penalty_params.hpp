@@ -15,9 +15,10 @@ namespace immerse::mac2d {
 // zero-gradient outflow with p = 0 beyond it, full advection.
 enum class BoundaryMode { patent, physical };
 enum class Side { inflow, outflow, noslip, slip };
+enum class ObstacleShape { circle, ellipse, rectangle };
 
 struct ObstacleSpec {
-  std::string shape = "circle";  // circle | ellipse | rectangle
+  ObstacleShape shape = ObstacleShape::circle;
   std::string x = "0", y = "0";  // centre as formulas of t (a fixed post: constants)
   double a = 0.1, b = 0.1;       // radius / semi-axes / half-sizes
   double angle_deg = 0;          // rotation of ellipse/rectangle

@@ -101,7 +101,7 @@ struct ReleaseParticles {
 
 // Obstacle shapes at the current time (centre, size, rotation, velocity), rasterised by cell centre.
 struct ObstacleState {
-  int shape;  // 0 circle, 1 ellipse, 2 rectangle
+  ObstacleShape shape;
   double cx, cy, a, b, cos_t, sin_t, vx, vy;
 };
 
@@ -122,7 +122,7 @@ struct RasteriseObstacles {
       const double dx = x - o.cx, dy = y - o.cy;
       const double lx = o.cos_t * dx + o.sin_t * dy, ly = -o.sin_t * dx + o.cos_t * dy;
       bool in;
-      if (o.shape == 2)
+      if (o.shape == ObstacleShape::rectangle)
         in = lx <= o.a && -lx <= o.a && ly <= o.b && -ly <= o.b;
       else
         in = (lx * lx) / (o.a * o.a) + (ly * ly) / (o.b * o.b) <= 1.0;

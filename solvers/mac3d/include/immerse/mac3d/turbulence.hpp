@@ -13,10 +13,15 @@
 #include <vector>
 
 #include "immerse/core/backend_id.hpp"
+#include "immerse/core/choices.hpp"
 
 namespace immerse::mac3d {
 
 enum class Sampling { domain, shell };
+inline const Choices<Sampling>& sampling_choices() {
+  static const Choices<Sampling> c = {{"shell", Sampling::shell}, {"domain", Sampling::domain}};
+  return c;
+}
 
 struct TurbulenceParams {
   int nx = 32, ny = 32, nz = 8;

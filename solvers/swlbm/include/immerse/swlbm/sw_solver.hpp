@@ -23,7 +23,8 @@ class SwSolver final : public SwFlow {
 
   void step() override;
   // The step's kernel launched without waiting for it: on a device the host is free until the
-  // next fence (the floating-body coupling runs Bullet meanwhile); on host spaces it has run.
+  // next fence (the floating-body coupling runs Bullet meanwhile; phase timing, which fences every
+  // phase, serialises the two); on host spaces it has run.
   void launch_step();
   HostFields fields() const override;
   FieldStatus status() const override;
