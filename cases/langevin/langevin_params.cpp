@@ -60,6 +60,9 @@ Schema langevin_schema() {
   time.number("dt", 1e-3, 1e-7, 0.1, "s", "runtime step (RK4)").integer("steps", 2000, 0, 1e9, "runtime steps");
   Schema lang;
   lang.boolean("enabled", true, "Langevin relaxation and kicks (false: pure Kirchhoff, the paper's Fig. 5a)")
+      .choice("relaxation", "translation", {"translation", "all"},
+              "what the relaxation -chi (1/2 + 3/4 C0) acts on: translation (the paper's eq. 10: the angular "
+              "velocity only receives kicks) or all (v and omega, an earlier form of ours)")
       .boolean("compare_without", false,
                "also integrate the same body without the Langevin terms (metrics *_no_langevin)")
       .integer("seed", 1, 0, 9e15, "seed of the kicks")
@@ -117,6 +120,7 @@ LangevinCase langevin_case_from_json(const json& r, const std::string& source) {
   c.steps = r["time"]["steps"];
   c.langevin = r["langevin"]["enabled"];
   c.compare_without = r["langevin"]["compare_without"];
+  c.relax_angular = r["langevin"]["relaxation"] == "all";
   c.seed = r["langevin"]["seed"];
   c.ensemble = r["langevin"]["ensemble"];
   c.ground_z = r["ground_z"];

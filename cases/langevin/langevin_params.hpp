@@ -40,6 +40,7 @@ struct LangevinCase {
   std::array<double, 3> position{}, euler_deg{}, velocity{}, omega{};
   double ground_z = 0;
   bool langevin = true, compare_without = false;
+  bool relax_angular = false;  // relaxation on omega too (not the paper's eq. 10)
   long seed = 1;
   int ensemble = 0;  // extra falls with seeds seed + 1 .. seed + ensemble
 };

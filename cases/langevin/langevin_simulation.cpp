@@ -110,6 +110,7 @@ LangevinSimulation::LangevinSimulation(const json& r, const std::string& source,
 
   params_ = bodies::langevin_body_params(mesh_, c_.body_density, c_.fluid_density, added_.matrix, Re_, c_.langevin);
   params_.ground_z = c_.ground_z;
+  params_.relax_angular = c_.relax_angular ? 1 : 0;
   params_without_ = params_;
   params_without_.langevin = 0;
   double e[3], vb[3] = {0, 0, 0};
@@ -344,8 +345,9 @@ std::vector<Check> LangevinSimulation::checks(const json& m) const {
   std::vector<Check> out;
   const LangevinScene scene = c_.scene;
   if (scene == LangevinScene::falling_paper) {
-    out.push_back(at_least("heading_turns", m["heading_turns"], helix_min_turns, 100,
-                           "paper Fig. 3: helical fall (the horizontal velocity turns round at least once)"));
+    // One fall's heading turns are not checked: with the paper's eq. 10 the trajectory is chaotic
+    // enough that seed 1 turns 0.57 times on OpenMP and 1.12 on Serial (the turbulence series
+    // differs by reduction order, ~1e-16). The ensemble's helical fraction below checks it.
     out.push_back(at_least(
         "lateral_amplitude/half-length", m["lateral_amplitude"].get<double>() / c_.semi_axes[0], helix_min_radius, 100,
         "paper Fig. 3: the helix's radius is a sizeable fraction of the leaf (>= 1/4 of its half-length)"));

@@ -116,10 +116,18 @@ Discrimination run_counterexamples(const RunRequest& req, bool full) {
   if (ref.interrupted) throw Error("interrupted", 130);
   d.reference = ref.checks;
   for (const auto& r : d.counterexamples)
-    for (const auto& q : r.fails)
-      if (!find_check(d.reference, q))
+    for (const auto& q : r.fails) {
+      const Check* c = find_check(d.reference, q);
+      if (!c)
         throw InputError(fmt::format("{}: counterexamples: '{}': key 'fails': '{}' is not one of the case's checks:{}",
                                      doc.source, r.name, q, check_names(d.reference)));
+      // A documented deviation fails for the paper's model too: its failing says nothing of the wrong one.
+      if (!c->deviation.empty())
+        throw InputError(
+            fmt::format("{}: counterexamples: '{}': key 'fails': '{}' is a documented deviation (the "
+                        "paper's model fails it too), so it cannot show this model wrong",
+                        doc.source, r.name, q));
+    }
 
   for (auto& r : d.counterexamples) {
     if (!req.options.quiet) fmt::print("{}: counterexample '{}': {}\n", d.case_name, r.name, r.why);

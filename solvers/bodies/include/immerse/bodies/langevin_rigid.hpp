@@ -9,10 +9,11 @@
 // xi = (v, omega) in the body frame, K the 6x6 generalized mass [m I + M_f, C; C^T, J_0 + J_f]:
 //   (p, l) = K xi,  p' = p x omega + F,  l' = l x omega + p x v + Gamma,  R' = R hat(omega),  x' = R v,
 //   F = R^T (m - rho_f V) g,  Gamma = r_b x (-rho_f V R^T g)  (r_b: centre of mass -> centre of buoyancy),
-//   Langevin (paper eq. 13/14 with the lost velocity factor restored): xi' += -chi (1/2 + 3/4 C0) xi,
-//   and after each step v += sqrt(C0 eps dt) xi_1, omega += sqrt(C0 eps dt) xi_2 / L_ref, xi_i ~ N(0,1)^3
-//   (L_ref, the body's half length, turns the velocity kick into an angular one: the paper applies
-//   the same kick to omega, which is not dimensionally consistent).
+//   Langevin (paper eq. 13 with the lost velocity factor restored): v' += -chi (1/2 + 3/4 C0) v; the
+//   angular velocity has no relaxation (the paper's eq. 10, d omega = beta dW) unless relax_angular
+//   (our earlier form, the same relaxation on all six components); after each step v += sqrt(C0 eps dt) xi_1, omega +=
+//   sqrt(C0 eps dt) xi_2 / L_ref, xi_i ~ N(0,1)^3 (L_ref, the body's half length, turns the velocity kick into an
+//   angular one: the paper applies the same kick to omega, which is not dimensionally consistent).
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
@@ -31,6 +32,7 @@ struct LangevinBodyParams {
   double extent[3] = {0, 0, 0};       // half extents of the body-frame bounding box (ground contact)
   double ground_z = -1e300;           // the body stops when its box touches z = ground_z
   int langevin = 1;                   // 0: pure Kirchhoff (the paper's Fig. 5a)
+  int relax_angular = 0;              // 1: relax omega too (not the paper's eq. 10)
 };
 
 struct LangevinBodyState {
@@ -103,7 +105,7 @@ KOKKOS_INLINE_FUNCTION void langevin_rhs(const LangevinBodyParams& p, const doub
   langevin_cross(p.r_buoyancy, fb, tb);
   for (int a = 0; a < 3; ++a) f[3 + a] = t1[a] + t2[a] + tb[a];
   for (int a = 0; a < 6; ++a) {
-    dxi[a] = -alpha * xi[a];
+    dxi[a] = a < 3 || p.relax_angular ? -alpha * xi[a] : 0.0;
     for (int b = 0; b < 6; ++b) dxi[a] += p.Kinv[a * 6 + b] * f[b];
   }
   // R' = R hat(w): column c of R hat(w) = R (e_c x ... ) -> (R hat w)_{ij} = sum_k R_ik hat_kj
