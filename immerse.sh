@@ -6,6 +6,10 @@
 #                          `immerse compare --quick` (every case on every backend, the backend
 #                          table written to reports/latest/backends.md)
 #   ./immerse.sh format    reformat every C++ file of the project in place
+#   ./immerse.sh fuzz [case_file|obj_mesh] [SECONDS]
+#                          build the libFuzzer targets (preset fuzz, clang) and fuzz one for SECONDS
+#                          (default 60) from the canned cases and the regression corpus; crashing
+#                          inputs land in build/fuzz/findings/ (docs/fuzzing.md)
 #   ./immerse.sh report    set up (if needed), build, run every canned case, the benchmarks and the
 #                          quick backend comparison, write reports/latest/index.md
 #   ./immerse.sh ARGS...   build, then run `immerse ARGS...` (e.g. ./immerse.sh run channel5x5)
@@ -94,6 +98,37 @@ cmd_report() {
   build/openmp/app/immerse report --dir reports/latest --bench-dir build/openmp/benchmarks
 }
 
+cmd_fuzz() {
+  local target=${1:-case_file} seconds=${2:-60}
+  case $target in
+    case_file | obj_mesh) ;;
+    *) log "unknown fuzz target '$target' (case_file or obj_mesh)"; return 2 ;;
+  esac
+  setup
+  build fuzz "fuzz_$target"
+  local corpus=build/fuzz/corpus/$target findings=build/fuzz/findings/$target seeds=build/fuzz/seeds/$target
+  local dict=fuzz/obj_mesh.dict
+  mkdir -p "$corpus" "$findings" "$seeds"
+  if [ "$target" = case_file ]; then
+    # Seeds: the canned cases. Dictionary: JSON tokens and every key name of docs/case-keys.md.
+    cp cases/*/*.json "$seeds/"
+    dict=build/fuzz/case_file.dict
+    { printf '"%s"\n' '{' '}' '[' ']' ':' ',' 'true' 'false' 'null' '1e308' '-1' '0.5'
+      grep -o '^| `[^`]*`' docs/case-keys.md | sed 's/^| `//; s/`$//' | tr '.' '\n' | grep -v '^N$' | sort -u |
+        sed 's/.*/"\\"&\\""/'; } >"$dict"
+  else
+    cp fuzz/seeds/obj_mesh/* "$seeds/"
+  fi
+  log "fuzzing $target for $seconds s (new inputs: $corpus, findings: $findings)"
+  # -fork=1 with -ignore_*: a finding is written and the fuzzing goes on for the whole time.
+  "build/fuzz/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+    -dict="$dict" -artifact_prefix="$findings/" "$corpus" "$seeds" "fuzz/regressions/$target"
+  local n; n=$(find "$findings" -type f | wc -l)
+  log "fuzzing done: $n finding(s) in $findings"
+  [ "$n" -eq 0 ]
+}
+
 cmd_format() {
   command -v clang-format-14 >/dev/null || setup
   cxx_files | xargs clang-format-14 -i
@@ -104,6 +139,7 @@ case "${1:-}" in
   test) shift; cmd_test "$@" ;;
   report) shift; cmd_report "$@" ;;
   format) shift; cmd_format ;;
-  ""|-h|--help) sed -n '2,13p' "$0" | cut -c3- ;;
+  fuzz) shift; cmd_fuzz "$@" ;;
+  ""|-h|--help) sed -n '2,17p' "$0" | cut -c3- ;;
   *) setup >/dev/null; build openmp; exec build/openmp/app/immerse "$@" ;;
 esac

@@ -25,7 +25,8 @@ fi
 # ---------------------------------------------------------------- 1. Debian packages
 PACKAGES=(build-essential cmake ninja-build pkg-config git ca-certificates dpkg-dev
           libeigen3-dev libfmt-dev nlohmann-json3-dev libcli11-dev libmuparser-dev
-          libgtest-dev libgmock-dev googletest libbenchmark-dev gnuplot-nox libbullet-dev clang-format-14)
+          libgtest-dev libgmock-dev googletest libbenchmark-dev gnuplot-nox libbullet-dev clang-format-14
+          clang-14 libclang-rt-14-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -9,6 +9,7 @@
 
 #include "immerse/cases/simulation.hpp"
 #include "immerse/core/error.hpp"
+#include "immerse/core/user_input.hpp"
 
 namespace immerse::embedded {
 const std::vector<std::pair<std::string, std::string>>& case_files();
@@ -20,7 +21,7 @@ namespace {
 
 json parse(const std::string& text, const std::string& source) {
   try {
-    return json::parse(text);
+    return parse_json_input(text, source);
   } catch (const json::parse_error& e) {
     // nlohmann reports the byte offset; turn it into a line number for humans.
     const size_t at = std::min<size_t>(e.byte, text.size());
@@ -44,12 +45,11 @@ std::vector<CaseDoc> raw_canned_cases() {
   return out;
 }
 
+// A case file is a few kB; 16 MiB leaves room for long inline tables.
+constexpr std::uintmax_t kMaxCaseFileBytes = 16u << 20;
+
 CaseDoc read_case_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot read the case file", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return {stem(path), path, parse(ss.str(), path)};
+  return {stem(path), path, parse(read_input_file(path, "case file", kMaxCaseFileBytes), path)};
 }
 
 // "base": the case a file extends, a canned case name or a file path (relative to the extending
@@ -61,7 +61,7 @@ json merge_base(const json& doc, const std::string& source, const std::vector<Ca
   if (!doc.is_object() || !doc.contains("base")) return doc;
   if (!doc["base"].is_string())
     throw InputError(source + ": key 'base': expected a canned case name or a case file path, got " +
-                     doc["base"].dump());
+                     describe_json(doc["base"]));
   if (depth >= kMaxBaseDepth)
     throw InputError(fmt::format("{}: key 'base': more than {} levels of bases (does a case extend itself?)", source,
                                  kMaxBaseDepth));

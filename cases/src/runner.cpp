@@ -103,7 +103,9 @@ std::string timestamp() {
 
 // The case's "deviations": {"check quantity": "measured reason"} marks those checks as known fails.
 void mark_deviations(std::vector<Check>& checks, const json& deviations, const std::string& source) {
-  for (const auto& [quantity, why] : deviations.items()) {
+  for (const auto& item : deviations.items()) {
+    const std::string quantity = item.key();  // a copy: C++17 lambdas cannot capture structured bindings
+    const json& why = item.value();
     auto c = std::find_if(checks.begin(), checks.end(), [&](const Check& k) { return k.quantity == quantity; });
     if (c == checks.end())
       throw InputError(fmt::format("{}: key 'deviations': '{}' is not one of the case's checks", source, quantity));

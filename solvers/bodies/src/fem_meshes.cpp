@@ -1,9 +1,13 @@
 // Mesh generators for the paper's two bodies and the import of a user triangle mesh.
-#include <fstream>
+#include <fmt/format.h>
+
 #include <sstream>
 #include <stdexcept>
 
 #include "immerse/bodies/fem_body.hpp"
+#include "immerse/bodies/trimesh.hpp"
+#include "immerse/core/error.hpp"
+#include "immerse/core/user_input.hpp"
 
 namespace immerse::bodies {
 
@@ -69,12 +73,17 @@ FemMesh fem_windmill(double cx, double cy, double a, double L, int nb, std::vect
 }
 
 FemMesh fem_read_mesh(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("cannot read mesh file " + path);
+  const std::string text = read_input_file(path, "FEM mesh", kMaxMeshFileBytes);
+  std::istringstream in(text);
   std::string word;
-  int nn = 0, nt = 0;
+  long nn = 0, nt = 0;
   in >> word >> nn >> word >> nt;
-  if (!in || nn < 3 || nt < 1) throw std::invalid_argument(path + ": expected a first line 'nodes N triangles M'");
+  if (!in || nn < 3 || nt < 1) throw InputError(path + ": expected a first line 'nodes N triangles M'");
+  // Each node or triangle takes at least 4 characters of the file ("0 0\n"): counts beyond that are
+  // refused before allocating.
+  if (nn > static_cast<long>(text.size()) / 4 || nt > static_cast<long>(text.size()) / 4)
+    throw InputError(
+        fmt::format("{}: {} nodes and {} triangles do not fit in a file of {} bytes", path, nn, nt, text.size()));
   FemMesh m;
   m.nodes.resize(nn);
   m.tris.resize(nt);
@@ -82,9 +91,9 @@ FemMesh fem_read_mesh(const std::string& path) {
   for (auto& t : m.tris) {
     in >> t[0] >> t[1] >> t[2];
     for (int k : t)
-      if (k < 0 || k >= nn) throw std::invalid_argument(path + ": triangle node index out of range");
+      if (k < 0 || k >= nn) throw InputError(path + ": triangle node index out of range");
   }
-  if (!in) throw std::invalid_argument(path + ": truncated mesh file");
+  if (!in) throw InputError(path + ": truncated mesh file");
   return m;  // FemBody orients each triangle counter-clockwise
 }
 

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "immerse/core/error.hpp"
+#include "immerse/core/user_input.hpp"
 
 namespace immerse::bodies {
 
@@ -174,8 +175,7 @@ TriMesh make_box(const Eigen::Vector3d& size, int n) {
 }
 
 TriMesh read_obj(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot open the OBJ file", path));
+  std::istringstream in(read_input_file(path, "OBJ mesh", kMaxMeshFileBytes));
   TriMesh m;
   std::string line;
   int line_no = 0;

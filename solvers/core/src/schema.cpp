@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "immerse/core/error.hpp"
+#include "immerse/core/user_input.hpp"
 
 namespace immerse {
 namespace {
@@ -54,7 +55,7 @@ std::string type_name(Schema::Type t) {
 }
 
 void check_number(const json& v, const Schema::Key& k, const std::string& source, const std::string& path) {
-  if (!v.is_number()) fail(source, path, fmt::format("expected a number, got {}", v.dump()));
+  if (!v.is_number()) fail(source, path, fmt::format("expected a number, got {}", describe_json(v)));
   const double x = v.get<double>();
   if (!std::isfinite(x) || x < k.min || x > k.max)
     fail(source, path, fmt::format("value {:g} outside the allowed range {}", x, range_text(k)));
@@ -175,7 +176,8 @@ Schema& Schema::free_object(const std::string& name, std::string help) {
 
 json Schema::resolve(const json& input, const std::string& source, const std::string& prefix) const {
   if (!input.is_object())
-    fail(source, prefix.empty() ? "(top level)" : prefix, fmt::format("expected an object, got {}", input.dump()));
+    fail(source, prefix.empty() ? "(top level)" : prefix,
+         fmt::format("expected an object, got {}", describe_json(input)));
   for (auto it = input.begin(); it != input.end(); ++it)
     if (!find(it.key())) fail(source, join_path(prefix, it.key()), "unknown key" + suggestion(*this, it.key()));
 
@@ -192,30 +194,31 @@ json Schema::resolve(const json& input, const std::string& source, const std::st
         break;
       case Type::integer:
         if (!v.is_number() || std::floor(v.get<double>()) != v.get<double>())
-          fail(source, path, fmt::format("expected an integer, got {}", v.dump()));
+          fail(source, path, fmt::format("expected an integer, got {}", describe_json(v)));
         check_number(v, k, source, path);
         out[k.name] = v.get<long long>();
         break;
       case Type::boolean:
-        if (!v.is_boolean()) fail(source, path, fmt::format("expected true or false, got {}", v.dump()));
+        if (!v.is_boolean()) fail(source, path, fmt::format("expected true or false, got {}", describe_json(v)));
         out[k.name] = v;
         break;
       case Type::string:
       case Type::expression:
-        if (!v.is_string()) fail(source, path, fmt::format("expected a {}, got {}", type_name(k.type), v.dump()));
+        if (!v.is_string())
+          fail(source, path, fmt::format("expected a {}, got {}", type_name(k.type), describe_json(v)));
         out[k.name] = v;
         break;
       case Type::strings:
-        if (!v.is_array()) fail(source, path, fmt::format("expected an array of strings, got {}", v.dump()));
+        if (!v.is_array()) fail(source, path, fmt::format("expected an array of strings, got {}", describe_json(v)));
         for (size_t i = 0; i < v.size(); ++i)
           if (!v[i].is_string())
-            fail(source, path + "." + std::to_string(i), fmt::format("expected a string, got {}", v[i].dump()));
+            fail(source, path + "." + std::to_string(i), fmt::format("expected a string, got {}", describe_json(v[i])));
         out[k.name] = v;
         break;
       case Type::choice: {
         std::string allowed;
         for (const auto& c : k.choices) allowed += (allowed.empty() ? "" : "|") + c;
-        if (!v.is_string()) fail(source, path, fmt::format("expected one of {}, got {}", allowed, v.dump()));
+        if (!v.is_string()) fail(source, path, fmt::format("expected one of {}, got {}", allowed, describe_json(v)));
         bool ok = false;
         for (const auto& c : k.choices) ok = ok || c == v.get<std::string>();
         if (!ok) fail(source, path, fmt::format("'{}' is not one of {}", v.get<std::string>(), allowed));
@@ -226,7 +229,7 @@ json Schema::resolve(const json& input, const std::string& source, const std::st
         if (!v.is_array() || (k.length > 0 && static_cast<int>(v.size()) != k.length))
           fail(source, path,
                fmt::format("expected an array of {} numbers, got {}", k.length > 0 ? std::to_string(k.length) : "",
-                           v.dump()));
+                           describe_json(v)));
         for (size_t i = 0; i < v.size(); ++i) check_number(v[i], k, source, path + "." + std::to_string(i));
         out[k.name] = v;
         break;
@@ -234,13 +237,13 @@ json Schema::resolve(const json& input, const std::string& source, const std::st
         out[k.name] = k.sub->resolve(v, source, path);
         break;
       case Type::list:
-        if (!v.is_array()) fail(source, path, fmt::format("expected an array of objects, got {}", v.dump()));
+        if (!v.is_array()) fail(source, path, fmt::format("expected an array of objects, got {}", describe_json(v)));
         out[k.name] = json::array();
         for (size_t i = 0; i < v.size(); ++i)
           out[k.name].push_back(k.sub->resolve(v[i], source, path + "." + std::to_string(i)));
         break;
       case Type::free_object:
-        if (!v.is_object()) fail(source, path, fmt::format("expected an object, got {}", v.dump()));
+        if (!v.is_object()) fail(source, path, fmt::format("expected an object, got {}", describe_json(v)));
         out[k.name] = v;
         break;
     }
@@ -279,9 +282,9 @@ void apply_override(json& doc, const Schema& schema, const std::string& assignme
   const std::string path = assignment.substr(0, eq), text = assignment.substr(eq + 1);
   json value;
   try {
-    value = json::parse(text);
+    value = parse_json_input(text, "--set '" + assignment + "'");
   } catch (const json::parse_error&) {
-    value = text;  // plain strings need no quotes on the command line
+    value = require_utf8(text, "--set '" + path + "'");  // plain strings need no quotes on the command line
   }
   // Walk the schema and the document together, creating objects on the way.
   const Schema* s = &schema;

@@ -5,6 +5,7 @@
 #include "immerse/bodies/eigen.hpp"
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,9 @@ TriMesh make_icosphere(double radius, int subdivisions);
 TriMesh make_ellipsoid(double a, double b, double c, int subdivisions);
 // Axis-aligned box centred at the origin, each face split into n x n squares (2 triangles each).
 TriMesh make_box(const Eigen::Vector3d& size, int n = 1);
+
+// The largest mesh file read (OBJ, FEM): 256 MiB holds millions of triangles.
+inline constexpr std::uintmax_t kMaxMeshFileBytes = 256u << 20;
 
 // Wavefront OBJ: v and f records (polygons fanned into triangles, v/vt/vn and negative indices
 // accepted, other records ignored). Errors name the file and line.
