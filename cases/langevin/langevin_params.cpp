@@ -11,6 +11,12 @@ std::vector<std::string> shape_names() {
   names.push_back(kMeshShape);
   return names;
 }
+
+// langevin.relaxation: whether the relaxation also acts on omega.
+const Choices<bool>& relaxation_choices() {
+  static const Choices<bool> c = {{"translation", false}, {"all", true}};
+  return c;
+}
 }  // namespace
 
 const Choices<LangevinScene>& langevin_scene_choices() {
@@ -60,7 +66,7 @@ Schema langevin_schema() {
   time.number("dt", 1e-3, 1e-7, 0.1, "s", "runtime step (RK4)").integer("steps", 2000, 0, 1e9, "runtime steps");
   Schema lang;
   lang.boolean("enabled", true, "Langevin relaxation and kicks (false: pure Kirchhoff, the paper's Fig. 5a)")
-      .choice("relaxation", "translation", {"translation", "all"},
+      .choice("relaxation", "translation", relaxation_choices().names(),
               "what the relaxation -chi (1/2 + 3/4 C0) acts on: translation (the paper's eq. 10: the angular "
               "velocity only receives kicks) or all (v and omega, an earlier form of ours)")
       .boolean("compare_without", false,
@@ -120,7 +126,7 @@ LangevinCase langevin_case_from_json(const json& r, const std::string& source) {
   c.steps = r["time"]["steps"];
   c.langevin = r["langevin"]["enabled"];
   c.compare_without = r["langevin"]["compare_without"];
-  c.relax_angular = r["langevin"]["relaxation"] == "all";
+  c.relax_angular = relaxation_choices().parse(r["langevin"]["relaxation"], "langevin.relaxation");
   c.seed = r["langevin"]["seed"];
   c.ensemble = r["langevin"]["ensemble"];
   c.ground_z = r["ground_z"];

@@ -37,6 +37,18 @@ b::LangevinSeries constant_series(double chi, double eps) {
   s.dt = 1;
   return s;
 }
+// A 1 cm sphere (icosphere of 320 faces) with the analytic added mass (1/2) rho_f V on each axis.
+struct Sphere {
+  b::LangevinBodyParams params;
+  double volume;
+};
+Sphere sphere_in_fluid(double rho_b, double rho_f) {
+  const b::TriMesh mesh = b::make_icosphere(0.01, 2);
+  const double V = b::mass_properties(mesh).volume;
+  b::Matrix6d added = b::Matrix6d::Zero();
+  for (int a = 0; a < 3; ++a) added(a, a) = 0.5 * rho_f * V;
+  return {b::langevin_body_params(mesh, rho_b, rho_f, added, 1e4, true), V};
+}
 }  // namespace
 
 // No gravity, no Langevin: the Kirchhoff equations conserve the kinetic energy of body + fluid,
@@ -77,12 +89,10 @@ TEST(LangevinRuntime, MatchedDensityAtRestStaysAtRest) {
 // velocity v_t = (m - rho V) g / ((m + rho V / 2) alpha), alpha = chi (1/2 + 3/4 C0), reached as
 // exp(-alpha t): after 40 relaxation times only rounding remains (1e-9 relative).
 TEST(LangevinRuntime, RelaxationGivesTheAnalyticTerminalVelocity) {
-  const double R = 0.01, rho_f = 1000, rho_b = 1500, chi = 20;
-  const b::TriMesh sphere = b::make_icosphere(R, 2);
-  const double V = b::mass_properties(sphere).volume;
-  b::Matrix6d added = b::Matrix6d::Zero();
-  for (int a = 0; a < 3; ++a) added(a, a) = 0.5 * rho_f * V;
-  const b::LangevinBodyParams p = b::langevin_body_params(sphere, rho_b, rho_f, added, 1e4, true);
+  const double rho_f = 1000, rho_b = 1500, chi = 20;
+  const Sphere sphere = sphere_in_fluid(rho_b, rho_f);
+  const b::LangevinBodyParams& p = sphere.params;
+  const double V = sphere.volume;
   const double alpha = chi * (0.5 + 0.75 * p.C0);
   const double vt = (rho_b - rho_f) * V * 9.81 / ((rho_b * V + 0.5 * rho_f * V) * alpha);
   const double x[3] = {0, 0, 10}, z[3] = {0, 0, 0};
@@ -101,12 +111,8 @@ TEST(LangevinRuntime, RelaxationGivesTheAnalyticTerminalVelocity) {
 // counterexample that tells the two forms apart. RK4's error in exp(-alpha t) at alpha dt = 0.09 is
 // ~(alpha dt)^5 / 120 per step, ~1e-9 relative over the run.
 TEST(LangevinRuntime, RelaxationLeavesTheAngularVelocityAlone) {
-  const double R = 0.01, rho_f = 1000, rho_b = 1500, chi = 20;
-  const b::TriMesh sphere = b::make_icosphere(R, 2);
-  const double V = b::mass_properties(sphere).volume;
-  b::Matrix6d added = b::Matrix6d::Zero();
-  for (int a = 0; a < 3; ++a) added(a, a) = 0.5 * rho_f * V;
-  b::LangevinBodyParams p = b::langevin_body_params(sphere, rho_b, rho_f, added, 1e4, true);
+  const double rho_f = 1000, rho_b = 1500, chi = 20;
+  b::LangevinBodyParams p = sphere_in_fluid(rho_b, rho_f).params;
   for (double& g : p.gravity) g = 0;
   const double alpha = chi * (0.5 + 0.75 * p.C0), dt = 1e-3;
   const long steps = 100;
