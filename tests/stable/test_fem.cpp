@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "immerse/bodies/fem_body.hpp"
+#include "immerse/core/error.hpp"
 
 namespace immerse::bodies {
 namespace {
@@ -123,7 +124,7 @@ TEST(Fem, ImportsAUserMesh) {
   FemBody body(fem_read_mesh(path), FemMaterial{});
   EXPECT_NEAR(body.area(), 1.0, 1e-15);  // reoriented counter-clockwise: positive area
   EXPECT_EQ(body.boundary().size(), 4u);
-  EXPECT_THROW(fem_read_mesh(path + ".missing"), std::invalid_argument);
+  EXPECT_THROW(fem_read_mesh(path + ".missing"), immerse::InputError);  // the program's exit 2
 }
 
 }  // namespace
