@@ -24,6 +24,11 @@ const Choices<BodyShape>& shape_choices() {
                                        {"sailboat", BodyShape::sailboat},       {"obj", BodyShape::obj}};
   return c;
 }
+// 'world' / 'body' -> whether a load turns with its body.
+const Choices<bool>& load_frame_choices() {
+  static const Choices<bool> c = {{"world", false}, {"body", true}};
+  return c;
+}
 }  // namespace
 
 Schema float_schema() {
@@ -63,7 +68,7 @@ Schema float_schema() {
   load.integer("body", 0, 0, 1e6, "index in bodies")
       .vector("force", json::array({0, 0, 0}), 3, -1e9, 1e9, "N", "force")
       .vector("point", json::array({0, 0, 0}), 3, -1e4, 1e4, "m", "point of application, mesh frame")
-      .choice("frame", "world", {"world", "body"}, "world: a weight; body: turns with the body (thrust)");
+      .choice("frame", "world", load_frame_choices().names(), "world: a weight; body: turns with the body (thrust)");
   Schema fps;
   fps.integer("frames_per_column", 300, 1, 1e7, "frames timed per column of Table 1")
       .integer("warmup_frames", 20, 0, 1e6, "frames run before timing each column")
@@ -188,7 +193,7 @@ FloatCase float_case_from_json(const json& r, const std::string& source) {
                                    static_cast<int>(c.bodies.size()) - 1));
     e.force = vec3(l["force"]);
     e.point = vec3(l["point"]);
-    e.body_frame = l["frame"] == "body";
+    e.body_frame = load_frame_choices().parse(l["frame"], fmt::format("loads.{}.frame", i));
     c.loads.push_back(e);
   }
   return c;

@@ -4,6 +4,11 @@
 
 namespace immerse::cases {
 
+const Choices<bool>& body_volume_choices() {
+  static const Choices<bool> c{{"cells", false}, {"exact", true}};
+  return c;
+}
+
 Schema jellyfish_schema() {
   Schema lattice;
   lattice.number("cube_cm", 80, 1, 1e4, "cm", "edge of the cubic lattice (the paper: 80 cm)")
@@ -38,7 +43,7 @@ Schema jellyfish_schema() {
   Schema propulsion;
   propulsion.boolean("enabled", true, "translate the bell by the pushed-volume model (section 3.3)")
       .number("coefficient", 0.11, 0, 1e6, "", "the paper's constant coefficient scaling v_j")
-      .choice("body_volume", "exact", {"cells", "exact"},
+      .choice("body_volume", "exact", body_volume_choices().names(),
               "V_j: 'cells' = l^3 #(A + C2) as in the paper; 'exact' = the closed NURBS bell's volume it approximates");
   Schema tracers;
   tracers.integer("count", 0, 0, 1e7, "passive particles (Fig. 8), on a regular grid in the box")

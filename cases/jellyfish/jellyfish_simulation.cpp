@@ -27,7 +27,7 @@ JellyfishSimulation::JellyfishSimulation(const json& r, const std::string& sourc
       dt_s_(r["time"]["dt_s"]),
       coefficient_(r["propulsion"]["coefficient"]),
       propulsion_on_(r["propulsion"]["enabled"]),
-      exact_volume_(r["propulsion"]["body_volume"] == "exact"),
+      exact_volume_(body_volume_choices().parse(r["propulsion"]["body_volume"], "propulsion.body_volume")),
       steps_(r["time"]["steps"].get<long>()),
       series_every_(r["output"]["series_every"].get<long>()),
       frames_(r["output"]["frames"].get<int>()) {
@@ -36,7 +36,7 @@ JellyfishSimulation::JellyfishSimulation(const json& r, const std::string& sourc
   lattice_.nx = lattice_.ny = lattice_.nz = n;
   lattice_.tau = r["water"]["tau"];
   lattice_.rho0 = r["water"]["rho0"];
-  lattice_.fp64 = r["lattice"]["precision"] == "fp64";
+  lattice_.fp64 = lbm3d::precision_choices().parse(r["lattice"]["precision"], "lattice.precision");
   lattice_.pattern = lbm3d::pattern_choices().parse(r["lattice"]["pattern"], "lattice.pattern");
   lattice_.source = source;
   for (int f = 0; f < 6; ++f)

@@ -16,6 +16,8 @@
 namespace immerse::cases {
 
 Schema jellyfish_schema();
+// 'cells' / 'exact' -> whether V_j is the closed bell's exact volume.
+const Choices<bool>& body_volume_choices();
 
 class JellyfishSimulation : public Simulation {
  public:

@@ -6,12 +6,12 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 
 #include "immerse/bodies/langevin_meshes.hpp"
 #include "immerse/bodies/langevin_voxelise.hpp"
 #include "immerse/core/csv.hpp"
 #include "immerse/core/error.hpp"
+#include "immerse/core/vtk.hpp"
 
 namespace immerse::cases::langevin {
 namespace {
@@ -43,19 +43,12 @@ bodies::TriMesh build_mesh(const LangevinCase& c) {
   return m;
 }
 
-// VTK PolyData with triangles (the body's surface at one instant).
+// The body's surface at one instant as VTK PolyData.
 void write_mesh_vtp(const std::string& path, const bodies::TriMesh& m) {
-  std::ofstream f(path);
-  if (!f) throw Error("cannot write " + path, 1);
-  f << "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"0.1\" byte_order=\"LittleEndian\">\n<PolyData>\n";
-  f << fmt::format("<Piece NumberOfPoints=\"{}\" NumberOfPolys=\"{}\">\n<Points>\n", m.vertex_count(), m.face_count());
-  f << "<DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n";
-  for (const auto& v : m.vertices) f << fmt::format("{:.9g} {:.9g} {:.9g}\n", v.x(), v.y(), v.z());
-  f << "</DataArray>\n</Points>\n<Polys>\n<DataArray type=\"Int32\" Name=\"connectivity\" format=\"ascii\">\n";
-  for (const auto& t : m.faces) f << t[0] << ' ' << t[1] << ' ' << t[2] << '\n';
-  f << "</DataArray>\n<DataArray type=\"Int32\" Name=\"offsets\" format=\"ascii\">\n";
-  for (int k = 1; k <= m.face_count(); ++k) f << 3 * k << '\n';
-  f << "</DataArray>\n</Polys>\n</Piece>\n</PolyData>\n</VTKFile>\n";
+  std::vector<std::array<double, 3>> points;
+  points.reserve(m.vertices.size());
+  for (const auto& v : m.vertices) points.push_back({v.x(), v.y(), v.z()});
+  vtk::write_triangles(path, points, m.faces);
 }
 
 }  // namespace

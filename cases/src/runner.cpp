@@ -6,12 +6,12 @@
 #include <cmath>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 
 #include "immerse/core/choices.hpp"
 #include "immerse/core/csv.hpp"
 #include "immerse/core/error.hpp"
 #include "immerse/core/interrupt.hpp"
+#include "immerse/core/output_file.hpp"
 #include "immerse/core/progress.hpp"
 #include "immerse/core/timer.hpp"
 #include "immerse/core/versions.hpp"
@@ -81,16 +81,7 @@ std::vector<Check> checks_from_json(const json& j) {
   return out;
 }
 
-void write_json(const std::string& path, const json& j) {
-  // Write to a temporary file and rename, so a crash never leaves a half-written file.
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) throw Error("cannot write " + path, 1);
-    out << j.dump(2) << "\n";
-  }
-  fs::rename(tmp, path);
-}
+void write_json(const std::string& path, const json& j) { write_file_atomically(path, j.dump(2) + "\n"); }
 
 namespace {
 
@@ -131,7 +122,7 @@ RunOutcome run_case(const RunRequest& req) {
   out.out_dir = req.out_dir.empty() ? (fs::path("runs") / name / timestamp()).string() : req.out_dir;
   std::error_code ec;
   fs::create_directories(out.out_dir, ec);
-  if (ec) throw Error(fmt::format("cannot create output directory {}: {}", out.out_dir, ec.message()), 1);
+  if (ec) throw OutputError(fmt::format("cannot create output directory {}: {}", out.out_dir, ec.message()));
 
   json result = {{"case", name},
                  {"paper", params["paper"]},
@@ -150,18 +141,12 @@ RunOutcome run_case(const RunRequest& req) {
   const long total = sim->total_steps();
   const long series_every = sim->series_every() > 0 ? sim->series_every() : std::max(1L, total / 200);
   std::unique_ptr<CsvWriter> series;
-  if (!sim->series_columns().empty()) {
-    series = std::make_unique<CsvWriter>((fs::path(out.out_dir) / "series.csv").string(), sim->series_columns(),
-                                         fmt::format("case {} on {}", name, to_string(req.options.backend)));
-    series->row(sim->series_row());
-  }
   const int frames = sim->frame_count();
   std::vector<std::pair<double, std::string>> collection;
   auto frame = [&](int k) {
     for (const auto& f : sim->write_frame(out.out_dir, k)) collection.emplace_back(sim->time(), f);
     vtk::write_collection((fs::path(out.out_dir) / "frames.pvd").string(), collection);
   };
-  if (frames > 0) frame(0);
 
   install_interrupt_handler();
   Progress progress(name, total, req.options.quiet);
@@ -171,6 +156,12 @@ RunOutcome run_case(const RunRequest& req) {
   std::string failure;
   int failure_code = 0;
   try {
+    if (!sim->series_columns().empty()) {
+      series = std::make_unique<CsvWriter>((fs::path(out.out_dir) / "series.csv").string(), sim->series_columns(),
+                                           fmt::format("case {} on {}", name, to_string(req.options.backend)));
+      series->row(sim->series_row());
+    }
+    if (frames > 0) frame(0);
     for (; done < total; ++done) {
       if (interrupted()) {
         out.interrupted = true;
@@ -183,13 +174,13 @@ RunOutcome run_case(const RunRequest& req) {
       if (frames > 0 && n * frames / total != (n - 1) * frames / total) frame(static_cast<int>(n * frames / total));
       progress.update(n);
     }
+    sim->write_final(out.out_dir);
   } catch (const Error& e) {
     // Keep everything written so far, record the failure, then report it.
     failure = e.what();
     failure_code = e.exit_code();
   }
   progress.finish();
-  if (failure.empty()) sim->write_final(out.out_dir);
   const double total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   result["timings"] = {{"total_s", total_s},
@@ -200,7 +191,12 @@ RunOutcome run_case(const RunRequest& req) {
   if (!failure.empty()) {
     result["status"] = "failed";
     result["error"] = failure;
-    write_json((fs::path(out.out_dir) / "result.json").string(), result);
+    try {
+      write_json((fs::path(out.out_dir) / "result.json").string(), result);
+    } catch (const OutputError& e) {
+      // A full disk: the result.json written at the start stays whole, with status "running".
+      throw Error(fmt::format("{}\n{}: result.json still says \"running\"", failure, e.what()), failure_code);
+    }
     throw Error(failure, failure_code);
   }
   result["metrics"] = sim->metrics();

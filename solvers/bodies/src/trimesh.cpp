@@ -216,11 +216,11 @@ TriMesh read_obj(const std::string& path) {
 
 void write_obj(const TriMesh& mesh, const std::string& path) {
   std::ofstream out(path);
-  if (!out) throw InputError(fmt::format("{}: cannot write the OBJ file", path));
+  if (!out) throw OutputError(fmt::format("{}: cannot write the OBJ file", path));
   out.precision(17);
   for (const auto& v : mesh.vertices) out << "v " << v.x() << ' ' << v.y() << ' ' << v.z() << '\n';
   for (const auto& f : mesh.faces) out << "f " << f[0] + 1 << ' ' << f[1] + 1 << ' ' << f[2] + 1 << '\n';
-  if (!out) throw InputError(fmt::format("{}: writing the OBJ file failed", path));
+  if (!out) throw OutputError(fmt::format("{}: writing the OBJ file failed", path));
 }
 
 }  // namespace immerse::bodies

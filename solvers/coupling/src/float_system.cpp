@@ -227,6 +227,7 @@ class FloatSystemImpl final : public FloatSystem {
 
 std::unique_ptr<FloatSystem> make_float_system(Backend backend, const swlbm::SwParams& water,
                                                std::vector<FloatBodySpec> bodies, const FloatCouplingParams& coupling) {
+  swlbm::require_sw_memory(backend, water);
   swlbm::check_stability(water);
   return with_backend(backend, [&](auto tag) -> std::unique_ptr<FloatSystem> {
     using Exec = typename decltype(tag)::execution_space;

@@ -21,11 +21,21 @@ const Choices<Pattern>& pattern_choices() {
   return c;
 }
 
+const Choices<bool>& precision_choices() {
+  static const Choices<bool> c{{"fp32", false}, {"fp64", true}};
+  return c;
+}
+
+const Choices<bool>& stores_choices() {
+  static const Choices<bool> c{{"cached", false}, {"streaming", true}};
+  return c;
+}
+
 std::string to_string(Border b) { return border_choices().name(b); }
 std::string to_string(Pattern p) { return pattern_choices().name(p); }
 
 Schema& add_storage_keys(Schema& lattice) {
-  return lattice.choice("precision", "fp32", {"fp32", "fp64"}, "storage and arithmetic of the populations")
+  return lattice.choice("precision", "fp32", precision_choices().names(), "storage and arithmetic of the populations")
       .choice("pattern", "aa", pattern_choices().names(),
               "population storage: 'aa' = one buffer, collide and stream in place in two alternating steps; "
               "'pull' = two buffers. Same results with fixed cell groups; 'aa' is faster on CPUs (bench_lbm3d)");
@@ -37,7 +47,7 @@ Schema lbm_schema() {
       .integer("ny", 32, 2, 4096, "cells along y")
       .integer("nz", 32, 2, 4096, "cells along z");
   add_storage_keys(lattice).choice(
-      "stores", "cached", {"cached", "streaming"},
+      "stores", "cached", stores_choices().names(),
       "how the CPU kernel writes populations: 'streaming' (non-temporal) stores skip reading the "
       "destination first but bypass the caches (whether that pays depends on the machine: compare with "
       "bench_lbm3d). Results are the same; only the speed differs. Pull pattern only");
@@ -79,9 +89,9 @@ LbmParams lbm_params_from_json(const json& r, const std::string& source) {
   p.nx = r["lattice"]["nx"];
   p.ny = r["lattice"]["ny"];
   p.nz = r["lattice"]["nz"];
-  p.fp64 = r["lattice"]["precision"] == "fp64";
+  p.fp64 = precision_choices().parse(r["lattice"]["precision"], "lattice.precision");
   p.pattern = pattern_choices().parse(r["lattice"]["pattern"], "lattice.pattern");
-  p.streaming_stores = r["lattice"]["stores"] == "streaming";
+  p.streaming_stores = stores_choices().parse(r["lattice"]["stores"], "lattice.stores");
   const double nu = r["physics"]["viscosity"];
   p.tau = nu > 0 ? 3 * nu + 0.5 : r["physics"]["tau"].get<double>();
   p.rho0 = r["physics"]["rho0"];

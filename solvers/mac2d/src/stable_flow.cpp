@@ -2,6 +2,7 @@
 // instantiation for every enabled execution space. The step's stages have a file each:
 // stable_boundaries.cpp, stable_predict.cpp, stable_viscosity.cpp, stable_pressure.cpp.
 #include "immerse/core/backend.hpp"
+#include "immerse/core/memory_budget.hpp"
 #include "stable_loops.hpp"
 #include "stable_solver_impl.hpp"
 
@@ -265,6 +266,11 @@ std::unique_ptr<StableFlow> make_stable_flow(Backend backend, const StableParams
         fmt::format("{}: key 'time.dt': {:g} s moves the prescribed speed {:g} m/s over {:.1f} cells per "
                     "step; allowed range dt <= {:g} s (20 cells)",
                     p.source, p.dt, speed, speed * p.dt / p.h, 20 * p.h / speed));
+  // Per component 7 face fields (velocity, prediction, advected, weights, boundary values and the
+  // diffusion diagonal and right-hand side), plus the pressure, its right-hand side and a scratch field.
+  const double cells = double(p.nx + 2) * (p.ny + 2);
+  require_memory(backend, cells * 17 * 8,
+                 fmt::format("{}: the {}x{} grid (keys 'grid.nx', 'grid.ny')", p.source, p.nx, p.ny));
   return with_backend(backend, [&](auto tag) -> std::unique_ptr<StableFlow> {
     using Exec = typename decltype(tag)::execution_space;
     return std::make_unique<StableSolver<Exec>>(p);

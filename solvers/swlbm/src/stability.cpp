@@ -7,6 +7,7 @@
 
 #include "immerse/core/error.hpp"
 #include "immerse/core/expression.hpp"
+#include "immerse/core/memory_budget.hpp"
 
 namespace immerse::swlbm {
 
@@ -77,6 +78,11 @@ void check_stability(const SwParams& p) {
         "{}: keys 'time.dt'/'grid.dx': the flow is supercritical for the lattice: (|u| + sqrt(g h)) / v = {:.4g} >= 1 "
         "(h_max = {:g} m, |u|_max = {:g} m/s, v = dx/dt = {:g} m/s). Allowed: dt < {:.4g} s at dx = {:g} m",
         p.source, l.lattice_courant, s.h_max, s.u_max, v, l.dt_max_courant, p.dx));
+}
+
+void require_sw_memory(Backend backend, const SwParams& p) {
+  require_memory(backend, double(p.nx) * p.ny * 23 * 8,
+                 fmt::format("{}: the {}x{} lattice (keys 'grid.nx', 'grid.ny')", p.source, p.nx, p.ny));
 }
 
 }  // namespace immerse::swlbm

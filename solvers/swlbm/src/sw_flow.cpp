@@ -1,5 +1,6 @@
 // Instantiates the shallow-water LBM for every execution space compiled into this build.
 #include "immerse/core/backend.hpp"
+#include "immerse/core/memory_budget.hpp"
 #include "immerse/swlbm/stability.hpp"
 #include "sw_solver_impl.hpp"
 
@@ -10,6 +11,7 @@ IMMERSE_FOR_EACH_BACKEND(IMMERSE_INSTANTIATE)
 #undef IMMERSE_INSTANTIATE
 
 std::unique_ptr<SwFlow> make_sw_flow(Backend backend, const SwParams& params) {
+  require_sw_memory(backend, params);
   check_stability(params);
   return with_backend(backend, [&](auto tag) -> std::unique_ptr<SwFlow> {
     using Exec = typename decltype(tag)::execution_space;

@@ -12,9 +12,11 @@ class CsvWriter {
   ~CsvWriter();
   CsvWriter(const CsvWriter&) = delete;
   CsvWriter& operator=(const CsvWriter&) = delete;
+  // OutputError (exit 5) when the row cannot be written (a full disk).
   void row(const std::vector<double>& values);
 
  private:
+  void put(const std::string& text);
   std::FILE* f_ = nullptr;
   size_t ncols_;
   std::string path_;

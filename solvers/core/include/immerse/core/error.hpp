@@ -1,6 +1,7 @@
 #pragma once
 // Errors are values with an exit code: the `immerse` program maps each kind to its documented code
-// (0 ok, 1 validation failed, 2 bad input, 3 numerical failure, 130 interrupted).
+// (0 ok, 1 validation failed, 2 bad input, 3 numerical failure, 4 internal, 5 output not written,
+// 130 interrupted).
 #include <stdexcept>
 #include <string>
 
@@ -12,6 +13,7 @@ enum ExitCode : int {
   kExitBadInput = 2,
   kExitNumerical = 3,
   kExitInternal = 4,
+  kExitOutput = 5,
   kExitInterrupted = 130
 };
 
@@ -32,6 +34,12 @@ struct InputError : Error {
 // NaN/Inf in a field or an instability detector fired; the message names field, cell and step.
 struct NumericalError : Error {
   explicit NumericalError(const std::string& what) : Error(what, kExitNumerical) {}
+};
+
+// A file could not be created or written (a missing permission, a full disk); names the file and
+// the system's reason.
+struct OutputError : Error {
+  explicit OutputError(const std::string& what) : Error(what, kExitOutput) {}
 };
 
 }  // namespace immerse

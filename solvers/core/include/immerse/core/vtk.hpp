@@ -33,6 +33,11 @@ struct PointField {
 void write_points(const std::string& path, const std::vector<std::array<double, 3>>& points,
                   const std::vector<PointField>& fields, const std::vector<std::vector<int>>& lines = {});
 
+// A triangle surface (PolyData polys): vertices, faces as vertex-index triples, optional cell data
+// (one value per triangle under the field's name).
+void write_triangles(const std::string& path, const std::vector<std::array<double, 3>>& points,
+                     const std::vector<std::array<int, 3>>& triangles, const std::vector<PointField>& cell_fields = {});
+
 // Collection file: each entry is (time, file name relative to the .pvd).
 void write_collection(const std::string& path, const std::vector<std::pair<double, std::string>>& frames);
 

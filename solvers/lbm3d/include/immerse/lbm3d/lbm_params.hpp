@@ -55,6 +55,10 @@ const Choices<Border>& border_choices();
 // The lattice's storage keys (precision, pattern), shared by every family built on this lattice.
 Schema& add_storage_keys(Schema& lattice);
 const Choices<Pattern>& pattern_choices();
+// 'fp32' / 'fp64' -> whether the populations are stored in double precision.
+const Choices<bool>& precision_choices();
+// 'cached' / 'streaming' -> whether the pull kernel uses non-temporal stores.
+const Choices<bool>& stores_choices();
 std::string to_string(Border b);
 std::string to_string(Pattern p);
 
