@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
   std::string backend_name = to_string(default_backend());
   long steps = -1;
   auto add_run_options = [&](CLI::App* c, bool with_out) {
-    c->add_option("case", req.case_name, "canned case name or path/to/case.json")->required();
+    c->add_option("case", req.case_name, "canned case name or path/to/case.json (optional with --resume)");
     c->add_option("--backend", backend_name, "serial|openmp|cuda (enabled: see `immerse info`)");
     // One value per --set, so `run --set a=1 case` does not swallow the case name.
     c->add_option("--set", req.sets, "override a case key: --set grid.nx=64 (repeatable)")->allow_extra_args(false);
@@ -119,6 +119,12 @@ int main(int argc, char** argv) {
                 "time every phase on a device backend too (a fence per phase; host backends always do)");
     c->add_flag("--quick", req.quick, "apply the case's \"quick\" overrides: a short run (checks may not pass)");
     if (with_out) c->add_option("--out", req.out_dir, "output directory (default runs/<case>/<timestamp>/)");
+    c->add_option("--checkpoint-every", req.checkpoint_every,
+                  "write a checkpoint every N steps into <out>/checkpoints (the newest two kept; also on Ctrl-C)")
+        ->check(CLI::NonNegativeNumber);
+    c->add_option("--resume", req.resume_dir,
+                  "continue the run in this output folder from its newest valid checkpoint (same program, "
+                  "case and backend)");
   };
   auto* run = app.add_subcommand("run", "run a case: writes result.json, series.csv and VTK frames");
   add_run_options(run, true);
@@ -180,6 +186,12 @@ int main(int argc, char** argv) {
       return d.reference_passes() && d.all_caught() ? kExitOk : kExitValidationFailed;
     }
     if (*run || *validate) {
+      const CLI::App* sub = *run ? run : validate;
+      req.backend_given = sub->count("--backend") > 0;
+      if (req.case_name.empty() && req.resume_dir.empty())
+        throw InputError("give a case (a canned name or path/to/case.json), or --resume DIR");
+      if (!req.resume_dir.empty() && !req.out_dir.empty())
+        throw InputError("--resume continues in its own folder: leave out --out");
       const RunOutcome out = run_case(req);
       if (!req.options.quiet) {
         fmt::print("{}: {} steps on {} in {:.3f} s ({:.4g} ms/step) -> {}/result.json\n",

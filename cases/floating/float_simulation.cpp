@@ -224,4 +224,13 @@ json FloatSimulation::compare_tolerances() const {
   return t;
 }
 
+void FloatSimulation::archive(StateArchive& a) {
+  system_->archive(a);
+  a.value("float.volume0", volume0_);
+  a.value("float.still_level", still_level_);
+  a.vector("float.mean_draft", mean_draft_);
+  a.vector("float.mean_com", mean_com_);
+  a.value("float.mean_count", mean_count_);
+}
+
 }  // namespace immerse::cases

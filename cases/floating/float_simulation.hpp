@@ -30,6 +30,9 @@ class FloatSimulation : public Simulation {
   std::vector<Check> checks(const json& metrics) const override;
   json phases_ms() const override;
   json compare_tolerances() const override;
+  // Water-only cases; the bodies' Bullet world is not archived yet.
+  bool supports_checkpoint() const override { return system_->body_count() == 0; }
+  void archive(StateArchive& a) override;
 
  protected:
   // The draft at hydrostatic equilibrium of body b's mesh, upright.

@@ -143,6 +143,26 @@ void JellyfishSimulation::step() {
   history_.push_back({bell_->time(), v, diameter, bell_->contracting()});
 }
 
+void JellyfishSimulation::archive(StateArchive& a) {
+  flow_->archive(a);
+  bell_->archive(a);
+  groups_->archive(a);
+  if (tracers_) tracers_->archive(a);
+  if (algae_) algae_->archive(a);
+  a.value("jellyfish.stats", stats_);
+  a.value("jellyfish.propulsion", prop_);
+  a.value("jellyfish.mass0", mass0_);
+  a.value("jellyfish.travelled", travelled_cm_);
+  a.value("jellyfish.max_surface_speed", max_surface_speed_);
+  a.value("jellyfish.max_border_speed", max_border_speed_);
+  a.value("jellyfish.stepped", stepped_);
+  // Compute time of the earlier part, so frames_per_s and the phase times cover the whole run.
+  a.value("jellyfish.step_seconds", step_seconds_);
+  a.value("jellyfish.body_seconds", body_seconds_);
+  a.value("jellyfish.passive_seconds", passive_seconds_);
+  a.vector("jellyfish.history", history_);
+}
+
 void JellyfishSimulation::check_health() {
   const lbm3d::Health h = flow_->health();
   if (!h.ok)

@@ -38,6 +38,9 @@ class JellyfishSimulation : public Simulation {
   std::string precision() const override { return flow_->precision(); }
   json compare_tolerances() const override;
 
+  bool supports_checkpoint() const override { return true; }
+  void archive(StateArchive& a) override;
+
   const bodies::JellyBell& bell() const { return *bell_; }
   const coupling::JellyGroupStats& group_stats() const { return stats_; }
   const coupling::JellyGroups& groups() const { return *groups_; }

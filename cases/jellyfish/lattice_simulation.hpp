@@ -29,6 +29,13 @@ class LatticeSimulation : public Simulation {
   std::string precision() const override { return flow_->precision(); }
   json compare_tolerances() const override;
 
+  bool supports_checkpoint() const override { return true; }
+  void archive(StateArchive& a) override {
+    flow_->archive(a);
+    a.value("lattice.mass0", mass0_);
+    a.value("lattice.energy_warm", energy_warm_);
+  }
+
   lbm3d::LbmFlow& flow() { return *flow_; }
 
  protected:

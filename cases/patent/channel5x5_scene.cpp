@@ -51,6 +51,11 @@ class Channel5x5 final : public PenaltySimulation {
     append(printout(flow_->fields(), static_cast<int>(flow_->steps_done())));
   }
 
+  void archive(StateArchive& a) override {
+    PenaltySimulation::archive(a);
+    a.vector("channel5x5.table", table_);
+  }
+
   json metrics() override {
     json m = PenaltySimulation::metrics();
     m["table"] = json::array();

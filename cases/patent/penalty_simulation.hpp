@@ -29,6 +29,9 @@ class PenaltySimulation : public Simulation {
   json phases_ms() const override;
   json compare_tolerances() const override;
 
+  bool supports_checkpoint() const override { return true; }
+  void archive(StateArchive& a) override { flow_->archive(a); }
+
   mac2d::PenaltyFlow& flow() { return *flow_; }
 
  protected:

@@ -135,7 +135,9 @@ Schema case_schema(const std::string& solver) {
   Schema output;
   output.integer("frames", 0, 0, 100000, "VTK frames written over the run (0: none)")
       .integer("series_every", 0, 0, 1e10, "steps between rows of series.csv (0: about 200 rows)")
-      .number("height_scale", 1.0, -1e12, 1e12, "", "display height z = p x height_scale (the patent's surface)");
+      .number("height_scale", 1.0, -1e12, 1e12, "", "display height z = p x height_scale (the patent's surface)")
+      .integer("checkpoint_every", 0, 0, 1e12,
+               "steps between checkpoints (0: none); `immerse run --resume DIR` continues from the newest");
   Schema s;
   s.string("case", "", "case name (defaults to the file name)")
       .string("paper", "", "the paper reproduced (its page: docs/<paper>.md)")

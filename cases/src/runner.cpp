@@ -6,7 +6,9 @@
 #include <cmath>
 #include <ctime>
 #include <filesystem>
+#include <optional>
 
+#include "checkpoints.hpp"
 #include "immerse/core/choices.hpp"
 #include "immerse/core/csv.hpp"
 #include "immerse/core/error.hpp"
@@ -108,18 +110,83 @@ void mark_deviations(std::vector<Check>& checks, const json& deviations, const s
 
 }  // namespace
 
-RunOutcome run_case(const RunRequest& req) {
-  const CaseDoc doc = load_case(req.case_name);
-  json params = resolve_case(doc, req.sets, req.quick);
+namespace {
+
+// The resolved case without the keys that may differ between a run and its resumption.
+json comparable(json params) {
+  params["output"].erase("checkpoint_every");
+  return params;
+}
+
+// The resolved case, the source named in messages and, when resuming, the checkpoint to continue.
+struct Start {
+  json params;
+  std::string source;
+  std::optional<FoundCheckpoint> checkpoint;
+};
+
+Start start_of(const RunRequest& req, RunOptions& options) {
+  Start s;
+  if (req.resume_dir.empty()) {
+    const CaseDoc doc = load_case(req.case_name);
+    s.params = resolve_case(doc, req.sets, req.quick);
+    s.source = doc.source;
+    if (options.steps_override >= 0) s.params["time"]["steps"] = options.steps_override;
+    if (req.checkpoint_every >= 0) s.params["output"]["checkpoint_every"] = req.checkpoint_every;
+    return s;
+  }
+  if (options.steps_override >= 0 || req.quick || !req.sets.empty())
+    throw InputError("--resume: --set, --steps and --quick cannot change a run being resumed");
+  s.checkpoint = newest_checkpoint(req.resume_dir);
+  const json& h = s.checkpoint->file.header;
+  require_same_program(*s.checkpoint);
+  s.params = h.at("parameters");
+  s.source = h.at("source");
+  if (!req.case_name.empty()) {
+    const CaseDoc doc = load_case(req.case_name);
+    const json given = resolve_case(doc, {}, false);
+    const json diff = json::diff(comparable(h.at("parameters")), comparable(given));
+    if (!diff.empty())
+      throw InputError(fmt::format("--resume {}: the checkpoint's case differs from {} at '{}'", req.resume_dir,
+                                   doc.source, diff[0].value("path", "?")));
+  }
+  // Checkpoints continue as the run was started, unless asked otherwise.
+  if (req.checkpoint_every >= 0) s.params["output"]["checkpoint_every"] = req.checkpoint_every;
+  const Backend written = parse_backend(h.at("backend"));
+  if (req.backend_given && options.backend != written)
+    throw InputError(fmt::format("--resume {}: the checkpoint was written on the {} backend, not {}: resume on {}",
+                                 req.resume_dir, to_string(written), to_string(options.backend), to_string(written)));
+  options.backend = written;
+  return s;
+}
+
+}  // namespace
+
+RunOutcome run_case(const RunRequest& request) {
+  RunRequest req = request;
+  Start start = start_of(req, req.options);
+  json& params = start.params;
   const std::string name = params["case"];
-  if (req.options.steps_override >= 0) params["time"]["steps"] = req.options.steps_override;
+  const long checkpoint_every = params["output"]["checkpoint_every"];
 
   const bool phases_timed = req.options.phase_times || req.options.backend != Backend::cuda;
   set_phase_timing(phases_timed);
-  std::unique_ptr<Simulation> sim = make_simulation(params, doc.source, req.options);
+  std::unique_ptr<Simulation> sim = make_simulation(params, start.source, req.options);
+  if ((checkpoint_every > 0 || start.checkpoint) && !sim->supports_checkpoint())
+    throw InputError(fmt::format(
+        "{}: key 'output.checkpoint_every': the {} scene of solver {} cannot checkpoint "
+        "yet (those that can: mac2d.penalty, lbm3d with the jellyfish, water-only swlbm; docs/checkpoint.md)",
+        start.source, params["scene"].get<std::string>(), params["solver"].get<std::string>()));
+  long done = 0;
+  if (start.checkpoint) {
+    restore_checkpoint(*start.checkpoint, *sim);
+    done = start.checkpoint->file.header.at("step");
+  }
 
   RunOutcome out;
-  out.out_dir = req.out_dir.empty() ? (fs::path("runs") / name / timestamp()).string() : req.out_dir;
+  out.out_dir = !req.resume_dir.empty() ? req.resume_dir
+                : req.out_dir.empty()   ? (fs::path("runs") / name / timestamp()).string()
+                                        : req.out_dir;
   std::error_code ec;
   fs::create_directories(out.out_dir, ec);
   if (ec) throw OutputError(fmt::format("cannot create output directory {}: {}", out.out_dir, ec.message()));
@@ -129,39 +196,64 @@ RunOutcome run_case(const RunRequest& req) {
                  {"experiment", params["experiment"]},
                  {"backend", to_string(req.options.backend)},
                  {"precision", sim->precision()},
-                 {"quick", req.quick},
+                 {"quick", start.checkpoint ? start.checkpoint->file.header.value("quick", false) : req.quick},
                  {"compare_tolerances", sim->compare_tolerances()},
                  {"parameters", params},
                  {"versions", versions_json()},
                  // Threads (OpenMP) or concurrent work items (CUDA) this backend ran with: timings need it.
                  {"concurrency", backend_concurrency(req.options.backend)},
                  {"status", "running"}};
+  if (start.checkpoint) result["resumed_from_step"] = done;
   write_json((fs::path(out.out_dir) / "result.json").string(), result);
 
   const long total = sim->total_steps();
   const long series_every = sim->series_every() > 0 ? sim->series_every() : std::max(1L, total / 200);
+  const std::string series_path = (fs::path(out.out_dir) / "series.csv").string();
   std::unique_ptr<CsvWriter> series;
   const int frames = sim->frame_count();
   std::vector<std::pair<double, std::string>> collection;
+  if (start.checkpoint)
+    for (const auto& f : start.checkpoint->file.header.at("frames")) collection.emplace_back(f.at(0), f.at(1));
   auto frame = [&](int k) {
     for (const auto& f : sim->write_frame(out.out_dir, k)) collection.emplace_back(sim->time(), f);
     vtk::write_collection((fs::path(out.out_dir) / "frames.pvd").string(), collection);
+  };
+  auto checkpoint = [&](long step) {
+    json header = {{"format", 1},
+                   {"versions", versions_json()},
+                   {"case", name},
+                   {"source", start.source},
+                   {"parameters", params},
+                   {"backend", to_string(req.options.backend)},
+                   {"quick", result["quick"]},
+                   {"step", step},
+                   {"time", sim->time()},
+                   {"series_bytes", series ? static_cast<long>(fs::file_size(series_path)) : 0L},
+                   {"frames", json::array()}};
+    for (const auto& [t, file] : collection) header["frames"].push_back({t, file});
+    save_checkpoint(out.out_dir, header, *sim);
   };
 
   install_interrupt_handler();
   Progress progress(name, total, req.options.quiet);
   const long health_every = std::max(1L, std::min(total / 20, 1000L));
   const auto t0 = std::chrono::steady_clock::now();
-  long done = 0;
+  const long first = done;
   std::string failure;
   int failure_code = 0;
   try {
     if (!sim->series_columns().empty()) {
-      series = std::make_unique<CsvWriter>((fs::path(out.out_dir) / "series.csv").string(), sim->series_columns(),
-                                           fmt::format("case {} on {}", name, to_string(req.options.backend)));
-      series->row(sim->series_row());
+      const std::string comment = fmt::format("case {} on {}", name, to_string(req.options.backend));
+      if (start.checkpoint) {
+        // The rows up to the checkpoint stay; rows written after it by the killed run go.
+        fs::resize_file(series_path, start.checkpoint->file.header.at("series_bytes").get<std::uintmax_t>());
+        series = std::make_unique<CsvWriter>(series_path, sim->series_columns().size());
+      } else {
+        series = std::make_unique<CsvWriter>(series_path, sim->series_columns(), comment);
+        series->row(sim->series_row());
+      }
     }
-    if (frames > 0) frame(0);
+    if (frames > 0 && !start.checkpoint) frame(0);
     for (; done < total; ++done) {
       if (interrupted()) {
         out.interrupted = true;
@@ -172,20 +264,25 @@ RunOutcome run_case(const RunRequest& req) {
       if (n % health_every == 0 || n == total) sim->check_health();
       if (series && (n % series_every == 0 || n == total)) series->row(sim->series_row());
       if (frames > 0 && n * frames / total != (n - 1) * frames / total) frame(static_cast<int>(n * frames / total));
+      if (checkpoint_every > 0 && n % checkpoint_every == 0 && n < total) checkpoint(n);
       progress.update(n);
     }
+    if (out.interrupted && checkpoint_every > 0 && done > first) checkpoint(done);
     sim->write_final(out.out_dir);
   } catch (const Error& e) {
     // Keep everything written so far, record the failure, then report it.
     failure = e.what();
     failure_code = e.exit_code();
+  } catch (const fs::filesystem_error& e) {
+    failure = fmt::format("cannot write into {}: {}", out.out_dir, e.code().message());
+    failure_code = kExitOutput;
   }
   progress.finish();
   const double total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   result["timings"] = {{"total_s", total_s},
                        {"steps", done},
-                       {"per_step_ms", done > 0 ? 1e3 * total_s / done : 0.0},
+                       {"per_step_ms", done > first ? 1e3 * total_s / (done - first) : 0.0},
                        {"phases_ms", sim->phases_ms()},
                        {"phases_timed", phases_timed}};
   if (!failure.empty()) {
@@ -201,7 +298,7 @@ RunOutcome run_case(const RunRequest& req) {
   }
   result["metrics"] = sim->metrics();
   out.checks = sim->checks(result["metrics"]);
-  mark_deviations(out.checks, params["deviations"], doc.source);
+  mark_deviations(out.checks, params["deviations"], start.source);
   result["checks"] = to_json(out.checks);
   result["status"] = out.interrupted ? "interrupted" : "completed";
   write_json((fs::path(out.out_dir) / "result.json").string(), result);

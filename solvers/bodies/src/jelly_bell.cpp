@@ -1,4 +1,5 @@
 #include "immerse/bodies/jelly_bell.hpp"
+#include "immerse/bodies/state_points.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -69,6 +70,14 @@ void JellyBell::advance(double dt) {
     }
     t_ += h;
   }
+}
+
+void JellyBell::archive(StateArchive& a) {
+  archive_points(a, "bell.x", x_);
+  archive_points(a, "bell.v", v_);
+  archive_point(a, "bell.origin", origin_);
+  a.value("bell.t", t_);
+  a.value("bell.swim_speed", swim_speed_);
 }
 
 void JellyBell::translate(double v, double dt) {

@@ -20,6 +20,11 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& co
   put(header + "\n");
 }
 
+CsvWriter::CsvWriter(const std::string& path, size_t columns) : ncols_(columns), path_(path) {
+  f_ = std::fopen(path.c_str(), "a");
+  if (!f_) throw OutputError(fmt::format("cannot append to {}: {}", path, std::strerror(errno)));
+}
+
 CsvWriter::~CsvWriter() {
   if (f_) std::fclose(f_);
 }

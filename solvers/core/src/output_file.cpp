@@ -1,5 +1,7 @@
 #include "immerse/core/output_file.hpp"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 
@@ -13,7 +15,7 @@ void OutputFile::flush() {
   buffer_.clear();
 }
 
-void write_file_atomically(const std::string& path, const std::function<void(OutputFile&)>& write) {
+void write_file_atomically(const std::string& path, const std::function<void(OutputFile&)>& write, bool durable) {
   const std::string tmp = path + ".tmp";
   std::FILE* f = std::fopen(tmp.c_str(), "w");
   if (!f) throw OutputError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
@@ -21,7 +23,8 @@ void write_file_atomically(const std::string& path, const std::function<void(Out
     OutputFile out(f, path);
     write(out);
     out.flush();
-    if (std::fflush(f) != 0) throw OutputError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+    if (std::fflush(f) != 0 || (durable && fsync(fileno(f)) != 0))
+      throw OutputError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
   } catch (...) {
     std::fclose(f);
     std::remove(tmp.c_str());
@@ -35,8 +38,9 @@ void write_file_atomically(const std::string& path, const std::function<void(Out
   }
 }
 
-void write_file_atomically(const std::string& path, const std::string& content) {
-  write_file_atomically(path, [&](OutputFile& out) { out.print("{}", content); });
+void write_file_atomically(const std::string& path, const std::string& content, bool durable) {
+  write_file_atomically(
+      path, [&](OutputFile& out) { out.write(content); }, durable);
 }
 
 }  // namespace immerse

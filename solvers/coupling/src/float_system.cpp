@@ -77,6 +77,12 @@ class FloatSystemImpl final : public FloatSystem {
     return std::vector<int>(h.data(), h.data() + h.extent(0));
   }
   long frames_done() const override { return frames_; }
+  void archive(StateArchive& a) override {
+    if (!bodies_.empty())
+      throw InputError("the floating bodies cannot be checkpointed yet (the Bullet world's state is not archived)");
+    water_.archive(a);
+    a.value("float.frames", frames_);
+  }
   std::vector<std::pair<std::string, double>> phase_seconds() const override {
     return {phases_.totals_s().begin(), phases_.totals_s().end()};
   }

@@ -9,6 +9,7 @@
 
 #include "immerse/core/backend.hpp"
 #include "immerse/core/expression.hpp"
+#include "immerse/core/state_views.hpp"
 #include "immerse/core/timer.hpp"
 #include "immerse/lbm3d/lbm_aa_line_kernel.hpp"
 #include "immerse/lbm3d/lbm_flow.hpp"
@@ -81,6 +82,21 @@ class LbmSolver final : public LbmFlow {
     else
       pull_step();
     ++steps_;
+  }
+
+  void archive(StateArchive& a) override {
+    a.value("lbm3d.steps", steps_);
+    a.value("lbm3d.swapped", swapped_);
+    a.value("lbm3d.buffer", cur_);
+    archive_view(a, "lbm3d.f0", f_[0]);
+    if (!aa_) archive_view(a, "lbm3d.f1", f_[1]);
+    archive_view(a, "lbm3d.group", group_);
+    archive_view(a, "lbm3d.group_previous", previous_);
+    archive_view(a, "lbm3d.body_velocity", ub_);
+    if (a.loading()) {
+      Kokkos::deep_copy(h_group_, group_);
+      Kokkos::deep_copy(h_ub_, ub_);
+    }
   }
 
   void set_groups(const CellGroups& g) override {

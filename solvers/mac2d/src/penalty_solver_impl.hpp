@@ -8,6 +8,7 @@
 
 #include "immerse/core/backend.hpp"
 #include "immerse/core/error.hpp"
+#include "immerse/core/state_views.hpp"
 #include "immerse/mac2d/penalty_solver.hpp"
 #include "immerse/mac2d/stability.hpp"
 
@@ -293,6 +294,30 @@ FieldStatus PenaltySolver<Exec>::status() const {
 template <class Exec>
 std::vector<std::pair<std::string, double>> PenaltySolver<Exec>::phase_seconds() const {
   return {phases_.totals_s().begin(), phases_.totals_s().end()};
+}
+
+template <class Exec>
+void PenaltySolver<Exec>::archive(StateArchive& a) {
+  a.value("penalty.time", time_);
+  a.value("penalty.steps", steps_);
+  a.value("penalty.level", cur_);
+  for (int l = 0; l < 2; ++l) {
+    archive_view(a, fmt::format("penalty.u{}", l), u_[l]);
+    archive_view(a, fmt::format("penalty.v{}", l), v_[l]);
+    archive_view(a, fmt::format("penalty.p{}", l), pres_[l]);
+  }
+  archive_view(a, "penalty.inflow", inflow_);
+  archive_view(a, "penalty.solid", solid_);
+  archive_view(a, "penalty.solid_u", solid_u_);
+  archive_view(a, "penalty.solid_v", solid_v_);
+  archive_view(a, "penalty.shapes", shapes_);
+  for (size_t k = 0; k < dye_.size(); ++k) archive_view(a, fmt::format("penalty.dye{}", k), dye_[k]);
+  if (particles_.extent(0) > 0) {
+    archive_view(a, "penalty.particles", particles_);
+    a.vector("penalty.particle_seed", particle_seed_);
+    a.vector("penalty.particle_birth", particle_birth_);
+    a.value("penalty.next_slot", next_slot_);
+  }
 }
 
 }  // namespace immerse::mac2d

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "immerse/core/state_views.hpp"
 #include "immerse/swlbm/sw_solver.hpp"
 
 namespace immerse::swlbm {
@@ -220,6 +221,23 @@ double SwSolver<Exec>::volume() const {
 template <class Exec>
 std::vector<std::pair<std::string, double>> SwSolver<Exec>::phase_seconds() const {
   return {phases_.totals_s().begin(), phases_.totals_s().end()};
+}
+
+template <class Exec>
+void SwSolver<Exec>::archive(StateArchive& a) {
+  a.value("swlbm.time", time_);
+  a.value("swlbm.steps", steps_);
+  a.value("swlbm.buffer", cur_);
+  for (int l = 0; l < 2; ++l) archive_view(a, fmt::format("swlbm.f{}", l), f_[l]);
+  archive_view(a, "swlbm.h", h_);
+  archive_view(a, "swlbm.u", ux_);
+  archive_view(a, "swlbm.v", uy_);
+  archive_view(a, "swlbm.Fx", fx_);
+  archive_view(a, "swlbm.Fy", fy_);
+  for (int s = 0; s < 4; ++s) {
+    archive_view(a, fmt::format("swlbm.border{}", s), border_[s]);
+    if (a.loading()) Kokkos::deep_copy(border_host_[s], border_[s]);
+  }
 }
 
 }  // namespace immerse::swlbm

@@ -14,6 +14,9 @@ struct RunRequest {
   std::vector<std::string> sets;  // --set key=value
   std::string out_dir;            // empty: runs/<case>/<timestamp>/
   bool quick = false;             // apply the case's "quick" overrides (a short run)
+  long checkpoint_every = -1;     // --checkpoint-every (-1: the case's output.checkpoint_every)
+  std::string resume_dir;         // --resume: continue the run in this folder from its newest checkpoint
+  bool backend_given = false;     // --backend was on the command line (a resumed run must match it)
   RunOptions options;
 };
 

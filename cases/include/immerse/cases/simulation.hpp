@@ -11,6 +11,7 @@
 
 #include "immerse/core/backend_id.hpp"
 #include "immerse/core/schema.hpp"
+#include "immerse/core/state_archive.hpp"
 
 namespace CLI {
 class App;
@@ -104,6 +105,12 @@ class Simulation {
   // are never compared. A name matches the full key, its leaf, or an enclosing object ("columns").
   // Written into result.json as "compare_tolerances".
   virtual nlohmann::json compare_tolerances() const { return nlohmann::json::object(); }
+  // Checkpoints (`immerse run --checkpoint-every N`, `--resume DIR`): everything a continued run
+  // needs to end bitwise as an uninterrupted one (fields, bodies, random state, a scene's running
+  // maxima and tables), listed once in archive() for saving and loading. A simulation that cannot
+  // restart yet keeps supports_checkpoint() false, and the runner refuses to checkpoint it.
+  virtual bool supports_checkpoint() const { return false; }
+  virtual void archive(StateArchive& /*a*/) {}
 };
 
 using SimulationFactory = std::function<std::unique_ptr<Simulation>(const nlohmann::json& resolved,

@@ -10,6 +10,7 @@
 // Units: cm, s. Positions are kept in the bell frame (x, y across the axis, h along it) and mapped to
 // the world by the bell's origin (centre of the relaxed margin plane) and axis.
 #include "immerse/bodies/eigen.hpp"
+#include "immerse/core/state_archive.hpp"
 
 #include <array>
 #include <vector>
@@ -61,6 +62,8 @@ class JellyBell {
   void advance(double dt);
   // Moves the whole bell along its axis at speed v (cm/s) for dt: the swimming translation.
   void translate(double v, double dt);
+  // The moving state (particles, clock, position, swimming speed), for checkpoints.
+  void archive(StateArchive& a);
 
   double time() const { return t_; }
   bool contracting() const;

@@ -4,6 +4,7 @@
 // midpoint RK2), and algae: chains of particles tied by springs, anchored at the floor, buoyant, driven
 // by drag toward the local water velocity. Units: cm, s.
 #include "immerse/bodies/eigen.hpp"
+#include "immerse/bodies/state_points.hpp"
 
 #include <vector>
 
@@ -24,6 +25,7 @@ class JellyTracers {
   // Midpoint RK2 step through the (frozen over dt) field.
   void advance(const JellyVelocityField& field, double dt);
   const std::vector<Eigen::Vector3d>& positions() const { return x_; }
+  void archive(StateArchive& a) { archive_points(a, "tracers.x", x_); }
 
  private:
   std::vector<Eigen::Vector3d> x_;
@@ -49,6 +51,10 @@ class JellyAlgae {
   int particles_per_chain() const { return p_.links + 1; }
   // Largest sideways displacement of a chain tip from straight above its anchor (cm).
   double max_tip_deflection() const;
+  void archive(StateArchive& a) {
+    archive_points(a, "algae.x", x_);
+    archive_points(a, "algae.v", v_);
+  }
 
  private:
   JellyAlgaeParams p_;

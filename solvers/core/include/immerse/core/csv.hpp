@@ -9,6 +9,8 @@ namespace immerse {
 class CsvWriter {
  public:
   CsvWriter(const std::string& path, const std::vector<std::string>& columns, const std::string& comment = "");
+  // Appends rows of `columns` values to an existing series (a resumed run).
+  CsvWriter(const std::string& path, size_t columns);
   ~CsvWriter();
   CsvWriter(const CsvWriter&) = delete;
   CsvWriter& operator=(const CsvWriter&) = delete;

@@ -20,9 +20,15 @@ class OutputFile {
     fmt::format_to(std::back_inserter(buffer_), format, std::forward<Args>(args)...);
     if (buffer_.size() >= kFlushBytes) flush();
   }
+  // Raw bytes (binary content included).
+  void write(const std::string& data) {
+    flush();
+    buffer_.append(data.data(), data.data() + data.size());
+    flush();
+  }
 
  private:
-  friend void write_file_atomically(const std::string&, const std::function<void(OutputFile&)>&);
+  friend void write_file_atomically(const std::string&, const std::function<void(OutputFile&)>&, bool);
   static constexpr std::size_t kFlushBytes = 1 << 16;
   OutputFile(std::FILE* f, std::string path) : f_(f), path_(std::move(path)) {}
   void flush();
@@ -31,9 +37,12 @@ class OutputFile {
   fmt::memory_buffer buffer_;
 };
 
-void write_file_atomically(const std::string& path, const std::function<void(OutputFile&)>& write);
+// `durable`: also fsync the file before the rename (checkpoints), so a power cut leaves either the
+// old file or the whole new one.
+void write_file_atomically(const std::string& path, const std::function<void(OutputFile&)>& write,
+                           bool durable = false);
 
 // The same for content already in memory.
-void write_file_atomically(const std::string& path, const std::string& content);
+void write_file_atomically(const std::string& path, const std::string& content, bool durable = false);
 
 }  // namespace immerse

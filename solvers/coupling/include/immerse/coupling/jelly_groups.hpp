@@ -35,6 +35,16 @@ class JellyGroups {
   // Recomputes the groups for the bell's current surface; `groups()` is then ready for set_groups.
   JellyGroupStats update(const bodies::JellyBell& bell);
   const lbm3d::CellGroups& groups() const { return g_; }
+  // The groups of the latest update and the box they covered (the next update clears it), for
+  // checkpoints.
+  void archive(StateArchive& a) {
+    a.vector("groups.group", g_.group);
+    a.vector("groups.ub", g_.ub);
+    a.vector("groups.region", g_.region);
+    a.vector("groups.samples_in_cell", samples_in_cell_);
+    a.value("groups.box", previous_);
+    a.value("groups.stats", stats_);
+  }
   long at(int i, int j, int k) const { return i + static_cast<long>(nx_) * (j + static_cast<long>(ny_) * k); }
 
  private:

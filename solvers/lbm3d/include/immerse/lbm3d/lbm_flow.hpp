@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "immerse/core/backend_id.hpp"
+#include "immerse/core/state_archive.hpp"
 #include "immerse/lbm3d/d3q15.hpp"
 #include "immerse/lbm3d/lbm_params.hpp"
 
@@ -60,6 +61,8 @@ class LbmFlow {
   virtual std::string precision() const = 0;
   // Wall seconds per phase so far (fenced): "collide_stream", "groups".
   virtual std::vector<std::pair<std::string, double>> phase_seconds() const = 0;
+  // The whole state (populations, the AA step kind, cell groups, body velocities), for checkpoints.
+  virtual void archive(StateArchive& a) = 0;
 };
 
 // Checks the parameters (check_stability) and builds the solver with all cells water.

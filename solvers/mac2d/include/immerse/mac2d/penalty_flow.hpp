@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "immerse/core/backend_id.hpp"
+#include "immerse/core/state_archive.hpp"
 #include "immerse/mac2d/host_fields.hpp"
 #include "immerse/mac2d/penalty_params.hpp"
 
@@ -32,6 +33,8 @@ class PenaltyFlow {
   virtual Backend backend() const = 0;
   // Wall seconds per phase so far (fenced): "boundaries", "obstacles", "pressure+velocity", "dyes", "streaklines".
   virtual std::vector<std::pair<std::string, double>> phase_seconds() const = 0;
+  // The whole state (both time levels, obstacles, dyes, streakline particles, time), for checkpoints.
+  virtual void archive(StateArchive& a) = 0;
 };
 
 std::unique_ptr<PenaltyFlow> make_penalty_flow(Backend backend, const PenaltyParams& params);

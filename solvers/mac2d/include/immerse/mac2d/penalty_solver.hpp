@@ -28,6 +28,7 @@ class PenaltySolver final : public PenaltyFlow {
   const PenaltyParams& params() const override { return p_; }
   Backend backend() const override;
   std::vector<std::pair<std::string, double>> phase_seconds() const override;
+  void archive(StateArchive& a) override;
 
  private:
   void fill_inflow(double t);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "immerse/core/backend_id.hpp"
+#include "immerse/core/state_archive.hpp"
 #include "immerse/swlbm/sw_params.hpp"
 
 namespace immerse::swlbm {
@@ -39,6 +40,8 @@ class SwFlow {
   virtual const SwParams& params() const = 0;
   virtual Backend backend() const = 0;
   virtual std::vector<std::pair<std::string, double>> phase_seconds() const = 0;
+  // The whole state (populations, depth, velocity, forcing, border values, time), for checkpoints.
+  virtual void archive(StateArchive& a) = 0;
 };
 
 std::unique_ptr<SwFlow> make_sw_flow(Backend backend, const SwParams& params);

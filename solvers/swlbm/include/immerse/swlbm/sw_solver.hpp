@@ -31,6 +31,7 @@ class SwSolver final : public SwFlow {
   double volume() const override;
   double time() const override { return time_; }
   long steps_done() const override { return steps_; }
+  void archive(StateArchive& a) override;
   const SwParams& params() const override { return p_; }
   Backend backend() const override { return backend_of<Exec>(); }
   std::vector<std::pair<std::string, double>> phase_seconds() const override;

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# resume_matches.sh IMMERSE OUT_DIR CASE CHECKPOINT_EVERY [run options...]
+# Runs CASE uninterrupted, then again with checkpoints, killed with SIGKILL once a checkpoint exists,
+# resumed with `immerse run --resume`; passes when the resumed run's metrics, checks, series.csv and
+# every frame equal the uninterrupted run's bitwise. Then damages the newest checkpoint and resumes
+# again: the previous checkpoint must be used, with the same result.
+set -u
+immerse=$1 out=$2 case=$3 every=$4
+shift 4
+rm -rf "$out" && mkdir -p "$out"
+fail() { echo "resume_matches.sh: $*" >&2; exit 1; }
+# The result.json block of a top-level key (dumped with two-space indent and sorted keys), without
+# timing metrics (names ending _per_s, _ms, _us, as `immerse compare` skips them).
+block() {
+  awk -v key="  \"$2\": " 'index($0, key) == 1 {on = 1} on && /^  "/ && index($0, key) != 1 {exit} on' "$1" |
+    grep -v -E '"[A-Za-z0-9_]*(_per_s|_ms|_us)": '
+}
+same_run() {
+  for key in metrics checks status; do
+    [ -n "$(block "$out/whole/result.json" $key)" ] || fail "no '$key' in the uninterrupted result.json"
+    diff <(block "$out/whole/result.json" $key) <(block "$1/result.json" $key) > /dev/null ||
+      fail "$1: '$key' differs from the uninterrupted run"
+  done
+  for f in "$out"/whole/*.csv "$out"/whole/*.vti "$out"/whole/*.vtp "$out"/whole/*.pvd; do
+    [ -e "$f" ] || continue
+    cmp -s "$f" "$1/$(basename "$f")" || fail "$1: $(basename "$f") differs from the uninterrupted run"
+  done
+}
+
+"$immerse" run "$case" --quiet --out "$out/whole" "$@" || fail "the uninterrupted run failed"
+"$immerse" run "$case" --quiet --out "$out/killed" --checkpoint-every "$every" "$@" &
+pid=$!
+# Killed once two checkpoints exist (so a damaged newest one has one to fall back on).
+for _ in $(seq 1 1200); do
+  [ "$(ls "$out"/killed/checkpoints/*.ckpt 2> /dev/null | wc -l)" -ge 2 ] && break
+  sleep 0.05
+done
+kill -9 $pid 2> /dev/null
+wait $pid 2> /dev/null
+ls "$out"/killed/checkpoints/*.ckpt > /dev/null 2>&1 || fail "no checkpoint was written"
+cp -r "$out/killed" "$out/damaged"
+"$immerse" run --resume "$out/killed" --quiet || fail "the resumed run failed"
+same_run "$out/killed"
+echo "resume_matches.sh: resumed run equals the uninterrupted one"
+
+# A truncated newest checkpoint is skipped (when there is an older one to fall back on).
+newest=$(ls "$out"/damaged/checkpoints/*.ckpt | sort | tail -1)
+if [ "$(ls "$out"/damaged/checkpoints/*.ckpt | wc -l)" -ge 2 ]; then
+  truncate -s -100 "$newest"
+  log=$("$immerse" run --resume "$out/damaged" --quiet 2>&1) || fail "resuming past a damaged checkpoint failed: $log"
+  printf '%s\n' "$log" | grep -q "skipping checkpoint: .*truncated" || fail "the damaged checkpoint was not reported"
+  same_run "$out/damaged"
+  echo "resume_matches.sh: a damaged checkpoint is skipped, the previous one gives the same result"
+fi
