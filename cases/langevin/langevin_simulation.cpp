@@ -339,8 +339,8 @@ std::vector<Check> LangevinSimulation::checks(const json& m) const {
   const LangevinScene scene = c_.scene;
   if (scene == LangevinScene::falling_paper) {
     // One fall's heading turns are not checked: with the paper's eq. 10 the trajectory is chaotic
-    // enough that seed 1 turns 0.57 times on OpenMP and 1.12 on Serial (the turbulence series
-    // differs by reduction order, ~1e-16). The ensemble's helical fraction below checks it.
+    // enough that a 1e-16 change of the turbulence statistics (their summation order) moved seed 1
+    // from 0.57 to 1.12 turns. The ensemble's helical fraction below checks it.
     out.push_back(at_least(
         "lateral_amplitude/half-length", m["lateral_amplitude"].get<double>() / c_.semi_axes[0], helix_min_radius, 100,
         "paper Fig. 3: the helix's radius is a sizeable fraction of the leaf (>= 1/4 of its half-length)"));

@@ -9,6 +9,7 @@
 
 #include "immerse/core/backend.hpp"
 #include "immerse/core/expression.hpp"
+#include "immerse/core/ordered_sum.hpp"
 #include "immerse/core/state_views.hpp"
 #include "immerse/core/timer.hpp"
 #include "immerse/lbm3d/lbm_aa_line_kernel.hpp"
@@ -204,18 +205,19 @@ class LbmSolver final : public LbmFlow {
     const auto group = group_;
     const long n = N_, stride = S_;
     const double rho0 = p_.rho0;
-    double m = 0;
-    Kokkos::parallel_reduce(
-        "lbm3d::mass", Kokkos::RangePolicy<Exec>(0, n),
-        KOKKOS_LAMBDA(const long c, double& acc) {
-          if (is_body(group(c))) {
-            acc += rho0;
-            return;
+    const long nx = p_.nx;
+    (void)n;
+    // One row of x per thread, rows added in order: the same bits on every backend and thread count.
+    return ordered_sum<Exec>(
+        "lbm3d::mass", n / nx, KOKKOS_LAMBDA(const long row, double* acc) {
+          for (long c = row * nx; c < (row + 1) * nx; ++c) {
+            if (is_body(group(c))) {
+              acc[0] += rho0;
+              continue;
+            }
+            for (int q = 0; q < 15; ++q) acc[0] += static_cast<double>(f(q * stride + c));
           }
-          for (int q = 0; q < 15; ++q) acc += static_cast<double>(f(q * stride + c));
-        },
-        m);
-    return m;
+        })[0];
   }
 
   long steps_done() const override { return steps_; }

@@ -8,6 +8,7 @@
 
 #include "immerse/core/backend.hpp"
 #include "immerse/core/error.hpp"
+#include "immerse/core/ordered_sum.hpp"
 
 namespace immerse::mac3d {
 
@@ -123,23 +124,16 @@ void for3(const char* name, const Kokkos::Array<int, 3>& b, const Kokkos::Array<
 template <class Exec, class F>
 void sum3(const char* name, const Kokkos::Array<int, 3>& e, const F& f, double& s0, double& s1, double& s2) {
   const int n0 = e[0], n1 = e[1];
-  if constexpr (host_exec<Exec>) {
-    Kokkos::parallel_reduce(
-        name, Kokkos::RangePolicy<Exec>(0, long(n1) * e[2]),
-        KOKKOS_LAMBDA(const long r, double& a, double& b, double& c) {
-          const int j = int(r % n1), k = int(r / n1);
-          for (int i = 0; i < n0; ++i) f(i, j, k, a, b, c);
-        },
-        s0, s1, s2);
-  } else {
-    Kokkos::parallel_reduce(
-        name, Kokkos::RangePolicy<Exec>(0, long(n0) * n1 * e[2]),
-        KOKKOS_LAMBDA(const long idx, double& a, double& b, double& c) {
-          const long r = idx / n0;
-          f(int(idx % n0), int(r % n1), int(r / n1), a, b, c);
-        },
-        s0, s1, s2);
-  }
+  // Rows of i, added in order (ordered_sum): the turbulence statistics, which drive the chaotic
+  // Langevin falls, are the same bits whatever the backend and thread count.
+  const auto s = ordered_sum<Exec, 3>(
+      name, long(n1) * e[2], KOKKOS_LAMBDA(const long r, double* acc) {
+        const int j = int(r % n1), k = int(r / n1);
+        for (int i = 0; i < n0; ++i) f(i, j, k, acc[0], acc[1], acc[2]);
+      });
+  s0 = s[0];
+  s1 = s[1];
+  s2 = s[2];
 }
 
 template <class Exec>

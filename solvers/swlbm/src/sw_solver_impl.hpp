@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "immerse/core/ordered_sum.hpp"
 #include "immerse/core/state_views.hpp"
 #include "immerse/swlbm/sw_solver.hpp"
 
@@ -211,10 +212,12 @@ FieldStatus SwSolver<Exec>::status() const {
 template <class Exec>
 double SwSolver<Exec>::volume() const {
   auto h = h_;
-  double sum = 0;
-  Kokkos::parallel_reduce(
-      "swlbm::volume", Kokkos::RangePolicy<Exec>(0, p_.nx * p_.ny),
-      KOKKOS_LAMBDA(const int c, double& s) { s += h(c); }, sum);
+  const long nx = p_.nx;
+  // Rows added in order: the same bits on every backend and thread count.
+  const double sum = ordered_sum<Exec>(
+      "swlbm::volume", p_.ny, KOKKOS_LAMBDA(const long j, double* acc) {
+        for (long c = j * nx; c < (j + 1) * nx; ++c) acc[0] += h(c);
+      })[0];
   return sum * p_.dx * p_.dx;
 }
 
