@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # immerse: one entry point.
 #   ./immerse.sh test      set up (if needed), check the formatting (.clang-format), configure,
-#                          build, run ctest on every enabled backend; where nvcc is present also
+#                          build, run ctest on every enabled backend and the core's tests under
+#                          ASan + UBSan (preset debug); where nvcc is present also
 #                          build the CUDA preset (and test it on a GPU); ends with
 #                          `immerse compare --quick` (every case on every backend, the backend
 #                          table written to reports/latest/backends.md)
@@ -33,9 +34,11 @@ setup() {
   IMMERSE_CUDA=$cuda bash ci/setup.sh >&2
 }
 
-# build PRESET [TARGET]: configure (once) and build into build/PRESET (everything, or TARGET).
+# build PRESET [TARGET...]: configure (once) and build into build/PRESET (everything, or the TARGETs).
 build() {
-  local preset=$1 target=${2:-all} kokkos
+  local preset=$1 kokkos
+  shift
+  local targets=("${@:-all}")
   case $preset in
     cuda) kokkos=$IMMERSE_CACHE/kokkos-3.4.01-cuda-sm90 ;;
     *) kokkos=$IMMERSE_CACHE/kokkos-3.4.01-openmp ;;
@@ -45,8 +48,8 @@ build() {
     cmake --preset "$preset" -G Ninja -DKokkos_ROOT="$kokkos" \
       $([ "$preset" = cuda ] && echo "-DCMAKE_CXX_COMPILER=$kokkos/bin/nvcc_wrapper") >&2
   fi
-  log "building preset $preset ($target)"
-  cmake --build "build/$preset" -j "$JOBS" --target "$target" >&2
+  log "building preset $preset (${targets[*]})"
+  cmake --build "build/$preset" -j "$JOBS" --target "${targets[@]}" >&2
 }
 
 # The project's C++ files: tracked ones in a git checkout, else every .cpp/.hpp outside build/.
@@ -75,6 +78,13 @@ cmd_test() {
   build openmp
   log "ctest (serial and openmp backends)"
   (cd build/openmp && ctest --output-on-failure -j "$JOBS" --timeout 900)
+  # The sanitizer run covers the code that reads untrusted input and is not behind a solver: the
+  # core (case-file schema, formulas, checkpoint files) and the OBJ mesh reader. Building every
+  # family under ASan would take longer than the CI budget allows (docs/fuzzing.md).
+  log "ASan + UBSan: the core's tests and the mesh reader's replay (preset debug)"
+  build debug test_core fuzz_obj_mesh
+  (cd build/debug && ctest --output-on-failure -j "$JOBS" --timeout 900 \
+    -R '^(Schema|Expression|StateArchive|CheckpointFile|Choices)|^fuzz[.]obj_mesh')
   local compare_build=openmp
   if have_nvcc; then
     # Without a GPU the CUDA build is a compile check: the libraries (every kernel instantiated for

@@ -245,6 +245,7 @@ IMMERSE_FOR_EACH_BACKEND(IMMERSE_INSTANTIATE)
 #undef IMMERSE_INSTANTIATE
 
 std::unique_ptr<StableFlow> make_stable_flow(Backend backend, const StableParams& p) {
+  check_closed_box(p);
   // Semi-Lagrangian advection has no CFL limit, but a departure point further than 20 cells means the
   // time step no longer resolves the flow; the viscosity and pressure steps are implicit.
   double speed = 0;

@@ -1,9 +1,14 @@
 #include "immerse/mac2d/stable_params.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <cmath>
+#include <vector>
 
 #include "immerse/core/choices.hpp"
 #include "immerse/core/error.hpp"
+#include "immerse/core/expression.hpp"
 
 namespace immerse::mac2d {
 namespace {
@@ -121,6 +126,51 @@ StableParams stable_params_from_json(const json& r, const std::string& source) {
   p.omega = fs["omega"];
   if (p.omega == 0) p.omega = 2.0 / (1.0 + std::sin(M_PI / std::max(p.nx, p.ny)));
   return p;
+}
+
+void check_closed_box(const StableParams& p) {
+  for (const auto& w : p.walls)
+    if (w.type == WallType::outflow) return;
+  const double lx = p.nx * p.h, ly = p.ny * p.h;
+  // Inflow through side s (m^2/s) at time t: the normal speed at each cell face's midpoint times h.
+  auto side_flux = [&](const std::string& formula, const std::string& key, int side, double from, double to, double t) {
+    const Expression e(formula, fmt::format("{}: key '{}'", p.source, key));
+    const bool vertical = side < 2;
+    const int n = vertical ? p.ny : p.nx;
+    double q = 0;
+    for (int c = 0; c < n; ++c) {
+      const double s = (c + 0.5) * p.h;
+      if (s < from || s > to) continue;
+      const double x = vertical ? (side == 0 ? 0.0 : lx) : s, y = vertical ? s : (side == 2 ? 0.0 : ly);
+      q += e(x, y, 0, t) * p.h;
+    }
+    return q;
+  };
+  for (const double t : {0.0, p.dt, 1.0}) {
+    double net = 0, scale = 0;
+    std::vector<std::string> sources;
+    for (int s = 0; s < 4; ++s)
+      if (p.walls[s].type == WallType::inflow) {
+        const std::string key = "walls." + kSides.name(s) + ".inflow";
+        const double q = side_flux(p.walls[s].inflow, key, s, -1e300, 1e300, t);
+        net += q;
+        scale += std::abs(q);
+        if (q != 0) sources.push_back("'" + key + "'");
+      }
+    for (size_t k = 0; k < p.jets.size(); ++k) {
+      const JetSpec& j = p.jets[k];
+      const double q = side_flux(j.speed, fmt::format("jets.{}.speed", k), j.side, j.from, j.to, t);
+      net += q;
+      scale += std::abs(q);
+      if (q != 0) sources.push_back(fmt::format("'jets.{}'", k));
+    }
+    if (std::abs(net) > 1e-9 * scale && scale > 0)
+      throw InputError(fmt::format(
+          "{}: {} {}: a net inflow of {:.4g} m^2/s (at t = {:g} s) into a box with no outflow side: the water "
+          "cannot go anywhere, so the pressure equation has no solution. Make one of walls.left, walls.right, "
+          "walls.bottom, walls.top of type 'outflow', or balance the inflows",
+          p.source, sources.size() == 1 ? "key" : "keys", fmt::join(sources, ", "), net, t));
+  }
 }
 
 }  // namespace immerse::mac2d

@@ -50,5 +50,9 @@ struct StableParams {
 Schema stable_fluid_schema();  // the fluid keys (grid, time, physics, walls, jets, initial, solver)
 StableParams stable_params_from_json(const json& resolved, const std::string& source);
 std::string to_string(LinearSolver s);
+// InputError (exit 2) when inflows (walls of type inflow, jets) bring a net flux into a box with no
+// outflow side: incompressible water cannot enter a closed box, so the pressure equation has no
+// solution and every solve would run to max_iterations. The flux is sampled at t = 0, dt and 1 s.
+void check_closed_box(const StableParams& p);
 
 }  // namespace immerse::mac2d
