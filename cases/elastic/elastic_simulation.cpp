@@ -148,6 +148,25 @@ void ElasticSimulation::step_run(ElasticRun& r) {
   }
 }
 
+void ElasticSimulation::archive(StateArchive& a) {
+  // Per coupled run: the fluid, the body, and what the metrics accumulate. The boundary map and
+  // the constraints are rebuilt from the body at the start of every step.
+  for (auto& r : runs_) {
+    r.flow->archive(a);
+    if (r.body) r.body->archive(a);
+    a.value("elastic.steps", r.steps);
+    a.value("elastic.step_seconds", r.step_seconds);
+    a.value("elastic.leak_abs_sum", r.leak_abs_sum);
+    a.value("elastic.leak_net_sum", r.leak_net_sum);
+    a.value("elastic.leak_samples", r.leak_samples);
+    a.value("elastic.max_speed_run", r.max_speed_run);
+    a.value("elastic.tip_dx_sum", r.tip_dx_sum);
+    a.vector("elastic.omega_tail", r.omega_tail);
+    a.vector("elastic.map_x", r.map_x);
+    a.vector("elastic.map_v", r.map_v);
+  }
+}
+
 void ElasticSimulation::step() {
   for (auto& r : runs_) step_run(r);
 }

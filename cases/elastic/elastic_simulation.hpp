@@ -69,6 +69,8 @@ class ElasticSimulation : public Simulation {
   std::vector<Check> checks(const json& metrics) const override;
   json phases_ms() const override;
   json compare_tolerances() const override;
+  bool supports_checkpoint() const override { return true; }
+  void archive(StateArchive& a) override;
 
  protected:
   void step_run(ElasticRun& r);

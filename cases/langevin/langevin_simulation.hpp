@@ -36,6 +36,17 @@ class LangevinSimulation : public Simulation {
   std::vector<Check> checks(const json& metrics) const override;
   json phases_ms() const override;
   json compare_tolerances() const override;
+  // The turbulence series is recomputed (deterministically) on construction and the random kicks
+  // are counter-based (seed, step), so the state is the bodies and their trajectories.
+  bool supports_checkpoint() const override { return true; }
+  void archive(StateArchive& a) override {
+    a.value("langevin.step", step_);
+    a.value("langevin.state", state_);
+    a.value("langevin.state_without", state_without_);
+    a.vector("langevin.trajectory", traj_);
+    a.vector("langevin.trajectory_without", traj_without_);
+    a.value("langevin.step_seconds", step_seconds_);
+  }
 
  private:
   double tilt_deg(const bodies::LangevinBodyState& s) const;

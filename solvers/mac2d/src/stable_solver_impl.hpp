@@ -12,6 +12,7 @@
 
 #include "immerse/core/error.hpp"
 #include "immerse/core/expression.hpp"
+#include "immerse/core/state_views.hpp"
 #include "immerse/core/timer.hpp"
 #include "immerse/mac2d/stable_flow.hpp"
 #include "stable_grid.hpp"
@@ -86,6 +87,16 @@ class StableSolver final : public StableFlow {
   const StableParams& params() const override { return p_; }
   const SolveStats& pressure_stats() const override { return pstats_; }
   const SolveStats& viscosity_stats() const override { return vstats_; }
+  void archive(StateArchive& a) override {
+    a.value("stable.time", time_);
+    a.value("stable.steps", steps_);
+    a.value("stable.viscosity_guess", visc_guess_);
+    a.value("stable.pressure_stats", pstats_);
+    a.value("stable.viscosity_stats", vstats_);
+    archive_view(a, "stable.u", vel_[0]);
+    archive_view(a, "stable.v", vel_[1]);
+    archive_view(a, "stable.p", p_field_);
+  }
   std::vector<std::pair<std::string, double>> phase_seconds() const override {
     return {phases_.totals_s().begin(), phases_.totals_s().end()};
   }

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "immerse/core/state_archive.hpp"
+
 namespace immerse::bodies {
 
 using Vec2 = std::array<double, 2>;
@@ -59,6 +61,15 @@ class FemBody {
   double hub_omega() const { return hub_omega_; }
   bool has_hub() const { return !hub_.empty(); }
   double area() const;  // current area (sum of signed element areas)
+  // The moving state (node positions and velocities, external forces, the hub's angle and rate),
+  // for checkpoints.
+  void archive(StateArchive& a) {
+    a.vector("fem.x", x);
+    a.vector("fem.v", v);
+    a.vector("fem.f_ext", f_ext);
+    a.value("fem.hub_angle", hub_angle_);
+    a.value("fem.hub_omega", hub_omega_);
+  }
 
  private:
   void element_forces(std::vector<Vec2>& f) const;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "immerse/core/backend_id.hpp"
+#include "immerse/core/state_archive.hpp"
 #include "immerse/mac2d/host_fields.hpp"
 #include "immerse/mac2d/stable_params.hpp"
 
@@ -61,6 +62,10 @@ class StableFlow {
   virtual const SolveStats& viscosity_stats() const = 0;
   // Wall seconds per phase so far (fenced): "advection", "diffusion", "forces", "pressure", "boundaries".
   virtual std::vector<std::pair<std::string, double>> phase_seconds() const = 0;
+  // The state a continued run needs (velocity, the pressure the next solve starts from, the
+  // viscosity solve's sweep guess, time, solve statistics), for checkpoints. The body's constraints
+  // are not in it: set_constraints rebuilds them from the walls-only values every step.
+  virtual void archive(StateArchive& a) = 0;
 };
 
 // Throws InputError when dt carries the fastest prescribed speed across more than 20 cells.
