@@ -8,13 +8,7 @@ set -u
 immerse=$1 out=$2 case=$3 every=$4
 shift 4
 rm -rf "$out" && mkdir -p "$out"
-fail() { echo "resume_matches.sh: $*" >&2; exit 1; }
-# The result.json block of a top-level key (dumped with two-space indent and sorted keys), without
-# timing metrics (names ending _per_s, _ms, _us, as `immerse compare` skips them).
-block() {
-  awk -v key="  \"$2\": " 'index($0, key) == 1 {on = 1} on && /^  "/ && index($0, key) != 1 {exit} on' "$1" |
-    grep -v -E '"[A-Za-z0-9_]*(_per_s|_ms|_us)": '
-}
+. "$(dirname "$0")/result_json.sh"
 same_run() {
   for key in metrics checks status; do
     [ -n "$(block "$out/whole/result.json" $key)" ] || fail "no '$key' in the uninterrupted result.json"

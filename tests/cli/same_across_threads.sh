@@ -7,11 +7,7 @@ set -u
 immerse=$1 out=$2 case=$3
 shift 3
 rm -rf "$out" && mkdir -p "$out"
-fail() { echo "same_across_threads.sh: $*" >&2; exit 1; }
-block() {
-  awk -v key="  \"$2\": " 'index($0, key) == 1 {on = 1} on && /^  "/ && index($0, key) != 1 {exit} on' "$1" |
-    grep -v -E '"[A-Za-z0-9_]*(_per_s|_ms|_us)": '
-}
+. "$(dirname "$0")/result_json.sh"
 for run in t1 t2 t2again; do
   threads=${run:1:1}
   OMP_NUM_THREADS=$threads "$immerse" run "$case" --backend openmp --quiet --out "$out/$run" "$@" ||
