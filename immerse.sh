@@ -85,6 +85,9 @@ cmd_test() {
   build debug test_core fuzz_obj_mesh
   (cd build/debug && ctest --output-on-failure -j "$JOBS" --timeout 900 \
     -R '^(Schema|Expression|StateArchive|CheckpointFile|Choices)|^fuzz[.]obj_mesh')
+  # A short, fixed fuzzing run of the mesh reader from its seeds and regression corpus (the case-file
+  # target needs every family built with clang: `./immerse.sh fuzz case_file` by hand).
+  cmd_fuzz obj_mesh 20
   local compare_build=openmp
   if have_nvcc; then
     # Without a GPU the CUDA build is a compile check: the libraries (every kernel instantiated for
