@@ -55,7 +55,7 @@ TEST(StateArchive, RefusesAnotherBlockOrSize) {
 
 TEST(CheckpointFile, DetectsDamage) {
   const std::string path = testing::TempDir() + "immerse_state_archive_test.ckpt";
-  write_checkpoint(path, {{{"step", 3}}, saved(2, {4, 5})});
+  write_checkpoint(path, {{"step", 3}}, saved(2, {4, 5}));
   const CheckpointFile c = read_checkpoint(path);
   EXPECT_EQ(c.header["step"], 3);
   EXPECT_EQ(c.state, saved(2, {4, 5}));

@@ -37,8 +37,8 @@ void save_checkpoint(const std::string& out_dir, const nlohmann::json& header, S
   if (ec) throw OutputError(fmt::format("cannot create {}: {}", dir.string(), ec.message()));
   StateArchive a;
   sim.archive(a);
-  CheckpointFile c{header, a.blocks()};
-  write_checkpoint((dir / fmt::format("step_{:012d}.ckpt", header.at("step").get<long>())).string(), c);
+  write_checkpoint((dir / fmt::format("step_{:012d}.ckpt", header.at("step").get<long>())).string(), header,
+                   a.blocks());
   const auto all = checkpoints_in(dir);
   for (size_t k = 2; k < all.size(); ++k) fs::remove(all[k].second, ec);
 }
@@ -59,8 +59,8 @@ FoundCheckpoint newest_checkpoint(const std::string& out_dir) {
   throw InputError(fmt::format("--resume {}: every checkpoint in {} is damaged", out_dir, dir.string()));
 }
 
-void restore_checkpoint(const FoundCheckpoint& c, Simulation& sim) {
-  StateArchive a(c.file.state, c.path);
+void restore_checkpoint(FoundCheckpoint& c, Simulation& sim) {
+  StateArchive a(std::move(c.file.state), c.path);
   sim.archive(a);
   a.expect_end();
 }

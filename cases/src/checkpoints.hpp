@@ -22,8 +22,9 @@ struct FoundCheckpoint {
 // reported on stderr and the previous one used. InputError (exit 2) when none is usable.
 FoundCheckpoint newest_checkpoint(const std::string& out_dir);
 
-// Fills `sim` from the checkpoint's state; InputError when the state does not fit it.
-void restore_checkpoint(const FoundCheckpoint& c, Simulation& sim);
+// Fills `sim` from the checkpoint's state, which it consumes (the header stays); InputError when the
+// state does not fit it.
+void restore_checkpoint(FoundCheckpoint& c, Simulation& sim);
 
 // InputError (exit 2) unless this program wrote the checkpoint (same immerse version and git hash).
 void require_same_program(const FoundCheckpoint& c);

@@ -13,8 +13,10 @@ namespace {
 
 const std::string kMagic = "IMMERSE-CHECKPOINT 1\n";
 
-std::uint64_t fnv1a(const char* data, std::size_t n) {
-  std::uint64_t h = 1469598103934665603ull;
+constexpr std::uint64_t kFnvBasis = 1469598103934665603ull;
+
+// FNV-1a 64 of data, continued from h.
+std::uint64_t fnv1a(const char* data, std::size_t n, std::uint64_t h = kFnvBasis) {
   for (std::size_t i = 0; i < n; ++i) {
     h ^= static_cast<unsigned char>(data[i]);
     h *= 1099511628211ull;
@@ -22,24 +24,33 @@ std::uint64_t fnv1a(const char* data, std::size_t n) {
   return h;
 }
 
-void put_u64(std::string& out, std::uint64_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); }
-
 }  // namespace
 
-void write_checkpoint(const std::string& path, const CheckpointFile& c) {
-  const std::string header = c.header.dump();
-  std::string out = kMagic;
-  out.reserve(kMagic.size() + header.size() + c.state.size() + 32);
-  put_u64(out, header.size());
-  out += header;
-  put_u64(out, c.state.size());
-  out += c.state;
-  put_u64(out, fnv1a(out.data(), out.size()));
-  write_file_atomically(path, out, /*durable=*/true);
+void write_checkpoint(const std::string& path, const nlohmann::json& header, const std::string& state) {
+  const std::string text = header.dump();
+  // The pieces go to the file as they are (the state can be most of the machine's memory: no
+  // assembled copy), the checksum following them.
+  write_file_atomically(
+      path,
+      [&](OutputFile& out) {
+        std::uint64_t sum = kFnvBasis;
+        auto put = [&](const char* data, std::size_t n) {
+          out.write(data, n);
+          sum = fnv1a(data, n, sum);
+        };
+        auto put_u64 = [&](std::uint64_t v) { put(reinterpret_cast<const char*>(&v), sizeof v); };
+        put(kMagic.data(), kMagic.size());
+        put_u64(text.size());
+        put(text.data(), text.size());
+        put_u64(state.size());
+        put(state.data(), state.size());
+        out.write(reinterpret_cast<const char*>(&sum), sizeof sum);
+      },
+      /*durable=*/true);
 }
 
 CheckpointFile read_checkpoint(const std::string& path) {
-  const std::string data = read_input_file(path, "checkpoint", std::uint64_t(1) << 40);
+  std::string data = read_input_file(path, "checkpoint", std::uint64_t(1) << 40);
   std::size_t pos = 0;
   auto need = [&](std::size_t n, const char* what) {
     if (data.size() - pos < n) throw CorruptCheckpoint(fmt::format("{}: truncated ({})", path, what));
@@ -72,7 +83,9 @@ CheckpointFile read_checkpoint(const std::string& path) {
   c.header = nlohmann::json::parse(header, nullptr, false);
   if (c.header.is_discarded() || !c.header.is_object())
     throw CorruptCheckpoint(fmt::format("{}: the header is not a JSON object", path));
-  c.state = data.substr(state_at, state_size);
+  data.resize(state_at + state_size);  // the state is most of the file: moved, not copied
+  data.erase(0, state_at);
+  c.state = std::move(data);
   return c;
 }
 

@@ -9,6 +9,12 @@
 
 namespace immerse {
 
+void OutputFile::write(const char* data, std::size_t size) {
+  flush();
+  if (std::fwrite(data, 1, size, f_) != size)
+    throw OutputError(fmt::format("cannot write {}: {}", path_, std::strerror(errno)));
+}
+
 void OutputFile::flush() {
   if (std::fwrite(buffer_.data(), 1, buffer_.size(), f_) != buffer_.size())
     throw OutputError(fmt::format("cannot write {}: {}", path_, std::strerror(errno)));

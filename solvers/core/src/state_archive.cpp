@@ -51,13 +51,6 @@ void StateArchive::bytes(const std::string& name, void* data, std::size_t size) 
   pos_ += n;
 }
 
-void StateArchive::text(const std::string& name, std::string& s) {
-  std::uint64_t n = s.size();
-  value(name + ".size", n);
-  if (loading_) s.resize(n);
-  bytes(name, s.data(), n);
-}
-
 void StateArchive::expect_end() const {
   if (loading_ && pos_ != data_.size())
     throw InputError(

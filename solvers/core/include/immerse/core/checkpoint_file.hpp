@@ -25,7 +25,7 @@ struct CheckpointFile {
 };
 
 // Written durably and atomically (temporary file, fsync, rename).
-void write_checkpoint(const std::string& path, const CheckpointFile& c);
+void write_checkpoint(const std::string& path, const nlohmann::json& header, const std::string& state);
 // CorruptCheckpoint when truncated, not a checkpoint, or the checksum differs.
 CheckpointFile read_checkpoint(const std::string& path);
 

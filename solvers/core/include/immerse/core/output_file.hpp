@@ -20,12 +20,9 @@ class OutputFile {
     fmt::format_to(std::back_inserter(buffer_), format, std::forward<Args>(args)...);
     if (buffer_.size() >= kFlushBytes) flush();
   }
-  // Raw bytes (binary content included).
-  void write(const std::string& data) {
-    flush();
-    buffer_.append(data.data(), data.data() + data.size());
-    flush();
-  }
+  // Raw bytes (binary content included), written through without a copy into the buffer.
+  void write(const char* data, std::size_t size);
+  void write(const std::string& data) { write(data.data(), data.size()); }
 
  private:
   friend void write_file_atomically(const std::string&, const std::function<void(OutputFile&)>&, bool);

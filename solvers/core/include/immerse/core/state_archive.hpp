@@ -40,8 +40,6 @@ class StateArchive {
     bytes(name, v.data(), n * sizeof(T));
   }
 
-  void text(const std::string& name, std::string& s);
-
   // The saved blocks (saving), for the checkpoint file.
   const std::string& blocks() const { return data_; }
   // Loading: InputError unless every block was read.
