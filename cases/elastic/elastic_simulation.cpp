@@ -246,11 +246,9 @@ json ElasticSimulation::run_metrics(ElasticRun& r) {
   m["pressure_solver"] = to_string(fluid_.pressure_solver);
   m["pressure_iterations_per_solve"] = ps.solves ? static_cast<double>(ps.iterations) / ps.solves : 0.0;
   m["pressure_solve_ms"] = ps.solves ? 1e3 * ps.seconds / ps.solves : 0.0;
-  m["pressure_unconverged_solves"] = ps.unconverged;
   m["pressure_tol"] = fluid_.pressure_tol;
   const auto& vs = f.viscosity_stats();
   m["viscosity_iterations_per_solve"] = vs.solves ? static_cast<double>(vs.iterations) / vs.solves : 0.0;
-  m["viscosity_unconverged_solves"] = vs.unconverged;
   m["max_divergence"] = f.max_divergence();
   if (r.body) {
     const Vec2 tip = tip_displacement(r);

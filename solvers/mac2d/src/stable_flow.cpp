@@ -15,6 +15,21 @@ void StableSolver<Exec>::stop_if_diverged(const char* solve, double res) const {
 }
 
 template <class Exec>
+void StableSolver<Exec>::stop_unconverged(const char* solve, const char* tol_key, double tol, int it, double res,
+                                          const std::string& why) const {
+  const bool pressure = std::string(solve) == "pressure";
+  throw NumericalError(fmt::format(
+      "{}: {} solve did not converge at step {}: residual {:.3g} after {} iterations, tolerance "
+      "fluid_solver.{} = {:.3g} ({}). {}Raise fluid_solver.{} or fluid_solver.max_iterations, or choose another "
+      "fluid_solver.{}",
+      p_.source, solve, steps_, res, it, tol_key, tol, why,
+      pressure ? "A domain with net inflow and no outflow has no pressure solution; a tolerance near round-off "
+                 "cannot be reached. "
+               : "",
+      tol_key, solve));
+}
+
+template <class Exec>
 StableSolver<Exec>::StableSolver(const StableParams& p) : p_(p) {
   if (p_.omega <= 0) p_.omega = 2.0 / (1.0 + std::sin(M_PI / std::max(p.nx, p.ny)));
   g_ = StableGrid{p.nx, p.ny, p.nx + 2, p.h};

@@ -80,7 +80,8 @@ Schema stable_fluid_schema() {
       .number("pressure_tol", 1e-4, 1e-14, 1e6, "1/s", "stop when max |div u| after projection is below this")
       .number("viscosity_tol", 1e-8, 1e-16, 1e6, "m/s",
               "stop when max |residual| of the viscosity system is below this")
-      .integer("max_iterations", 20000, 1, 1e8, "iteration cap per solve (exceeding it is a NumericalError)")
+      .integer("max_iterations", 20000, 1, 1e8,
+               "iteration cap per solve: a solve that reaches it above its tolerance stops the run (exit 3)")
       .number("omega", 0, 0, 1.999, "",
               "SOR relaxation factor (0: 2/(1+sin(pi/n)), the optimum for the model problem)");
   Schema s;

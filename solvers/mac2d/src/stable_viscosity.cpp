@@ -56,11 +56,13 @@ void StableSolver<Exec>::diffuse_jacobi(int c) {
       }
     }
   }
+  if (!converged)
+    stop_unconverged("viscosity", "viscosity_tol", p_.viscosity_tol, it, res,
+                     fmt::format("fluid_solver.max_iterations = {} reached", p_.max_iterations));
   vstats_.solves++;
   vstats_.iterations += it;
   vstats_.last_iterations = it;
   vstats_.last_residual = res;
-  vstats_.unconverged += !converged;
   vstats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   apply_walls();
 }
@@ -157,12 +159,14 @@ void StableSolver<Exec>::diffuse_rbgs() {
     res = viscosity_residual(false);
     converged = res <= p_.viscosity_tol;
   }
+  if (!converged)
+    stop_unconverged("viscosity", "viscosity_tol", p_.viscosity_tol, sweeps, res,
+                     fmt::format("fluid_solver.max_iterations = {} reached", p_.max_iterations));
   visc_guess_ = sweeps;
   vstats_.solves++;
   vstats_.iterations += sweeps;
   vstats_.last_iterations = sweeps;
   vstats_.last_residual = res;
-  vstats_.unconverged += !converged;
   vstats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   apply_walls();
 }

@@ -35,8 +35,9 @@ struct FaceConstraint {
 // constraints overwrite the faces inside it (the fluid momentum that entered the body this step).
 enum class SampleField { current, predicted, advected, pressure };  // pressure: returned as {p, 0}
 
+// A solve that does not converge stops the run (NumericalError), so every counted solve converged.
 struct SolveStats {
-  long solves = 0, iterations = 0, unconverged = 0;
+  long solves = 0, iterations = 0;
   double seconds = 0, last_residual = 0;
   int last_iterations = 0;
 };
