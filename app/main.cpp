@@ -150,6 +150,8 @@ int main(int argc, char** argv) {
                    "run nothing: rebuild index.md from the runs and bench_*.json already in --dir");
   report->add_option("--bench-dir", ropt.benchmark_dir,
                      "folder of the bench_* programs (default: found next to this program)");
+  report->add_option("--gpu-dir", ropt.gpu_dir,
+                     "folder of kept GPU kit runs, the newest shown in the report (default reports/gpu)");
 
   reports::CompareOptions copt;
   std::string compare_cases = "all", compare_backends, compare_threads;

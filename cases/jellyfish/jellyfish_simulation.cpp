@@ -399,10 +399,15 @@ json JellyfishSimulation::compare_tolerances() const {
             {"abs", 1e-9},
             {"why",
              "tracers integrate FP32 lattice velocities that backends may round one ulp apart; measured 5.4e-10 rel"}}},
+          // On CUDA every FP32 update contracts multiply-adds (FMA), not only rare cells: measured
+          // 2.0e-6 relative on an H200 against serial (jellyfish_algae, quick run); host backends
+          // agree bitwise.
           {"algae_max_tip_deflection_cm",
-           {{"rel", 1e-6},
+           {{"rel", 5e-6},
             {"abs", 1e-9},
-            {"why", "algae are driven by FP32 lattice velocities that backends may round one ulp apart"}}}};
+            {"why",
+             "algae are driven by FP32 lattice velocities that backends round apart (CUDA's fused multiply-adds in "
+             "every cell); measured 2.0e-6 rel on an H200"}}}};
 }
 
 std::unique_ptr<Simulation> make_jellyfish(const json& r, const std::string& source, const RunOptions& opt) {

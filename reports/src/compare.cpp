@@ -347,8 +347,9 @@ int compare_backends(const CompareOptions& opt) {
       if (worst_excess <= 0) worst_metric = "-";
       const double speedup = r.ms_per_step > 0 ? ref.ms_per_step / r.ms_per_step : 0;
       const long threads = r.result.value("concurrency", 0L);
-      md += fmt::format("| {} | {} | {:.4g} | {:.2f} | {} | {} |\n", r.label,
-                        threads > 0 ? std::to_string(threads) : "?", r.ms_per_step, speedup,
+      // A GPU's concurrency (resident threads, 270336 on an H200) says nothing about host threads.
+      const std::string threads_cell = r.backend == Backend::cuda ? "GPU" : threads > 0 ? std::to_string(threads) : "?";
+      md += fmt::format("| {} | {} | {:.4g} | {:.2f} | {} | {} |\n", r.label, threads_cell, r.ms_per_step, speedup,
                         &r == &ref ? std::string("reference")
                         : worst_excess <= 0
                             ? std::string("0 (identical)")

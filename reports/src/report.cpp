@@ -273,6 +273,7 @@ int write_report(const ReportOptions& opt) {
       {"counterexamples", discrimination_section},
       {"throughput", benchmark_section},
       {"backends", [&](const ReportContext&) { return backends_link(opt.dir); }},
+      {"gpu", [&](const ReportContext&) { return gpu_section(opt.gpu_dir, opt.dir); }},
       {"jellyfish", jellyfish_section},
       {"langevin", langevin_section},
       {"patent", patent_section},

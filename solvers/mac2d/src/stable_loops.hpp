@@ -266,9 +266,11 @@ void colour_sweeps(const char* name, int nx, int ny, int first, int halves, cons
         });
     }
   } else {
-    for (int h = 0; h < halves; ++h)
+    for (int h = 0; h < halves; ++h) {
+      const int H = h < 2 ? h : 2;
       colour_for<Exec>(
-          name, nx, ny, (first + h) & 1, KOKKOS_LAMBDA(int i, int j) { f(i, j, h); });
+          name, nx, ny, (first + h) & 1, KOKKOS_LAMBDA(int i, int j) { f(i, j, H); });
+    }
   }
 }
 

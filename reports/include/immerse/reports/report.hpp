@@ -22,6 +22,8 @@ struct ReportOptions {
   // (bench_*.json) already in `dir`, running nothing: to re-render after a report-only change.
   bool reuse = false;
   std::string self;  // argv[0]
+  // The kept runs of the GPU kit (ci/device-kit.sh), one folder each; the newest is shown.
+  std::string gpu_dir = "reports/gpu";
 };
 
 struct CaseRun {
@@ -54,6 +56,9 @@ std::string jellyfish_section(const ReportContext& ctx);
 std::string floating_section(const ReportContext& ctx);
 // Per paper: each case's checks x counterexamples matrix and the checks no counterexample breaks.
 std::string discrimination_section(const ReportContext& ctx);
+// The newest GPU kit run kept in gpu_dir: cuda against the reference backend, and its benchmarks
+// (links relative to report_dir, where index.md is written).
+std::string gpu_section(const std::string& gpu_dir, const std::string& report_dir);
 
 int write_report(const ReportOptions& opt);
 

@@ -1,0 +1,87 @@
+// The report's "CUDA on a GPU" section: the newest run of the GPU kit (ci/device-kit.sh) kept in
+// reports/gpu/<date>-<gpu>/. This machine may have no GPU; the section shows that machine's figures
+// (backend agreement of every canned case on cuda, throughput and bandwidth) with where they came from.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "immerse/reports/benchmark_table.hpp"
+#include "immerse/reports/report.hpp"
+
+namespace fs = std::filesystem;
+
+namespace immerse::reports {
+namespace {
+
+json read_json(const fs::path& p) {
+  std::ifstream in(p);
+  return in ? json::parse(in, nullptr, false) : json(json::value_t::discarded);
+}
+
+// cuda against the reference backend, one row per case (backends.json of `immerse compare`).
+std::string agreement_table(const json& b) {
+  std::string md = fmt::format(
+      "Every canned case on {} ({} mode) against {}; verdict **{}**.\n\n"
+      "| case | {} ms/step | cuda ms/step | speed-up | largest metric difference (relative) | verdict |\n"
+      "|---|---|---|---|---|---|\n",
+      b.value("backends", std::string("?")), b.value("quick", false) ? "quick" : "full",
+      b.value("reference_backend", std::string("?")), b.value("verdict", std::string("?")),
+      b.value("reference_backend", std::string("reference")));
+  if (!b.contains("cases") || !b["cases"].is_array()) return md + "No cases in that backends.json.\n\n";
+  for (const auto& c : b["cases"]) {
+    if (!c.is_object() || !c.contains("runs") || !c["runs"].is_array()) continue;
+    const json* ref = nullptr;
+    const json* gpu = nullptr;
+    for (const auto& r : c["runs"]) {
+      if (!ref) ref = &r;
+      if (r.value("backend", std::string()) == "cuda") gpu = &r;
+    }
+    if (!ref || !gpu) continue;
+    const double excess = gpu->value("worst_excess_over_tolerance", 0.0);
+    md += fmt::format(
+        "| {} | {:.4g} | {:.4g} | {:.2f} | {} | {} |\n", c.value("case", std::string("?")),
+        ref->value("ms_per_step", 0.0), gpu->value("ms_per_step", 0.0), gpu->value("speedup_over_reference", 0.0),
+        excess <= 0 ? std::string("0 (identical)")
+                    : fmt::format("{:.2e} ({}, {:.2g} x its tolerance)", gpu->value("worst_rel_difference", 0.0),
+                                  gpu->value("worst_metric", std::string("?")), excess),
+        gpu->value("verdict", std::string("?")));
+  }
+  return md + "\n";
+}
+
+}  // namespace
+
+std::string gpu_section(const std::string& gpu_dir, const std::string& report_dir) {
+  std::string md = "## CUDA on a GPU\n\n";
+  fs::path newest;
+  if (fs::is_directory(gpu_dir))
+    for (const auto& e : fs::directory_iterator(gpu_dir))
+      if (e.is_directory() && e.path().filename() > newest.filename()) newest = e.path();
+  if (newest.empty())
+    return md + fmt::format("No run of the GPU kit in {} (docs/gpu-kit.md says how to make one).\n\n", gpu_dir);
+  const json run = read_json(newest / "run.json");
+  md += fmt::format(
+      "The newest run of the GPU kit (docs/gpu-kit.md), on another machine: {} (driver {}), immerse at git {}, "
+      "{}. Its files and what the run left out: [{}]({}). These figures are that machine's; the tables above are "
+      "this one's.\n\n",
+      run.value("gpu", std::string("?")), run.value("driver", std::string("?")), run.value("commit", std::string("?")),
+      run.value("date", std::string("?")), newest.string(),
+      fs::relative(fs::absolute(newest / "README.md"), fs::absolute(report_dir)).string());
+  const json b = read_json(newest / "backends.json");
+  md += b.is_discarded() ? "No backends.json in that run.\n\n" : agreement_table(b);
+  std::vector<fs::path> benches;
+  for (const auto& e : fs::directory_iterator(newest))
+    if (e.path().filename().string().rfind("bench_", 0) == 0 && e.path().extension() == ".json")
+      benches.push_back(e.path());
+  std::sort(benches.begin(), benches.end());
+  for (const auto& p : benches) {
+    const json j = read_json(p);
+    if (j.is_discarded() || !j.contains("benchmarks")) continue;
+    md += benchmark_table(p.stem().string() + " (GPU machine)", j);
+  }
+  return md;
+}
+
+}  // namespace immerse::reports
