@@ -75,6 +75,7 @@ void collide_stream(benchmark::State& state, Backend backend, bool fp64, int n, 
   state.counters["lattice_updates_per_s"] =
       benchmark::Counter(2 * cells * state.iterations(), benchmark::Counter::kIsRate);
   state.SetBytesProcessed(static_cast<std::int64_t>((2 * 15 * (fp64 ? 8 : 4) + 1) * cells) * 2 * state.iterations());
+  state.SetLabel(pattern == lbm3d::Pattern::aa ? "inplace" : "copy");  // AA: one buffer; pull: two
 }
 
 void jellyfish_frame(benchmark::State& state, Backend backend, const std::string& name, double paper) {
@@ -129,6 +130,7 @@ void stream15(benchmark::State& state, StreamMode mode) {
     Exec().fence();
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(2 * 15 * 4 * n) * state.iterations());
+  state.SetLabel(in_place ? "inplace" : "copy");
   state.counters["lattice_updates_per_s"] =
       benchmark::Counter(double(n) * state.iterations(), benchmark::Counter::kIsRate);
 }

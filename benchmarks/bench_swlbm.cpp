@@ -3,7 +3,7 @@
 //   sw_step/<backend>/<N>            one shallow-water LBM step on an N x N basin (175, 512, 2048)
 //   fps_objects/<backend>/<column>   one frame of a Table 1 column (forces + Bullet + wetted section
 //                                    + water step), the canned fps_objects case's grid and layout
-//   stream_copy/<backend>, stream_triad/<backend>  from support/bench_main
+//   stream_inplace, stream_copy, stream_triad   bandwidth rows from support/bench_main
 //
 // Bytes per cell of sw_step (STREAM convention, no write-allocate): read and write the 9
 // populations (144 B), read the force field (16 B), write h, u, v (24 B): 184 B.
@@ -46,6 +46,7 @@ void sw_step(benchmark::State& state, Backend backend, int n) {
   const double cells = double(n) * n * state.iterations();
   state.counters["lattice_updates_per_s"] = benchmark::Counter(cells, benchmark::Counter::kIsRate);
   state.SetBytesProcessed(std::int64_t(184) * n * n * state.iterations());
+  state.SetLabel("copy");  // populations read from f_old, written to f_new
 }
 
 void fps_column(benchmark::State& state, Backend backend, int column) {

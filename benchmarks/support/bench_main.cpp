@@ -5,11 +5,15 @@
 #include <unistd.h>
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,21 +23,56 @@
 namespace immerse::bench {
 namespace {
 
-constexpr std::int64_t kStreamLength = std::int64_t(1) << 25;  // 2^25 doubles = 256 MiB per array
+// Doubles per bandwidth array: at least 2^25 (256 MiB) and twice the last-level cache the system
+// reports, so that a sweep streams from memory; at most 2^26 (512 MiB: a VM may report its host's
+// whole L3, 508 MiB here for 2 cores, where the in-place row read 95-107 GB/s with 256 MiB arrays and
+// 65-104 GB/s with 2 GiB ones, the same within the VM's bandwidth jumps) and an eighth of the
+// available memory (three arrays for the triad).
+std::int64_t stream_length() {
+  static const std::int64_t n = [] {
+    const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    std::int64_t len = std::max<std::int64_t>(std::int64_t(1) << 25, l3 > 0 ? 2 * std::int64_t(l3) / 8 : 0);
+    len = std::min<std::int64_t>(len, std::int64_t(1) << 26);
+    const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0) len = std::min<std::int64_t>(len, std::int64_t(pages) * page / 8 / 8);
+    return len;
+  }();
+  return n;
+}
 
 // --- STREAM kernels, written once over the execution space ---------------------------------------
+
+// The bandwidth rows' arrays, allocated once per backend and reused by every row and every call
+// Google Benchmark makes (allocating and first-touching 3 GiB per call cost more than the rows
+// themselves); a row of another backend frees them first. The zero fill runs on Exec: first touch
+// by the threads that use the arrays.
+std::function<void()> g_release_stream_arrays;
 
 template <class Exec>
 struct StreamArrays {
   using view = Kokkos::View<double*, Kokkos::Device<Exec, typename Exec::memory_space>>;
   view a, b, c;
-  StreamArrays()  // the constructors' zero fill runs on Exec: first touch by the threads that use it
-      : a(Kokkos::view_alloc(std::string("stream_a")), kStreamLength),
-        b(Kokkos::view_alloc(std::string("stream_b")), kStreamLength),
-        c(Kokkos::view_alloc(std::string("stream_c")), kStreamLength) {
-    Kokkos::deep_copy(Exec(), b, 2.0);
-    Kokkos::deep_copy(Exec(), c, 0.5);
+  // The arrays of this backend, the first `arrays` of a, b, c allocated (the in-place row needs one).
+  static StreamArrays& get(int arrays) {
+    static std::unique_ptr<StreamArrays> held;
+    if (!held) {
+      if (g_release_stream_arrays) g_release_stream_arrays();
+      held = std::make_unique<StreamArrays>();
+      g_release_stream_arrays = [] { held.reset(); };
+    }
+    StreamArrays& x = *held;
+    const std::int64_t n = stream_length();
+    if (arrays >= 1 && x.a.extent(0) == 0) x.a = view(Kokkos::view_alloc(std::string("stream_a")), n);
+    if (arrays >= 2 && x.b.extent(0) == 0) {
+      x.b = view(Kokkos::view_alloc(std::string("stream_b")), n);
+      Kokkos::deep_copy(Exec(), x.b, 2.0);
+    }
+    if (arrays >= 3 && x.c.extent(0) == 0) {
+      x.c = view(Kokkos::view_alloc(std::string("stream_c")), n);
+      Kokkos::deep_copy(Exec(), x.c, 0.5);
+    }
     Exec().fence();
+    return x;
   }
 };
 
@@ -56,26 +95,118 @@ struct Triad {
 // without write-allocate).
 template <class Exec, class Kernel>
 void time_stream(benchmark::State& state, const char* label, const Kernel& k, int arrays) {
-  const Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>> range(0, kStreamLength);
+  const Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>> range(0, stream_length());
   Kokkos::parallel_for(label, range, k);  // warm-up
   Exec().fence();
   for (auto _ : state) {
     Kokkos::parallel_for(label, range, k);
     Exec().fence();
   }
-  state.SetBytesProcessed(std::int64_t(arrays) * 8 * kStreamLength * state.iterations());
+  state.SetBytesProcessed(std::int64_t(arrays) * 8 * stream_length() * state.iterations());
+}
+
+template <class View>
+struct InPlace {  // the AA pattern's traffic: read an array and write it back, no second array
+  View a;
+  double s, t;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { a(i) = s * a(i) + t; }
+};
+
+// The share of the machine's CPU time that other processes used since this program started (%),
+// from /proc/stat and /proc/self/stat; negative where they cannot be read.
+struct CpuTimes {
+  double busy = -1, total = -1, self = -1;  // clock ticks
+  static CpuTimes now() {
+    CpuTimes t;
+    std::ifstream stat("/proc/stat");
+    std::string cpu;
+    double user, nice, system, idle, iowait, irq, softirq, steal;
+    if (stat >> cpu >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal && cpu == "cpu") {
+      t.busy = user + nice + system + irq + softirq + steal;
+      t.total = t.busy + idle + iowait;
+    }
+    std::ifstream self("/proc/self/stat");
+    std::string line;
+    if (std::getline(self, line)) {
+      // Fields after the command name (in parentheses, which may hold spaces): utime and stime are
+      // the 12th and 13th after it.
+      std::istringstream rest(line.substr(line.rfind(')') + 2));
+      std::string field;
+      double utime = 0, stime = 0;
+      for (int i = 1; i <= 13 && rest >> field; ++i) {
+        if (i == 12) utime = std::stod(field);
+        if (i == 13) stime = std::stod(field);
+      }
+      t.self = utime + stime;
+    }
+    return t;
+  }
+};
+CpuTimes g_start;
+
+double others_cpu_percent() {
+  const CpuTimes t = CpuTimes::now();
+  const double total = t.total - g_start.total;
+  if (g_start.total < 0 || t.self < 0 || total <= 0) return -1;
+  return 100 * std::max(0.0, (t.busy - g_start.busy) - (t.self - g_start.self)) / total;
+}
+
+double load_average_1m() {
+  std::ifstream in("/proc/loadavg");
+  double load = -1;
+  in >> load;
+  return load;
+}
+
+// Every bandwidth row also records how busy the machine was: the report flags a table measured
+// beside other work (reports/src/benchmark_table.cpp).
+void record_machine(benchmark::State& state) {
+  const double others = others_cpu_percent();
+  if (others >= 0) state.counters["others_cpu_pct"] = others;
+  const double load = load_average_1m();
+  if (load >= 0) state.counters["loadavg_1m"] = load;
 }
 
 template <class Exec>
 void stream_copy(benchmark::State& state) {
-  StreamArrays<Exec> x;
+  auto& x = StreamArrays<Exec>::get(2);
   time_stream<Exec>(state, "bench::stream_copy", Copy<typename StreamArrays<Exec>::view>{x.a, x.b}, 2);
+  record_machine(state);
 }
 
 template <class Exec>
 void stream_triad(benchmark::State& state) {
-  StreamArrays<Exec> x;
+  auto& x = StreamArrays<Exec>::get(3);
   time_stream<Exec>(state, "bench::stream_triad", Triad<typename StreamArrays<Exec>::view>{x.a, x.b, x.c, 3.0}, 3);
+  record_machine(state);
+}
+
+template <class Exec>
+void stream_inplace(benchmark::State& state) {
+  auto& x = StreamArrays<Exec>::get(1);
+  // s * a + t with s = 1 and t = 0 keeps the values (no overflow over many iterations); the
+  // compiler cannot know that, so the read and the write both happen.
+  time_stream<Exec>(state, "bench::stream_inplace", InPlace<typename StreamArrays<Exec>::view>{x.a, 1.0, 0.0}, 2);
+  record_machine(state);
+}
+
+// Registers the bandwidth rows of every enabled backend: name/<backend> + suffix.
+void register_bandwidth(const std::vector<std::string>& kernels, const std::string& suffix) {
+  for (Backend b : immerse::enabled_backends()) {
+    const std::string backend = immerse::to_string(b);
+    immerse::with_backend(b, [&](auto tag) {
+      using Exec = typename decltype(tag)::execution_space;
+      for (const std::string& kernel : kernels) {
+        void (*f)(benchmark::State&) = kernel == "stream_copy"    ? stream_copy<Exec>
+                                       : kernel == "stream_triad" ? stream_triad<Exec>
+                                                                  : stream_inplace<Exec>;
+        benchmark::RegisterBenchmark((kernel + "/" + backend + suffix).c_str(), f)
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
+      }
+      return 0;
+    });
+  }
 }
 
 // --- reporting --------------------------------------------------------------------------------
@@ -93,6 +224,7 @@ class RecordingReporter : public benchmark::BenchmarkReporter {
       // By registered name (no /real_time suffix). With --benchmark_repetitions the median wins,
       // else the last repetition.
       const std::string& name = r.run_name.function_name;
+      if (!r.report_label.empty()) label[name] = r.report_label;
       if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median") {
         bytes_per_second[name] = it->second.value;
         from_median_[name] = true;
@@ -104,6 +236,7 @@ class RecordingReporter : public benchmark::BenchmarkReporter {
   }
   void Finalize() override { inner_->Finalize(); }
   std::map<std::string, double> bytes_per_second;
+  std::map<std::string, std::string> label;  // the memory pattern a kernel declares (SetLabel)
 
  private:
   std::unique_ptr<benchmark::BenchmarkReporter> inner_;
@@ -148,47 +281,41 @@ int run(int argc, char** argv, const Options& options) {
   for (Backend b : immerse::enabled_backends()) backends += (backends.empty() ? "" : ",") + immerse::to_string(b);
   benchmark::AddCustomContext("backends", backends);
   benchmark::AddCustomContext("kokkos_concurrency", std::to_string(Kokkos::DefaultExecutionSpace().concurrency()));
+  benchmark::AddCustomContext("stream_array_mib", std::to_string(stream_length() * 8 >> 20));
 
+  // Benchmarks run in the order registered: the in-place bandwidth before the program's kernels and
+  // every pattern after them, so the report can tell a table whose bandwidth moved during the run.
+  g_start = CpuTimes::now();
+  if (options.with_stream) register_bandwidth({"stream_inplace"}, "/before");
   if (options.register_benchmarks) options.register_benchmarks();
-  if (options.with_stream)
-    for (Backend b : immerse::enabled_backends()) {
-      const std::string name = immerse::to_string(b);
-      immerse::with_backend(b, [&](auto tag) {
-        using Exec = typename decltype(tag)::execution_space;
-        benchmark::RegisterBenchmark(("stream_copy/" + name).c_str(), stream_copy<Exec>)
-            ->UseRealTime()
-            ->Unit(benchmark::kMillisecond);
-        benchmark::RegisterBenchmark(("stream_triad/" + name).c_str(), stream_triad<Exec>)
-            ->UseRealTime()
-            ->Unit(benchmark::kMillisecond);
-        return 0;
-      });
-    }
+  if (options.with_stream) register_bandwidth({"stream_copy", "stream_triad", "stream_inplace"}, "");
 
   RecordingReporter reporter(make_display_reporter(format));
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
+  if (g_release_stream_arrays) g_release_stream_arrays();  // Views die before Kokkos is finalised
 
-  // Summary: best triad over the backends vs each named kernel. GB/s here are 1e9 B/s (STREAM's
-  // unit); the console table's "G/s" are 2^30 B/s.
-  std::string best_name;
-  double best_triad = 0;
-  for (const auto& [name, bps] : reporter.bytes_per_second)
-    if (name.rfind("stream_triad/", 0) == 0 && bps > best_triad) {
-      best_triad = bps;
-      best_name = name;
-    }
+  // Summary: each named kernel against the bandwidth of the pattern it declares (its label: copy,
+  // inplace; none: triad) on its own backend, the best of the rows measured before and after. GB/s
+  // here are 1e9 B/s (STREAM's unit); the console table's "G/s" are 2^30 B/s.
+  auto backend_of = [](const std::string& name) {
+    const auto a = name.find('/'), b = name.find('/', a + 1);
+    return a == std::string::npos ? std::string() : name.substr(a + 1, b - a - 1);
+  };
   char line[512];
-  std::snprintf(line, sizeof line, "summary: best_stream_triad_GBps=%.2f (%s)", best_triad * 1e-9,
-                best_name.empty() ? "not run" : best_name.c_str());
-  info << line << "\n";
   for (const std::string& kernel : options.summary_kernels) {
     const auto it = reporter.bytes_per_second.find(kernel);
-    if (it == reporter.bytes_per_second.end() || best_triad <= 0)
-      std::snprintf(line, sizeof line, "summary: %s not run", kernel.c_str());
+    const auto lab = reporter.label.find(kernel);
+    const std::string pattern = lab == reporter.label.end() ? "triad" : lab->second;
+    const std::string row = "stream_" + pattern + "/" + backend_of(kernel);
+    double ceiling = 0;
+    for (const std::string& r : {row, row + "/before"})
+      if (reporter.bytes_per_second.count(r)) ceiling = std::max(ceiling, reporter.bytes_per_second.at(r));
+    if (it == reporter.bytes_per_second.end() || ceiling <= 0)
+      std::snprintf(line, sizeof line, "summary: %s not run (or %s not measured)", kernel.c_str(), row.c_str());
     else
-      std::snprintf(line, sizeof line, "summary: %s GBps=%.2f ratio_to_triad=%.3f", kernel.c_str(), it->second * 1e-9,
-                    it->second / best_triad);
+      std::snprintf(line, sizeof line, "summary: %s GBps=%.2f ratio_to_%s=%.3f (%s %.2f GBps)", kernel.c_str(),
+                    it->second * 1e-9, pattern.c_str(), it->second / ceiling, row.c_str(), ceiling * 1e-9);
     info << line << "\n";
   }
   info << std::flush;

@@ -1,11 +1,17 @@
 #pragma once
 // Shared main of the immerse benchmark programs (bench_<family>): initialises Kokkos, prints the
-// versions and the Kokkos configuration (also into the JSON context), registers STREAM copy/triad
-// for every enabled backend beside the program's own kernels, and ends with one summary line per
-// memory-bound kernel: its GB/s and the ratio to the best STREAM triad measured in the same run.
+// versions and the Kokkos configuration (also into the JSON context), registers the bandwidth rows of
+// every enabled backend beside the program's own kernels, and ends with one summary line per
+// memory-bound kernel: its GB/s and the ratio to the bandwidth of the pattern it uses, measured in
+// the same run.
 //
-// Naming convention (the report relies on it): "<kernel>/<backend>/<size...>"; STREAM kernels are
-// "stream_copy/<backend>" and "stream_triad/<backend>". Byte counts follow STREAM (no write-allocate).
+// Naming convention (the report relies on it): "<kernel>/<backend>/<size...>". Bandwidth rows:
+// "stream_inplace/<backend>/before" first (read an array and write it back: the AA pattern), then the
+// program's kernels, then "stream_copy/<backend>" (read one array, write another),
+// "stream_triad/<backend>" and "stream_inplace/<backend>". Each carries others_cpu_pct (the share of
+// the machine's CPU time other processes used since the program started) and loadavg_1m. A kernel
+// declares its pattern with state.SetLabel("inplace") or SetLabel("copy"); unlabelled kernels are
+// compared with the triad. Byte counts follow STREAM (no write-allocate).
 #include <functional>
 #include <string>
 #include <vector>

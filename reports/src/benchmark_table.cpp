@@ -17,23 +17,92 @@ std::string backend_of_name(const std::string& name) {
   return a == std::string::npos ? std::string() : name.substr(a + 1, b - a - 1);
 }
 
+// A bandwidth row: "stream_<pattern>/<backend>[/before]/real_time"; nullopt-like empty pattern if not.
+struct BandwidthRow {
+  std::string pattern, backend;
+  bool before = false;
+};
+BandwidthRow bandwidth_row(const std::string& name) {
+  if (name.rfind("stream_", 0) != 0) return {};
+  const auto slash = name.find('/');
+  return {name.substr(7, slash == std::string::npos ? std::string::npos : slash - 7), backend_of_name(name),
+          name.find("/before") != std::string::npos};
+}
+
+const char* pattern_words(const std::string& pattern) {
+  return pattern == "inplace" ? "in-place" : pattern == "copy" ? "copy" : "triad";
+}
+
+// Bandwidth per (backend, pattern), before and after the program's kernels.
+struct Measured {
+  double before = 0, after = 0;
+  double best() const { return std::max(before, after); }
+};
+std::map<std::pair<std::string, std::string>, Measured> bandwidths(const json& out) {
+  std::map<std::pair<std::string, std::string>, Measured> m;
+  for (const auto& b : out["benchmarks"]) {
+    const BandwidthRow r = bandwidth_row(b.value("name", ""));
+    if (r.pattern.empty() || !b.contains("bytes_per_second") || b.value("run_type", "") == "aggregate") continue;
+    double& v = r.before ? m[{r.backend, r.pattern}].before : m[{r.backend, r.pattern}].after;
+    v = std::max(v, b["bytes_per_second"].get<double>());
+  }
+  return m;
+}
+
+// The run's noise: the in-place bandwidth's change from before to after the kernels, per backend,
+// and the share of the CPU time other processes took (the largest others_cpu_pct of the rows).
+constexpr double kDriftLimit = 0.2, kBusyPercent = 10;
+// A kernel measured above 1.1x its pattern's bandwidth cannot be streaming from memory.
+constexpr double kCacheResident = 1.1;
+std::string noise_note(const json& out, const std::map<std::pair<std::string, std::string>, Measured>& bw) {
+  std::string drifts;
+  bool noisy = false;
+  for (const auto& [key, m] : bw) {
+    if (key.second != "inplace" || m.before <= 0 || m.after <= 0) continue;
+    const double change = m.after / m.before - 1;
+    noisy = noisy || std::abs(change) > kDriftLimit;
+    drifts += fmt::format("{}{} {:.2f} -> {:.2f} GB/s ({:+.0f}%)", drifts.empty() ? "" : ", ", key.first,
+                          m.before / 1e9, m.after / 1e9, 100 * change);
+  }
+  double others = -1;
+  for (const auto& b : out["benchmarks"])
+    if (b.contains("others_cpu_pct")) others = std::max(others, b["others_cpu_pct"].get<double>());
+  noisy = noisy || others > kBusyPercent;
+  if (drifts.empty() && others < 0) return "";
+  const std::string facts =
+      fmt::format("in-place bandwidth before and after the kernels: {}; other processes used {} of the CPU time",
+                  drifts.empty() ? "not measured" : drifts,
+                  others < 0 ? std::string("an unknown share") : fmt::format("{:.1f}%", others));
+  return noisy ? fmt::format(
+                     "**Noisy run** (bandwidth moved by more than {:.0f}% or others used more than {:.0f}%): "
+                     "{}. Ratios in this table are unreliable; rerun on a quiet machine.\n\n",
+                     100 * kDriftLimit, kBusyPercent, facts)
+               : fmt::format("Quiet run: {}.\n\n", facts);
+}
+
 // Throughput counters a benchmark may carry, shown in millions per second.
 const std::vector<std::pair<std::string, std::string>> kRateCounters = {
     {"cells_per_s", "Mcells/s"}, {"lattice_updates_per_s", "MLUPS"}, {"bodies_per_s", "M bodies/s"}};
 
 }  // namespace
 
+std::string kernel_pattern(const json& row) {
+  const std::string label = row.value("label", "");
+  return label == "inplace" || label == "copy" ? label : "triad";
+}
+
+double pattern_bandwidth(const json& out, const std::string& backend, const std::string& pattern) {
+  const auto bw = bandwidths(out);
+  const auto it = bw.find({backend, pattern});
+  return it == bw.end() ? 0.0 : it->second.best();
+}
+
 std::string benchmark_table(const std::string& program, const json& out) {
   std::string md = fmt::format(
-      "### `{}`\n\n| benchmark | ms/iteration | throughput | GB/s | % of STREAM triad | other counters |\n"
-      "|---|---|---|---|---|---|\n",
+      "### `{}`\n\n| benchmark | ms/iteration | throughput | GB/s | % of its pattern's bandwidth | other counters "
+      "|\n|---|---|---|---|---|---|\n",
       program);
-  std::map<std::string, double> stream;
-  for (const auto& b : out["benchmarks"])
-    if (b["name"].get<std::string>().rfind("stream_triad", 0) == 0 && b.contains("bytes_per_second")) {
-      double& best = stream[backend_of_name(b["name"])];
-      best = std::max(best, b["bytes_per_second"].get<double>());
-    }
+  const auto bw = bandwidths(out);
   for (const auto& b : out["benchmarks"]) {
     if (b.value("run_type", "") == "aggregate") continue;
     if (b.contains("error_occurred") && b["error_occurred"].get<bool>()) {
@@ -44,8 +113,10 @@ std::string benchmark_table(const std::string& program, const json& out) {
     const double ms = b["real_time"].get<double>() * (b["time_unit"] == "ns"   ? 1e-6
                                                       : b["time_unit"] == "us" ? 1e-3
                                                                                : 1.0);
-    const auto measured = stream.find(backend_of_name(b["name"]));  // find: no zero entry for other names
-    const double triad = measured == stream.end() ? 0.0 : measured->second;
+    const std::string pattern = kernel_pattern(b);
+    const auto measured = bw.find({backend_of_name(b["name"]), pattern});  // find: no zero entry for others
+    const double ceiling =
+        bandwidth_row(b["name"]).pattern.empty() && measured != bw.end() ? measured->second.best() : 0.0;
     std::string rate, other;
     for (const auto& [key, unit] : kRateCounters)
       if (b.contains(key)) rate = fmt::format("{:.1f} {}", b[key].get<double>() / 1e6, unit);
@@ -74,17 +145,29 @@ std::string benchmark_table(const std::string& program, const json& out) {
       if (!known && value.is_number())
         other += fmt::format("{}{} {:.4g}", other.empty() ? "" : ", ", key, value.get<double>());
     }
+    // A kernel faster than memory can move its own pattern works from cache (a small grid): say so.
+    // Only for a declared pattern: an unlabelled kernel above the triad may just move memory in a
+    // cheaper pattern (an in-place kernel beats the triad's write-allocate).
+    const double ratio = ceiling > 0 ? gbs * 1e9 / ceiling : 0;
+    const bool declared = b.contains("label") && pattern != "triad";
+    const std::string fraction =
+        ratio <= 0 ? ""
+                   : fmt::format("{:.0f}% of {}{}", 100 * ratio, pattern_words(pattern),
+                                 declared && ratio > kCacheResident ? " (above memory bandwidth: cache-resident)" : "");
     md += fmt::format("| {} | {:.4g} | {} | {} | {} | {} |\n", b["name"].get<std::string>(), ms, rate,
-                      gbs > 0 ? fmt::format("{:.2f}", gbs) : "",
-                      triad > 0 && gbs > 0 ? fmt::format("{:.0f}%", 100 * gbs * 1e9 / triad) : "", other);
+                      gbs > 0 ? fmt::format("{:.2f}", gbs) : "", fraction, other);
   }
-  std::string triads;
-  for (const auto& [backend, bw] : stream)
-    triads += fmt::format("{}{} {:.2f} GB/s", triads.empty() ? "" : ", ", backend, bw / 1e9);
+  std::string measured;
+  for (const auto& [key, m] : bw)
+    if (!key.first.empty())
+      measured += fmt::format("{}{} {} {:.2f} GB/s", measured.empty() ? "" : ", ", key.first, pattern_words(key.second),
+                              m.best() / 1e9);
   const json& c = out["context"];
-  md += fmt::format("\nSTREAM triad per backend in this program's run: {}. Context: {} CPUs at {} MHz.\n\n",
-                    triads.empty() ? "not measured" : triads, c.value("num_cpus", 0), c.value("mhz_per_cpu", 0));
-  return md;
+  md += fmt::format(
+      "\nBandwidth per backend in this program's run (best of before and after the kernels): {}. "
+      "Context: {} CPUs at {} MHz.\n\n",
+      measured.empty() ? "not measured" : measured, c.value("num_cpus", 0), c.value("mhz_per_cpu", 0));
+  return md + noise_note(out, bw);
 }
 
 }  // namespace immerse::reports

@@ -93,8 +93,13 @@ std::string benchmark_section(const ReportContext& ctx) {
   std::string md =
       "## Throughput (Google Benchmark)\n\nOne table per benchmark program. GB/s counts the bytes a kernel must move "
       "at least (each program's header comment says how: e.g. `penalty_step` reads u, v and writes u, v, p, 40 B/cell "
-      "in double); the STREAM column compares with STREAM triad on the same backend, measured by the same program "
-      "in the same run. Timings on a shared machine vary by up to 2x between runs; compare ratios within one run.\n\n";
+      "in double). The percentage compares it with the bandwidth of the memory pattern the kernel uses, on the same "
+      "backend, measured by the same program in the same run: in-place (read an array and write it back: the "
+      "lattice's AA pattern), copy (read one array, write another: the pull pattern, double buffers) or STREAM "
+      "triad. A kernel above its pattern's bandwidth works from cache and is marked so. Each program measures the "
+      "in-place bandwidth before and after its kernels and the CPU time other processes took; a table where either "
+      "moved is flagged as noisy. Timings on a shared machine vary by up to 2x between runs; compare ratios within "
+      "one run.\n\n";
   for (const auto& [program, out] : ctx.benchmarks) md += benchmark_table(program, out);
   return md;
 }

@@ -1,8 +1,11 @@
 #pragma once
 // The throughput table of one Google Benchmark program's JSON output, as `immerse report` prints it
 // for every bench_* program: ms per iteration, throughput counters, GB/s and the fraction of the
-// STREAM triad that the same program measured on the same backend (the second element of the
-// benchmark's name, e.g. collide_stream/openmp/...).
+// bandwidth of the memory pattern the kernel uses (its label: "inplace", "copy"; else the triad),
+// measured by the same program on the same backend (the second element of the benchmark's name,
+// e.g. collide_stream/openmp/...). Kernels above 1.1x that bandwidth are marked cache-resident; a
+// run whose in-place bandwidth moved by more than 20% between before and after the kernels, or
+// where other processes took more than 10% of the CPU time, is flagged as noisy.
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -10,5 +13,10 @@
 namespace immerse::reports {
 
 std::string benchmark_table(const std::string& program, const nlohmann::json& out);
+
+// The memory pattern a benchmark row declares: "inplace", "copy" or "triad" (no label).
+std::string kernel_pattern(const nlohmann::json& row);
+// The best bandwidth (B/s) of a pattern on a backend measured in the program's run; 0 if not run.
+double pattern_bandwidth(const nlohmann::json& out, const std::string& backend, const std::string& pattern);
 
 }  // namespace immerse::reports
