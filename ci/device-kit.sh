@@ -161,6 +161,7 @@ cmd_run() {
   # run.json: what reports/gpu/<run>/ keeps for the report's "CUDA on a GPU" section.
   local gpu
   gpu=$(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -n 1 || true)
+  [ -n "$gpu" ] || gpu="none, 0 MiB, none"
   printf '{"gpu": "%s", "driver": "%s", "commit": "%s", "date": "%s", "host": "%s cores"}\n' \
     "$(echo "$gpu" | cut -d, -f1-2 | sed 's/, */ (/; s/$/)/')" "$(echo "$gpu" | cut -d, -f3 | tr -d ' ')" \
     "$KIT_COMMIT" "$(date -u +%F)" "$jobs" >"$RESULTS/run.json"
