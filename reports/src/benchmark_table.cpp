@@ -91,9 +91,9 @@ std::string kernel_pattern(const json& row) {
   return label == "inplace" || label == "copy" ? label : "triad";
 }
 
-double pattern_bandwidth(const json& out, const std::string& backend, const std::string& pattern) {
+double pattern_bandwidth(const json& out, const json& row) {
   const auto bw = bandwidths(out);
-  const auto it = bw.find({backend, pattern});
+  const auto it = bw.find({backend_of_name(row.value("name", "")), kernel_pattern(row)});
   return it == bw.end() ? 0.0 : it->second.best();
 }
 

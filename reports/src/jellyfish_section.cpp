@@ -112,8 +112,7 @@ std::string speed(const ReportContext& ctx) {
     const double bytes = name.find("fp64") != std::string::npos ? 241 : ceiling ? 120 : 121;
     const double gbs = b["bytes_per_second"].get<double>();
     const std::string pattern = kernel_pattern(b);
-    const auto slash = name.find('/');
-    const double bw = pattern_bandwidth(out, name.substr(slash + 1, name.find('/', slash + 1) - slash - 1), pattern);
+    const double bw = pattern_bandwidth(out, b);
     md += fmt::format("| {} | {:.1f} | {:.2f} | {} | {:.2f} | {:.1f} | {:.2f} |\n", name,
                       b["lattice_updates_per_s"].get<double>() / 1e6, gbs / 1e9, pattern, bw / 1e9, bw / bytes / 1e6,
                       bw > 0 ? gbs / bw : 0.0);

@@ -15,18 +15,18 @@ void StableSolver<Exec>::stop_if_diverged(const char* solve, double res) const {
 }
 
 template <class Exec>
-void StableSolver<Exec>::stop_unconverged(const char* solve, const char* tol_key, double tol, int it, double res,
-                                          const std::string& why) const {
-  const bool pressure = std::string(solve) == "pressure";
+void StableSolver<Exec>::stop_unconverged(const std::string& solve, int it, double res, const std::string& why) const {
+  const bool pressure = solve == "pressure";
   throw NumericalError(fmt::format(
       "{}: {} solve did not converge at step {}: residual {:.3g} after {} iterations, tolerance "
-      "fluid_solver.{} = {:.3g} ({}). {}Raise fluid_solver.{} or fluid_solver.max_iterations, or choose another "
-      "fluid_solver.{}",
-      p_.source, solve, steps_, res, it, tol_key, tol, why,
+      "fluid_solver.{}_tol = {:.3g} ({}). {}Raise fluid_solver.{}_tol or fluid_solver.max_iterations, or choose "
+      "another fluid_solver.{}",
+      p_.source, solve, steps_, res, it, solve, pressure ? p_.pressure_tol : p_.viscosity_tol,
+      why.empty() ? fmt::format("fluid_solver.max_iterations = {} reached", p_.max_iterations) : why,
       pressure ? "A domain with net inflow and no outflow has no pressure solution; a tolerance near round-off "
                  "cannot be reached. "
                : "",
-      tol_key, solve));
+      solve, solve));
 }
 
 template <class Exec>

@@ -77,9 +77,7 @@ void StableSolver<Exec>::solve_pressure() {
       solve_pressure_relaxation(it, res, converged);
       break;
   }
-  if (!converged)
-    stop_unconverged("pressure", "pressure_tol", p_.pressure_tol, it, res,
-                     fmt::format("fluid_solver.max_iterations = {} reached", p_.max_iterations));
+  if (!converged) stop_unconverged("pressure", it, res);
   pstats_.solves++;
   pstats_.iterations += it;
   pstats_.last_iterations = it;
@@ -100,7 +98,7 @@ void StableSolver<Exec>::solve_pressure_vcycles(int& it, double& res, bool& conv
     stop_if_diverged("pressure", res);
     converged = res <= p_.pressure_tol;
     if (converged) break;
-    if (watch.stalled(it, res)) stop_unconverged("pressure", "pressure_tol", p_.pressure_tol, it, res, stall_reason());
+    if (watch.stalled(it, res)) stop_unconverged("pressure", it, res, stall_reason());
     if (++it >= p_.max_iterations) {
       res = pressure_residual();
       converged = res <= p_.pressure_tol;
@@ -245,7 +243,7 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
     stop_if_diverged("pressure", res);
     converged = res <= p_.pressure_tol;
     if (converged) break;
-    if (watch.stalled(it, res)) stop_unconverged("pressure", "pressure_tol", p_.pressure_tol, it, res, stall_reason());
+    if (watch.stalled(it, res)) stop_unconverged("pressure", it, res, stall_reason());
     precondition();
     const double delta_new = -cg_dot(r, z);
     beta = (delta_new + upd.sum) / delta;

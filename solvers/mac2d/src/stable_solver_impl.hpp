@@ -134,10 +134,10 @@ class StableSolver final : public StableFlow {
   double div_per_residual() const { return p_.dt / (p_.rho * p_.h * p_.h); }
   // A non-finite residual (NaN or inf: the solve diverged) stops the run, naming the solve and step.
   void stop_if_diverged(const char* solve, double res) const;
-  // A solve that ends above its tolerance stops the run (exit 3), naming the solve, the step, the
-  // residual, the iterations and the keys to change. `why`: what ended it (the cap, a stall).
-  [[noreturn]] void stop_unconverged(const char* solve, const char* tol_key, double tol, int it, double res,
-                                     const std::string& why) const;
+  // A solve ("pressure" or "viscosity") that ends above its tolerance stops the run (exit 3), naming
+  // the solve, the step, the residual, the iterations and the keys to change. `why`: what ended it
+  // (empty: fluid_solver.max_iterations reached).
+  [[noreturn]] void stop_unconverged(const std::string& solve, int it, double res, const std::string& why = "") const;
   template <class F>
   void timed(const char* phase, F&& f) {
     auto s = phases_.scope(phase);

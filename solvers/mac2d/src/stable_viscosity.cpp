@@ -56,9 +56,7 @@ void StableSolver<Exec>::diffuse_jacobi(int c) {
       }
     }
   }
-  if (!converged)
-    stop_unconverged("viscosity", "viscosity_tol", p_.viscosity_tol, it, res,
-                     fmt::format("fluid_solver.max_iterations = {} reached", p_.max_iterations));
+  if (!converged) stop_unconverged("viscosity", it, res);
   vstats_.solves++;
   vstats_.iterations += it;
   vstats_.last_iterations = it;
@@ -159,9 +157,7 @@ void StableSolver<Exec>::diffuse_rbgs() {
     res = viscosity_residual(false);
     converged = res <= p_.viscosity_tol;
   }
-  if (!converged)
-    stop_unconverged("viscosity", "viscosity_tol", p_.viscosity_tol, sweeps, res,
-                     fmt::format("fluid_solver.max_iterations = {} reached", p_.max_iterations));
+  if (!converged) stop_unconverged("viscosity", sweeps, res);
   visc_guess_ = sweeps;
   vstats_.solves++;
   vstats_.iterations += sweeps;

@@ -16,7 +16,8 @@ std::string benchmark_table(const std::string& program, const nlohmann::json& ou
 
 // The memory pattern a benchmark row declares: "inplace", "copy" or "triad" (no label).
 std::string kernel_pattern(const nlohmann::json& row);
-// The best bandwidth (B/s) of a pattern on a backend measured in the program's run; 0 if not run.
-double pattern_bandwidth(const nlohmann::json& out, const std::string& backend, const std::string& pattern);
+// The best bandwidth (B/s) of that row's pattern on its backend measured in the program's run; 0 if
+// not run.
+double pattern_bandwidth(const nlohmann::json& out, const nlohmann::json& row);
 
 }  // namespace immerse::reports
