@@ -248,16 +248,52 @@ json LangevinSimulation::trajectory_metrics(const std::vector<TrajectorySample>&
     if (turn_dir * (heading - turn_extreme) > 0) turn_extreme = heading;
   }
   const double n = double(end + 1), mean_tilt = tilt_sum / n;
-  return {{"mean_descent_speed", T > 0 ? (traj[0].s.x[2] - traj[end].s.x[2]) / T : 0.0},
-          {"lateral_amplitude", 0.5 * std::max(xmax - xmin, ymax - ymin)},
-          {"heading_turns", std::abs(heading) / (2 * M_PI)},
-          {"turns", turns},
-          {"rotation_about_major_axis_turns", spin_abs / (2 * M_PI)},
-          {"rotation_about_major_axis_net_turns", std::abs(spin) / (2 * M_PI)},
-          {"major_axis_rotation_share", spin_abs / std::max(spin_abs + other_abs, 1e-300)},
-          {"oscillation_amplitude_deg", std::sqrt(2 * std::max(0.0, tilt_sum2 / n - mean_tilt * mean_tilt))},
-          {"fall_time", T},
-          {"landed", traj[end].s.landed != 0}};
+  json out = {{"mean_descent_speed", T > 0 ? (traj[0].s.x[2] - traj[end].s.x[2]) / T : 0.0},
+              {"lateral_amplitude", 0.5 * std::max(xmax - xmin, ymax - ymin)},
+              {"heading_turns", std::abs(heading) / (2 * M_PI)},
+              {"turns", turns},
+              {"rotation_about_major_axis_turns", spin_abs / (2 * M_PI)},
+              {"rotation_about_major_axis_net_turns", std::abs(spin) / (2 * M_PI)},
+              {"major_axis_rotation_share", spin_abs / std::max(spin_abs + other_abs, 1e-300)},
+              {"oscillation_amplitude_deg", std::sqrt(2 * std::max(0.0, tilt_sum2 / n - mean_tilt * mean_tilt))},
+              {"fall_time", T},
+              {"landed", traj[end].s.landed != 0}};
+  if (const auto balance = momentum_balance(traj, end)) out["momentum_balance"] = *balance;
+  return out;
+}
+
+std::optional<double> LangevinSimulation::momentum_balance(const std::vector<TrajectorySample>& traj,
+                                                           size_t end) const {
+  // In the world frame the Kirchhoff terms drop out of the linear momentum P = R (K xi)_v: with the
+  // relaxation -alpha v of eq. 10, dP/dt = (m - rho_f V) g - alpha(t) P + kicks of zero mean. Once the
+  // release has relaxed (5 / alpha), the fall's mean of alpha(t) P_z / ((m - rho_f V) g) is 1: the
+  // weight is carried by the relaxation. The window ends at 20 / alpha, a fixed time before any fall
+  // lands: up to the landing, fast falls (which end sooner) would bias the mean (measured +2.7 % on
+  // 1024 falls). alpha comes from the case's turbulence series whether or not the runtime uses it, so a
+  // fall without the relaxation fails. A fall that lands before 5 / alpha was never carried by the
+  // relaxation: NaN (a failed check). A run that ends in the air before then has no value.
+  const double weight = (params_.mass - params_.fluid_density * params_.volume) * params_.gravity[2];
+  double sum = 0;
+  long samples = 0;
+  for (size_t k = 0; k < end; ++k) {
+    double chi = 0, eps = 0;
+    bodies::langevin_turbulence_at(series_.view(), traj[k].t, chi, eps);
+    const double alpha = chi * (0.5 + 0.75 * params_.C0);
+    if (!(alpha > 0) || traj[k].t < 5 / alpha) continue;
+    if (traj[k].t > 20 / alpha) break;
+    const auto& s = traj[k].s;
+    double Pz = 0;
+    for (int i = 0; i < 3; ++i) {
+      double p = 0;  // (K xi)_i, the body-frame linear momentum
+      for (int b = 0; b < 6; ++b) p += params_.K[i * 6 + b] * s.xi[b];
+      Pz += s.R[2 * 3 + i] * p;
+    }
+    sum += alpha * Pz / weight;
+    ++samples;
+  }
+  if (samples > 0) return sum / samples;
+  if (traj[end].s.landed) return NAN;
+  return std::nullopt;
 }
 
 std::vector<TrajectorySample> LangevinSimulation::fall_with_seed(long seed) const {
@@ -279,7 +315,15 @@ json LangevinSimulation::ensemble_metrics(const json& main) const {
   const size_t n = falls.size();
   std::vector<double> turns, heading;
   size_t helical = 0;
+  double balance_sum = 0, balance_sum2 = 0;
+  size_t balanced = 0;
   for (const auto& f : falls) {
+    if (f.contains("momentum_balance")) {
+      const double b = f["momentum_balance"].is_number() ? f["momentum_balance"].get<double>() : NAN;
+      balance_sum += b;
+      balance_sum2 += b * b;
+      ++balanced;
+    }
     turns.push_back(f["turns"].get<double>());
     heading.push_back(f["heading_turns"].get<double>());
     if (f["heading_turns"].get<double>() >= helix_min_turns &&
@@ -293,14 +337,21 @@ json LangevinSimulation::ensemble_metrics(const json& main) const {
   // Wilson score interval (95 %) of the fraction of helical falls.
   const double p = double(helical) / n, z = 1.96, d = 1 + z * z / n;
   const double centre = (p + z * z / (2 * n)) / d, half = z * std::sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / d;
-  return {{"falls", n},
-          {"seeds", {c_.seed, c_.seed + c_.ensemble}},
-          {"helical_fraction", p},
-          {"helical_fraction_ci95", {std::max(0.0, centre - half), std::min(1.0, centre + half)}},
-          {"turns_median", median(turns)},
-          {"turns", turns},
-          {"heading_turns_median", median(heading)},
-          {"heading_turns", heading}};
+  json out = {{"falls", n},
+              {"seeds", {c_.seed, c_.seed + c_.ensemble}},
+              {"helical_fraction", p},
+              {"helical_fraction_ci95", {std::max(0.0, centre - half), std::min(1.0, centre + half)}},
+              {"turns_median", median(turns)},
+              {"turns", turns},
+              {"heading_turns_median", median(heading)},
+              {"heading_turns", heading}};
+  if (balanced > 1) {  // NaN when a fall landed before the relaxation could carry it
+    const double mean = balance_sum / balanced;
+    const double var = std::max(0.0, balance_sum2 / balanced - mean * mean) * balanced / (balanced - 1);
+    out["momentum_balance_mean"] = mean;
+    out["momentum_balance_stderr"] = std::sqrt(var / balanced);
+  }
+  return out;
 }
 
 json LangevinSimulation::metrics() {
@@ -348,9 +399,6 @@ std::vector<Check> LangevinSimulation::checks(const json& m) const {
         at_least("rotation_about_major_axis_net_turns", m["rotation_about_major_axis_net_turns"], 1.0, 1e6,
                  "paper Fig. 3: the paper rotates about its major axis while falling (at least one full net turn, "
                  "|integral of omega_major dt|: back-and-forth jitter does not count)"));
-    out.push_back(at_least("mean_descent_speed", m["mean_descent_speed"], 1e-3, 1e3,
-                           "the paper falls (positive descent); any falling body passes: a health check",
-                           CheckKind::consistency));
     if (m.contains("ensemble")) {
       const json& e = m["ensemble"];
       out.push_back(at_least(
@@ -375,15 +423,25 @@ std::vector<Check> LangevinSimulation::checks(const json& m) const {
                  "paper Fig. 4: the airplane makes (at least) two turning motions; a turn = the heading of the "
                  "horizontal motion (0.1 s displacements) sweeps >= 90 deg one way. The model has no lift, so "
                  "the count is set by the kicks, not by a glide: see the report"));
-    out.push_back(at_least("mean_descent_speed", m["mean_descent_speed"], 1e-3, 1e3,
-                           "the airplane descends; any falling body passes: a health check", CheckKind::consistency));
   } else if (scene == LangevinScene::rubber_ellipsoid && c_.compare_without) {
     const double with = m["oscillation_amplitude_deg"], without = m["oscillation_amplitude_deg_no_langevin"];
     out.push_back(at_least("oscillation ratio with/without Langevin", with / std::max(without, 1e-9), 1.5, 1e6,
                            "paper Fig. 5: with the Langevin terms the ellipsoid oscillates clearly more (>= 1.5x) than "
                            "the pure Kirchhoff flutter"));
-    out.push_back(at_least("mean_descent_speed", m["mean_descent_speed"], 1e-3, 1e3,
-                           "the ellipsoid sinks; any falling body passes: a health check", CheckKind::consistency));
+  }
+  if (m.contains("ensemble") && m["ensemble"].contains("momentum_balance_mean")) {
+    // Sampling error of the ensemble mean, measured in the same run (standard error over the falls):
+    // 4 of them leave room for the e^-5 remainder of the release; a fall without the relaxation gives
+    // alpha t, i.e. 5-20.
+    const json& e = m["ensemble"];
+    const double se = e["momentum_balance_stderr"];
+    out.push_back({fmt::format("mean alpha P_z / ((m - rho_f V) g) of {} falls", e["falls"].get<int>()),
+                   e["momentum_balance_mean"], 1.0, std::max(0.02, 4 * se),
+                   fmt::format("eq. 10's momentum balance in the world frame: the relaxation carries the buoyant "
+                               "weight (mean over t in [5, 20] / alpha); tol 4 standard errors of the ensemble "
+                               "mean ({:.3f}), at least 0.02",
+                               se),
+                   CheckKind::conservation});
   }
   return out;
 }

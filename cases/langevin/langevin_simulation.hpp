@@ -4,6 +4,7 @@
 // one RK4 Kirchhoff-Langevin step per runner step; trajectory CSV, body-mesh VTK frames, metrics and
 // the per-scene checks (falling_paper, paper_airplane, rubber_ellipsoid).
 #include <memory>
+#include <optional>
 
 #include "immerse/bodies/langevin_body.hpp"
 #include "immerse/cases/simulation.hpp"
@@ -51,6 +52,8 @@ class LangevinSimulation : public Simulation {
  private:
   double tilt_deg(const bodies::LangevinBodyState& s) const;
   json trajectory_metrics(const std::vector<TrajectorySample>& traj) const;
+  // Mean of alpha(t) P_z / weight over a fall up to sample `end`: 1 when the relaxation carries the weight.
+  std::optional<double> momentum_balance(const std::vector<TrajectorySample>& traj, size_t end) const;
   // The fall with another seed from the same release state, to the same number of steps.
   std::vector<TrajectorySample> fall_with_seed(long seed) const;
   // Metrics of the falls with seeds seed .. seed + ensemble (the main run's included).
