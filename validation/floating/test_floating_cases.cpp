@@ -86,11 +86,19 @@ TEST(FloatingScenes, SailboatRecoversOrCapsizesWithItsCentreOfMass) {
 // Motorboat (sec. 3.3): the wake's half-angle is the shallow-water Mach angle; the turn turns.
 TEST(FloatingScenes, MotorboatWakeAndTurn) { expect_all_pass(run("motorboat", default_backend()), 2); }
 
-// Table 1's scenes keep their physics (objects afloat, volume conserved) in the quick run.
-TEST(FloatingScenes, FpsObjectsColumnsStayAfloat) {
+// Table 1's four scenes run and conserve the water in a short run (20 frames per column). Their
+// objects are still bobbing after 0.5 s; that they settle at the still level is checked on the full
+// 8 s by counterexamples.fps_objects, whose reference run must pass every check.
+TEST(FloatingScenes, FpsObjectsColumnsRunAndKeepTheWater) {
   const auto out = run("fps_objects", default_backend(), {"fps.frames_per_column=20", "fps.warmup_frames=5"});
-  expect_all_pass(out, 12);
   EXPECT_EQ(out.result["metrics"]["columns"].size(), 4u);
+  int volume_checks = 0;
+  for (const auto& c : out.checks)
+    if (c.quantity.find("water volume") != std::string::npos) {
+      EXPECT_TRUE(c.pass()) << c.quantity << " " << c.ours;
+      ++volume_checks;
+    }
+  EXPECT_EQ(volume_checks, 4);
 }
 
 // The first two enabled backends (serial, openmp) agree on the boat scene (settling 2 s per load position): every
