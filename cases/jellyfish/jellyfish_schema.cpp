@@ -43,6 +43,9 @@ Schema jellyfish_schema() {
   Schema propulsion;
   propulsion.boolean("enabled", true, "translate the bell by the pushed-volume model (section 3.3)")
       .number("coefficient", 0.11, 0, 1e6, "", "the paper's constant coefficient scaling v_j")
+      .number("calibrated_at_cell_cm", 2, 0, 1e6, "cm",
+              "cell size at which the coefficient was fitted to Fig. 6's peak: the peak check is a calibration "
+              "there and a prediction at any other cell size")
       .choice("body_volume", "exact", body_volume_choices().names(),
               "V_j: 'cells' = l^3 #(A + C2) as in the paper; 'exact' = the closed NURBS bell's volume it approximates");
   Schema tracers;

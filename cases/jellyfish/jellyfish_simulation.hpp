@@ -60,7 +60,7 @@ class JellyfishSimulation : public Simulation {
   coupling::JellyPropulsion prop_;
   lbm3d::LbmParams lattice_;
   std::string source_;
-  double cell_cm_, dt_s_, coefficient_;
+  double cell_cm_, dt_s_, coefficient_, calibrated_at_cell_cm_;
   bool propulsion_on_, exact_volume_;
   long steps_, series_every_;
   int frames_;
