@@ -41,12 +41,7 @@ class Motorboat final : public FloatSimulation {
       // Just before the rudder goes over: speed, heading and the wake of the straight run.
       measure_wake();
       heading0_ = unwrapped_;
-      coupling::FloatExternalLoad r;
-      r.body = 0;
-      r.body_frame = true;
-      r.force = {0, -rudder_, 0};  // stern pushed to starboard: the bow swings to port for rudder_ > 0
-      r.point = {-0.45 * length_, 0, 0.5};
-      system_->external_loads().push_back(r);
+      system_->external_loads().push_back(rudder_load());
       turned_ = true;
     }
     if (t > turn_at_ - 2 && t < turn_at_) speed_sum_ += st.velocity.head<2>().norm(), ++speed_n_;
@@ -58,6 +53,23 @@ class Motorboat final : public FloatSimulation {
     unwrapped_ += have_heading_ ? dh : 0.0;
     last_heading_ = hd;
     have_heading_ = true;
+  }
+
+  // The boat is one body, so it checkpoints (FloatSimulation); the scene adds its turn and wake.
+  void archive(StateArchive& a) override {
+    FloatSimulation::archive(a);
+    for (auto* v : {&heading0_, &wake_deg_, &speed_sum_, &unwrapped_, &last_heading_}) a.value("motorboat.value", *v);
+    a.value("motorboat.have_heading", have_heading_);
+    a.value("motorboat.speed_n", speed_n_);
+    a.value("motorboat.turned", turned_);
+    std::vector<double> wake;
+    for (const auto& w : wake_samples_)
+      for (const auto& x : w) wake.push_back(x.get<double>());
+    a.vector("motorboat.wake_samples", wake);
+    if (!a.loading()) return;
+    wake_samples_ = json::array();
+    for (size_t k = 0; k + 2 < wake.size(); k += 3) wake_samples_.push_back({wake[k], wake[k + 1], wake[k + 2]});
+    if (turned_) system_->external_loads().push_back(rudder_load());
   }
 
   json metrics() override {
@@ -104,6 +116,15 @@ class Motorboat final : public FloatSimulation {
   static json with_boat(json r) {
     // The boat: the paper's motorboat at its level-trim draft, heading +x from the left third.
     if (r["bodies"].empty()) throw InputError("motorboat: the case needs its boat in 'bodies'");
+    return r;
+  }
+
+  coupling::FloatExternalLoad rudder_load() const {
+    coupling::FloatExternalLoad r;
+    r.body = 0;
+    r.body_frame = true;
+    r.force = {0, -rudder_, 0};  // stern pushed to starboard: the bow swings to port for rudder_ > 0
+    r.point = {-0.45 * length_, 0, 0.5};
     return r;
   }
 

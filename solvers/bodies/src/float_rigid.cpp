@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "immerse/core/error.hpp"
+
 namespace immerse::bodies {
 
 struct FloatRigidWorld::Impl {
@@ -66,6 +68,42 @@ void FloatRigidWorld::apply(int b, const Eigen::Vector3d& f, const Eigen::Vector
 void FloatRigidWorld::step(double dt) {
   // maxSubSteps = 0: one step of exactly dt; Bullet clears the applied loads afterwards.
   impl_->world.stepSimulation(static_cast<btScalar>(dt), 0);
+}
+
+void FloatRigidWorld::archive(StateArchive& a) {
+  // Between steps a body's dynamic state is its centre-of-mass transform and its two velocities:
+  // Bullet derives the world inverse inertia from the basis, the interpolation transform and
+  // velocities equal the current ones after each step, the loads are cleared and deactivation is off.
+  // What it does not expose is the contact manifolds' warm-start impulses: bodies in contact cannot
+  // be restored bit for bit, so saving them is refused.
+  btDispatcher& d = impl_->dispatcher;
+  for (int m = 0; m < d.getNumManifolds(); ++m)
+    if (d.getManifoldByIndexInternal(m)->getNumContacts() > 0)
+      throw InputError(
+          "the floating bodies are in contact: Bullet's contact caches are not archived, so this state cannot be "
+          "checkpointed");
+  std::vector<btScalar> s;
+  for (const auto& body : impl_->bodies) {
+    const btTransform& t = body->getCenterOfMassTransform();
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) s.push_back(t.getBasis()[r][c]);
+    for (int k = 0; k < 3; ++k) s.push_back(t.getOrigin()[k]);
+    for (int k = 0; k < 3; ++k) s.push_back(body->getLinearVelocity()[k]);
+    for (int k = 0; k < 3; ++k) s.push_back(body->getAngularVelocity()[k]);
+  }
+  const size_t saved = s.size();
+  a.vector("float.bullet_bodies", s);
+  if (!a.loading()) return;
+  if (s.size() != saved) throw InputError("the checkpoint holds another number of floating bodies");
+  for (size_t b = 0; b < impl_->bodies.size(); ++b) {
+    btRigidBody& body = *impl_->bodies[b];
+    const btScalar* v = s.data() + 18 * b;
+    body.setLinearVelocity(btVector3(v[12], v[13], v[14]));
+    body.setAngularVelocity(btVector3(v[15], v[16], v[17]));
+    btTransform t(btMatrix3x3(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]), btVector3(v[9], v[10], v[11]));
+    body.setCenterOfMassTransform(t);  // also the interpolation state and the world inverse inertia
+    body.getMotionState()->setWorldTransform(t);
+  }
 }
 
 FloatBodyState FloatRigidWorld::state(int b) const {

@@ -78,9 +78,10 @@ class FloatSystemImpl final : public FloatSystem {
   }
   long frames_done() const override { return frames_; }
   void archive(StateArchive& a) override {
-    if (!bodies_.empty())
-      throw InputError("the floating bodies cannot be checkpointed yet (the Bullet world's state is not archived)");
+    // A frame starts from the water and the bodies alone (compute_forces): the loads, sections and
+    // mask of the last frame are recomputed before they are used.
     water_.archive(a);
+    rigid_.archive(a);
     a.value("float.frames", frames_);
   }
   std::vector<std::pair<std::string, double>> phase_seconds() const override {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "immerse/bodies/trimesh.hpp"
+#include "immerse/core/state_archive.hpp"
 
 namespace immerse::bodies {
 
@@ -46,6 +47,9 @@ class FloatRigidWorld {
   // clears the loads.
   void step(double dt);
   FloatBodyState state(int body) const;
+  // The bodies' transforms and velocities, saved or restored between steps, for checkpoints
+  // (InputError when bodies touch: the contact caches are not archived).
+  void archive(StateArchive& a);
 
  private:
   struct Impl;

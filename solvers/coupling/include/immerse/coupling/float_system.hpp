@@ -68,8 +68,8 @@ class FloatSystem {
   virtual std::vector<FloatExternalLoad>& external_loads() = 0;
   virtual std::vector<int> mask() const = 0;  // the latest submerged-section mask (-1: water)
   virtual long frames_done() const = 0;
-  // The water's state and the frame count, for checkpoints. Bodies are not archived yet (the Bullet
-  // world's contact caches would have to be too): InputError when there are any.
+  // The water, the bodies' transforms and velocities, and the frame count, for checkpoints
+  // (InputError when bodies touch: Bullet's contact caches are not archived).
   virtual void archive(StateArchive& a) = 0;
   // Wall seconds per phase: "forces", "physics update", "wetted section", "water step"; with
   // overlap on a device, "physics update" ran during "water step" (the phases add up to more than
