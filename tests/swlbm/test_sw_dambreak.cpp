@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "immerse/swlbm/stability.hpp"
 #include "immerse/swlbm/sw_flow.hpp"
 #include "support/backends.hpp"
 
@@ -87,4 +88,34 @@ TYPED_TEST(SwDamBreak, MatchesStoker) {
   EXPECT_NEAR(f.h[f.at(i_mid, 0)], exact.hm, 0.01 * exact.hm);
   // The plateau velocity: 3% of u_m.
   EXPECT_NEAR(f.u[f.at(i_mid, 0)], exact.um, 0.03 * exact.um);
+}
+
+// The exact Riemann solver of the up-front check against Stoker's still-water dam break (above,
+// an independent bisection of the rarefaction-bore balance).
+TEST(SwRiemann, MatchesStokersMiddleState) {
+  for (double hr : {1.0, 0.5, 0.3}) {  // h_r / h_l >= 0.15: subcritical
+    const Stoker exact(2.0, hr, 0);
+    const SwRiemann r = sw_riemann({2.0, 0}, {hr, 0}, kG);
+    EXPECT_NEAR(r.h, exact.hm, 1e-9 * exact.hm) << hr;
+    EXPECT_NEAR(r.u, exact.um, 1e-9 * exact.um) << hr;
+    EXPECT_FALSE(r.transcritical) << hr;
+  }
+}
+
+// Still water turns supercritical behind the bore when h_r / h_l < 0.1383 (the middle state's
+// Froude number reaches 1: Stoker 1957); the check must flip there and nowhere else.
+TEST(SwRiemann, StillWaterIsTranscriticalBelowTheCriticalRatio) {
+  EXPECT_FALSE(sw_riemann({1, 0}, {0.139, 0}, kG).transcritical);
+  EXPECT_TRUE(sw_riemann({1, 0}, {0.138, 0}, kG).transcritical);
+  // Mirrored: the deep side on the right, the fan to the right.
+  EXPECT_TRUE(sw_riemann({0.1, 0}, {1, 0}, kG).transcritical);
+  // A current from the deep side speeds the middle state up: supercritical at a milder ratio.
+  EXPECT_TRUE(sw_riemann({1, 1.5}, {0.3, 1.5}, kG).transcritical);
+}
+
+// Two rarefactions moving apart faster than 2 (c_l + c_r) leave a dry bed between them.
+TEST(SwRiemann, DivergingWaterLeavesADryBed) {
+  const double c = std::sqrt(kG * 1.0);
+  EXPECT_TRUE(sw_riemann({1, -2.1 * c}, {1, 2.1 * c}, kG).dry);
+  EXPECT_FALSE(sw_riemann({1, -1.9 * c}, {1, 1.9 * c}, kG).dry);
 }

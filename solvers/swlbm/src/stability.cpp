@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "immerse/core/error.hpp"
 #include "immerse/core/expression.hpp"
@@ -59,6 +60,77 @@ LatticeLimits lattice_limits(const SwParams& p, const FlowScales& s) {
   return l;
 }
 
+namespace {
+
+// Depth change across a wave from state K to depth h: a rarefaction below h_K, a shock above.
+double wave_function(double h, double hk, double g) {
+  if (h <= hk) return 2 * (std::sqrt(g * h) - std::sqrt(g * hk));
+  return (h - hk) * std::sqrt(0.5 * g * (h + hk) / (h * hk));
+}
+
+// The deepest and the shallowest initial cell: position and velocity.
+struct Cell {
+  double h = 0, x = 0, y = 0, u = 0, v = 0;
+};
+
+std::pair<Cell, Cell> depth_extremes(const SwParams& p) {
+  const Expression h0(p.initial_h, p.source + ": key 'initial.h'"), u0(p.initial_u, p.source + ": key 'initial.u'"),
+      v0(p.initial_v, p.source + ": key 'initial.v'");
+  Cell high{-1e300}, low{1e300};
+  for (int j = 0; j < p.ny; ++j)
+    for (int i = 0; i < p.nx; ++i) {
+      const double x = (i + 0.5) * p.dx, y = (j + 0.5) * p.dx, h = h0(x, y);
+      if (h > high.h) high = {h, x, y, u0(x, y), v0(x, y)};
+      if (h < low.h) low = {h, x, y, u0(x, y), v0(x, y)};
+    }
+  return {high, low};
+}
+
+// The dam break between the deepest and the shallowest initial water: refused when it turns
+// transcritical, naming the cells and the depth ratio that would keep it subcritical.
+void check_transcritical(const SwParams& p) {
+  if (p.allow_transcritical) return;
+  const auto [high, low] = depth_extremes(p);
+  if (!(low.h > 0) || high.h <= low.h) return;
+  double d[2] = {low.x - high.x, low.y - high.y};
+  const double n = std::hypot(d[0], d[1]);
+  if (n > 0) d[0] /= n, d[1] /= n;
+  const SwRiemann r = sw_riemann({high.h, high.u * d[0] + high.v * d[1]}, {low.h, low.u * d[0] + low.v * d[1]}, p.g);
+  if (!r.dry && !r.transcritical) return;
+  throw InputError(fmt::format(
+      "{}: key 'initial.h': the initial state is a dam break that turns {}: {:g} m of water at ({:g}, {:g}) m against "
+      "{:g} m at ({:g}, {:g}) m gives a middle state of {:.3g} m at {:.3g} m/s (Froude {:.3g}). The shallow-water "
+      "lattice stops on flow that passes through critical (its depth goes negative at the sonic point). Keep the "
+      "shallow side above 0.138 of the deep side for still water, or set stability.allow_transcritical = true to try",
+      p.source, r.dry ? "dry" : "supercritical", high.h, high.x, high.y, low.h, low.x, low.y, r.h, r.u,
+      r.h > 0 ? std::abs(r.u) / std::sqrt(p.g * r.h) : INFINITY));
+}
+
+}  // namespace
+
+SwRiemann sw_riemann(const SwState& left, const SwState& right, double g) {
+  SwRiemann r;
+  const double cl = std::sqrt(g * left.h), cr = std::sqrt(g * right.h);
+  // The depth positivity condition: two rarefactions that open a dry bed.
+  if (2 * (cl + cr) <= right.u - left.u) {
+    r.dry = true;
+    return r;
+  }
+  // f(h) = f_L(h) + f_R(h) + u_R - u_L rises monotonically in h: bisection.
+  auto f = [&](double h) { return wave_function(h, left.h, g) + wave_function(h, right.h, g) + right.u - left.u; };
+  double lo = 0, hi = std::max(left.h, right.h);
+  while (f(hi) < 0) hi *= 2;
+  for (int k = 0; k < 200 && hi - lo > 1e-14 * hi; ++k) (f(0.5 * (lo + hi)) < 0 ? lo : hi) = 0.5 * (lo + hi);
+  r.h = 0.5 * (lo + hi);
+  r.u = 0.5 * (left.u + right.u) + 0.5 * (wave_function(r.h, right.h, g) - wave_function(r.h, left.h, g));
+  const double c = std::sqrt(g * r.h);
+  // A rarefaction is transonic when its characteristic speed changes sign across the fan.
+  const bool left_fan = r.h < left.h && left.u - cl < 0 && r.u - c > 0;
+  const bool right_fan = r.h < right.h && r.u + c < 0 && right.u + cr > 0;
+  r.transcritical = left_fan || right_fan;
+  return r;
+}
+
 void check_stability(const SwParams& p) {
   const FlowScales s = flow_scales(p);
   if (!(s.h_max > 0))
@@ -78,6 +150,7 @@ void check_stability(const SwParams& p) {
         "{}: keys 'time.dt'/'grid.dx': the flow is supercritical for the lattice: (|u| + sqrt(g h)) / v = {:.4g} >= 1 "
         "(h_max = {:g} m, |u|_max = {:g} m/s, v = dx/dt = {:g} m/s). Allowed: dt < {:.4g} s at dx = {:g} m",
         p.source, l.lattice_courant, s.h_max, s.u_max, v, l.dt_max_courant, p.dx));
+  check_transcritical(p);
 }
 
 void require_sw_memory(Backend backend, const SwParams& p) {

@@ -48,7 +48,10 @@ Schema sw_schema() {
       .object("wave", wave, "wave maker H(x,t) = A |sin(2 pi (x + c t) / L)|^n (paper eq. 10) on 'wave' borders");
   Schema stab;
   stab.number("velocity_scale", 0, 0, 1e6, "m/s",
-              "largest expected flow speed for the up-front lattice checks (0: from the initial/inflow formulas)");
+              "largest expected flow speed for the up-front lattice checks (0: from the initial/inflow formulas)")
+      .boolean("allow_transcritical", false,
+               "run an initial state whose dam break between its deepest and shallowest water turns supercritical "
+               "(refused by default: the lattice stops on such flow)");
   Schema s;
   s.object("grid", grid, "water grid")
       .object("time", time, "time stepping")
@@ -87,6 +90,7 @@ SwParams sw_params_from_json(const json& r, const std::string& source) {
   p.wave.n = w["n"];
   p.wave.depth = w["depth"];
   p.velocity_scale = r["stability"]["velocity_scale"];
+  p.allow_transcritical = r["stability"]["allow_transcritical"];
   if ((p.left == Border::periodic) != (p.right == Border::periodic))
     throw InputError(source + ": keys 'boundaries.left'/'boundaries.right': periodic needs both sides periodic");
   if ((p.bottom == Border::periodic) != (p.top == Border::periodic))

@@ -5,6 +5,10 @@
 //  - Subcritical for the lattice: the fastest signal, |u| + sqrt(g h), must travel less than one
 //    cell per step, (|u| + sqrt(g h)) / v < 1; beyond it the flow is supercritical for the lattice
 //    (information outruns the streaming) and the scheme blows up.
+//  - Subcritical for the water: the dam break between the initial state's deepest and shallowest
+//    cells (their velocities projected on the line joining them) must not pass through critical
+//    flow. Where it does (still water with h_low / h_high < 0.138), the lattice's depth goes
+//    negative at the sonic point within a second for every dt and tau tried.
 #include <string>
 
 #include "immerse/core/backend_id.hpp"
@@ -15,6 +19,20 @@ namespace immerse::swlbm {
 struct FlowScales {
   double h_max = 0, u_max = 0;
 };
+
+// One side of a shallow-water Riemann problem: depth and the velocity along the line of the problem.
+struct SwState {
+  double h = 0, u = 0;
+};
+// The exact solution's middle state (Toro, "Shock-Capturing Methods for Free-Surface Shallow
+// Flows", ch. 5): depth and velocity between the two waves, and whether a wave passes through
+// critical flow (a transonic rarefaction, |u| = sqrt(g h) inside the fan). dry: the waves leave a
+// dry bed between them (no middle depth).
+struct SwRiemann {
+  double h = 0, u = 0;
+  bool dry = false, transcritical = false;
+};
+SwRiemann sw_riemann(const SwState& left, const SwState& right, double g);
 
 struct LatticeLimits {
   double rest_ratio;       // 5 g h_max / (6 v^2) + 2 u_max^2 / (3 v^2), must be < 1

@@ -25,7 +25,8 @@ struct SwParams {
   std::string initial_h = "1", initial_u = "0", initial_v = "0";  // formulas of x, y (m, m/s)
   std::string inflow_h = "1", inflow_u = "0", inflow_v = "0";     // formulas of x, y, t on inflow borders
   WaveMaker wave;
-  double velocity_scale = 0;  // expected peak |u| for the up-front checks (0: from the formulas)
+  double velocity_scale = 0;         // expected peak |u| for the up-front checks (0: from the formulas)
+  bool allow_transcritical = false;  // skip the up-front dam-break check (stability.hpp)
   std::string source = "case";
 
   double lattice_speed() const { return dx / dt; }
