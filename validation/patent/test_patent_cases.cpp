@@ -32,8 +32,9 @@ TYPED_TEST(PatentCases, Channel5x5DetectsAWrongReynoldsNumber) {
   EXPECT_GT(failed, 0);
 }
 
-// Steady channel flow: outlet profile vs plane Poiseuille within 2 (dy/H)^2, exact mass identity.
-TYPED_TEST(PatentCases, ChannelReachesPoiseuille) { expect_all_pass(run("channel", this->backend), 3); }
+// Steady channel flow: outlet profile vs plane Poiseuille within 2 (dy/H)^2, the closure's flux
+// deficit vs the analytic Poiseuille pressure within 4 (dy/H)^2, steady residual, mass identity.
+TYPED_TEST(PatentCases, ChannelReachesPoiseuille) { expect_all_pass(run("channel", this->backend), 4); }
 
 // Second order: halving dy (with dt scaled to the stability limit) must cut the profile error by
 // about 4 (between 2.5 and 6 allows for the not-quite-asymptotic coarse grid).
@@ -49,7 +50,10 @@ TEST(PatentCasesConvergence, ChannelProfileErrorIsSecondOrder) {
   EXPECT_LT(e8 / e16, 6.0) << e8 << " " << e16;
 }
 
-// Posts, island and moving boat: solid faces move with the bodies; mass identity holds.
+// Posts, island and moving boat: solid faces move with the bodies; mass identity holds. A short run:
+// the stagnation check needs the whole run (its reference run is in counterexamples.river).
 TYPED_TEST(PatentCases, RiverKeepsInternalBoundaries) {
-  expect_all_pass(run("river", this->backend, {"time.steps=3000", "output.frames=0"}), 2);
+  const auto out = run("river", this->backend, {"time.steps=3000", "output.frames=0"});
+  test::expect_pass(out, "faces inside obstacles - obstacle velocity");
+  test::expect_pass(out, "mass balance residual / flux");
 }
