@@ -465,7 +465,7 @@ json LangevinSimulation::compare_tolerances() const {
   for (const char* k :
        {"mean_descent_speed", "lateral_amplitude", "heading_turns", "turns", "rotation_about_major_axis_turns",
         "oscillation_amplitude_deg", "fall_time", "landed", "chi_final", "eps_final", "turbulence_max_divergence",
-        "rotation_about_major_axis_net_turns", "major_axis_rotation_share"})
+        "rotation_about_major_axis_net_turns", "major_axis_rotation_share", "momentum_balance"})
     t[k] = chaotic;
   t["ensemble"] = chaotic;  // the other seeds' falls (measured 1e-9 apart on the quick runs)
   return t;
