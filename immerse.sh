@@ -11,8 +11,10 @@
 #                          build the libFuzzer targets (preset fuzz, clang) and fuzz one for SECONDS
 #                          (default 60) from the canned cases and the regression corpus; crashing
 #                          inputs land in build/fuzz/findings/ (docs/fuzzing.md)
-#   ./immerse.sh report    set up (if needed), build, run every canned case, the benchmarks and the
-#                          quick backend comparison, write reports/latest/index.md
+#   ./immerse.sh report [OPTIONS]
+#                          set up (if needed), build, run every canned case, the benchmarks and the
+#                          quick backend comparison, write reports/latest/index.md; OPTIONS go to
+#                          `immerse report` (e.g. --baseline DIR: benchmarks against an earlier report)
 #   ./immerse.sh ARGS...   build, then run `immerse ARGS...` (e.g. ./immerse.sh run channel5x5)
 # Environment: IMMERSE_CACHE (default ~/.cache/immerse) holds Kokkos builds outside the clone;
 # IMMERSE_JOBS (default nproc) sets build parallelism.
@@ -108,7 +110,7 @@ cmd_test() {
 cmd_report() {
   setup
   build openmp
-  build/openmp/app/immerse report --dir reports/latest --bench-dir build/openmp/benchmarks
+  build/openmp/app/immerse report --dir reports/latest --bench-dir build/openmp/benchmarks "$@"
 }
 
 cmd_fuzz() {
@@ -153,6 +155,6 @@ case "${1:-}" in
   report) shift; cmd_report "$@" ;;
   format) shift; cmd_format ;;
   fuzz) shift; cmd_fuzz "$@" ;;
-  ""|-h|--help) sed -n '2,17p' "$0" | cut -c3- ;;
+  ""|-h|--help) sed -n '2,19p' "$0" | cut -c3- ;;
   *) setup >/dev/null; build openmp; exec build/openmp/app/immerse "$@" ;;
 esac

@@ -152,6 +152,15 @@ int main(int argc, char** argv) {
                      "folder of the bench_* programs (default: found next to this program)");
   report->add_option("--gpu-dir", ropt.gpu_dir,
                      "folder of kept GPU kit runs, the newest shown in the report (default reports/gpu)");
+  report
+      ->add_option(
+          "--repetitions", ropt.repetitions,
+          "run every benchmark row N times (default 1; the tables show the medians; --baseline needs 5 or more on "
+          "both runs for a verdict)")
+      ->check(CLI::Range(1, 100));
+  report->add_option("--baseline", ropt.baseline_dir,
+                     "an earlier report folder (e.g. the last CI run's reports/latest): every benchmark row's change "
+                     "against its bench_*.json, with a significance test (baseline_comparison.json)");
 
   reports::CompareOptions copt;
   std::string compare_cases = "all", compare_backends, compare_threads;

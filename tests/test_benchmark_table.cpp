@@ -109,3 +109,33 @@ TEST(BenchmarkTable, NoTriadMeasuredListsNoBackend) {
       << md;
   EXPECT_EQ(md.find("airplane_288 0.00"), std::string::npos) << md;
 }
+
+// With repetitions (immerse report --repetitions N) each benchmark has N rows and its aggregates: the
+// table shows one row per benchmark, the median, under the benchmark's own name, with its label.
+TEST(BenchmarkTable, RepetitionsShowTheirMedian) {
+  json out = {{"context", context()}, {"benchmarks", json::array()}};
+  for (double ms : {4.0, 2.0, 3.0}) {
+    json r = bench("kernel/openmp/128/real_time", ms, 30e9 * 2 / ms);
+    r["run_name"] = "kernel/openmp/128/real_time";
+    r["repetitions"] = 3;
+    r["label"] = "inplace";
+    out["benchmarks"].push_back(r);
+  }
+  for (const auto& [aggregate, ms] : {std::pair{"mean", 3.0}, std::pair{"median", 3.0}, std::pair{"stddev", 1.0}}) {
+    json a = bench(std::string("kernel/openmp/128/real_time_") + aggregate, ms, 20e9);
+    a["run_name"] = "kernel/openmp/128/real_time";
+    a["run_type"] = "aggregate";
+    a["aggregate_name"] = aggregate;
+    out["benchmarks"].push_back(a);
+  }
+  const json m = immerse::reports::median_rows(out);
+  ASSERT_EQ(m["benchmarks"].size(), 1u) << m.dump(1);
+  EXPECT_EQ(m["benchmarks"][0]["name"], "kernel/openmp/128/real_time");
+  EXPECT_EQ(m["benchmarks"][0]["label"], "inplace");
+  const std::string md = benchmark_table("bench_x", m);
+  EXPECT_NE(md.find("| kernel/openmp/128/real_time | 3 |  | 20.00 |"), std::string::npos) << md;
+  EXPECT_EQ(md.find("real_time_m"), std::string::npos) << md;
+  // Without repetitions the output is unchanged.
+  const json single = {{"context", context()}, {"benchmarks", {bench("kernel/openmp/128/real_time", 2)}}};
+  EXPECT_EQ(immerse::reports::median_rows(single), single);
+}

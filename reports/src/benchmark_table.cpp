@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -168,6 +171,54 @@ std::string benchmark_table(const std::string& program, const json& out) {
       "Context: {} CPUs at {} MHz.\n\n",
       measured.empty() ? "not measured" : measured, c.value("num_cpus", 0), c.value("mhz_per_cpu", 0));
   return md + noise_note(out, bw);
+}
+
+json median_rows(const json& out) {
+  json collapsed = out;
+  if (!out.contains("benchmarks") || !out["benchmarks"].is_array()) return collapsed;
+  std::map<std::string, const json*> median;
+  for (const auto& b : out["benchmarks"])
+    if (b.value("run_type", "") == "aggregate" && b.value("aggregate_name", "") == "median")
+      median[b.value("run_name", b.value("name", ""))] = &b;
+  json rows = json::array();
+  std::set<std::string> seen;
+  for (const auto& b : out["benchmarks"]) {
+    const bool aggregate = b.value("run_type", "") == "aggregate";
+    if (aggregate && b.value("aggregate_name", "") != "median") continue;
+    const std::string run = b.value("run_name", b.value("name", ""));
+    if (!seen.insert(run).second) continue;
+    const auto it = median.find(run);
+    if (it == median.end()) {
+      rows.push_back(b);
+      continue;
+    }
+    json m = *it->second;
+    m["name"] = run;
+    m["run_type"] = "iteration";
+    m.erase("aggregate_name");
+    m.erase("aggregate_unit");
+    if (!m.contains("label") && !aggregate && b.contains("label")) m["label"] = b["label"];
+    rows.push_back(std::move(m));
+  }
+  collapsed["benchmarks"] = std::move(rows);
+  return collapsed;
+}
+
+std::map<std::string, json> read_bench_outputs(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::map<std::string, json> outputs;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string file = e.path().filename().string();
+    if (file.rfind("bench_", 0) != 0 || e.path().extension() != ".json") continue;
+    std::ifstream in(e.path());
+    json j = json::parse(in, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("benchmarks"))
+      fmt::print(stderr, "report: {} is not Google Benchmark JSON; left out\n", e.path().string());
+    else
+      outputs[e.path().stem().string()] = std::move(j);
+  }
+  return outputs;
 }
 
 }  // namespace immerse::reports

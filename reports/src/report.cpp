@@ -3,15 +3,19 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
 #include "immerse/core/error.hpp"
+#include "immerse/core/output_file.hpp"
 #include "immerse/core/versions.hpp"
+#include "immerse/reports/baseline_section.hpp"
 #include "immerse/reports/benchmark_table.hpp"
 #include "immerse/reports/compare.hpp"
 #include "unbound_command.hpp"
@@ -99,7 +103,8 @@ std::string benchmark_section(const ReportContext& ctx) {
       "triad. A kernel above its pattern's bandwidth works from cache and is marked so. Each program measures the "
       "in-place bandwidth before and after its kernels and the CPU time other processes took; a table where either "
       "moved is flagged as noisy. Timings on a shared machine vary by up to 2x between runs; compare ratios within "
-      "one run.\n\n";
+      "one run. A program run with repetitions (`immerse report --repetitions N`) shows each row's "
+      "median.\n\n";
   for (const auto& [program, out] : ctx.benchmarks) md += benchmark_table(program, out);
   return md;
 }
@@ -163,9 +168,29 @@ void load_earlier_run(CaseRun& run) {
   }
 }
 
+// A bench program's output: kept as written (every repetition) and as the medians the tables show.
+void add_benchmark(ReportContext& ctx, const std::string& program, json out) {
+  ctx.benchmarks[program] = median_rows(out);
+  ctx.benchmark_repetitions[program] = std::move(out);
+}
+
+// Google Benchmark's flags for N repetitions of every row, each timed for a share of the 0.5 s a
+// single run takes by default (a row slower than that share runs one iteration per repetition);
+// the JSON keeps every repetition beside the aggregates, the console shows the aggregates.
+std::string repetition_flags(int repetitions) {
+  if (repetitions <= 1) return "";
+  return fmt::format(
+      " --benchmark_repetitions={} --benchmark_min_time={:g} --benchmark_report_aggregates_only=false "
+      "--benchmark_display_aggregates_only=true",
+      repetitions, 0.5 / repetitions);
+}
+
 }  // namespace
 
 int write_report(const ReportOptions& opt) {
+  // A bad baseline is refused before anything runs (exit 2).
+  const std::map<std::string, json> baseline =
+      opt.baseline_dir.empty() ? std::map<std::string, json>{} : read_baseline(opt.baseline_dir);
   ReportContext ctx;
   ctx.dir = opt.dir;
   fs::create_directories(fs::path(opt.dir) / "runs");
@@ -229,32 +254,35 @@ int write_report(const ReportOptions& opt) {
   }
   if (opt.reuse) {
     // The bench_*.json an earlier report left in the folder (the programs themselves need not exist).
-    for (const auto& e : fs::directory_iterator(opt.dir)) {
-      const std::string file = e.path().filename().string();
-      if (file.rfind("bench_", 0) != 0 || e.path().extension() != ".json") continue;
-      std::ifstream in(e.path());
-      json j = json::parse(in, nullptr, false);
-      if (j.is_discarded())
-        fmt::print(stderr, "report: {} is not valid JSON; its table is left out\n", e.path().string());
-      else
-        ctx.benchmarks[e.path().stem().string()] = std::move(j);
-    }
+    for (auto& [program, out] : read_bench_outputs(opt.dir)) add_benchmark(ctx, program, std::move(out));
   } else if (!opt.skip_benchmarks) {
     const auto programs = benchmark_programs(opt);
     if (programs.empty()) fmt::print(stderr, "report: no bench_* programs found; throughput tables left out\n");
+    const auto started = std::chrono::steady_clock::now();
     for (const auto& prog : programs) {
       const std::string name = prog.filename().string();
       const std::string out = (fs::absolute(opt.dir) / (name + ".json")).string();
-      const std::string cmd =
-          fmt::format("'{}' --benchmark_out='{}' --benchmark_out_format=json >&2", prog.string(), out);
+      const std::string cmd = fmt::format("'{}' --benchmark_out='{}' --benchmark_out_format=json{} >&2", prog.string(),
+                                          out, repetition_flags(opt.repetitions));
       fmt::print(stderr, "report: running {}\n", cmd);
       if (run_unbound(cmd) == 0) {
         std::ifstream in(out);
-        ctx.benchmarks[name] = json::parse(in);
+        add_benchmark(ctx, name, json::parse(in));
       } else {
         fmt::print(stderr, "report: benchmark program {} failed; its table is left out\n", prog.string());
       }
     }
+    if (!programs.empty())
+      fmt::print(stderr, "report: the benchmark programs took {:.0f} s ({} repetition{} per row)\n",
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), opt.repetitions,
+                 opt.repetitions > 1 ? "s" : "");
+  }
+
+  std::optional<BaselineComparison> against_baseline;
+  if (!opt.baseline_dir.empty()) {
+    against_baseline = compare_with_baseline(opt.baseline_dir, baseline, ctx.benchmark_repetitions);
+    write_file_atomically((fs::path(opt.dir) / "baseline_comparison.json").string(),
+                          against_baseline->to_json().dump(2) + "\n");
   }
 
   bool backends_agree = true;
@@ -277,6 +305,7 @@ int write_report(const ReportOptions& opt) {
       {"cases", cases_section},
       {"counterexamples", discrimination_section},
       {"throughput", benchmark_section},
+      {"baseline", [&](const ReportContext&) { return against_baseline ? baseline_section(*against_baseline) : ""; }},
       {"backends", [&](const ReportContext&) { return backends_link(opt.dir); }},
       {"gpu", [&](const ReportContext&) { return gpu_section(opt.gpu_dir, opt.dir); }},
       {"jellyfish", jellyfish_section},
@@ -299,6 +328,7 @@ int write_report(const ReportOptions& opt) {
   fmt::print("report written to {} ({}{}{})\n", index, all_pass ? "all checks pass" : "SOME CHECKS FAIL",
              backends_agree ? "" : "; BACKENDS DISAGREE, see backends.md",
              sections_ok ? "" : "; SOME SECTIONS FAILED, see above");
+  if (against_baseline) fmt::print("against the baseline {}: {}\n", opt.baseline_dir, against_baseline->summary());
   if (!sections_ok) return kExitInternal;
   return all_pass && backends_agree ? kExitOk : kExitValidationFailed;
 }

@@ -8,6 +8,7 @@
 // where other processes took more than 10% of the CPU time, is flagged as noisy.
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
 
 namespace immerse::reports {
@@ -19,5 +20,16 @@ std::string kernel_pattern(const nlohmann::json& row);
 // The best bandwidth (B/s) of that row's pattern on its backend measured in the program's run; 0 if
 // not run.
 double pattern_bandwidth(const nlohmann::json& out, const nlohmann::json& row);
+
+// With --benchmark_repetitions=N Google Benchmark writes N rows per benchmark and its aggregates
+// (mean, median, stddev, cv): the same output with each benchmark's median in place of its
+// repetitions, named as a single run is (its run_name), run_type "iteration", "repetitions": N. The
+// tables and sections read this. A benchmark without a median (one run, or every repetition failed)
+// keeps its first row; the other aggregates are dropped.
+nlohmann::json median_rows(const nlohmann::json& out);
+
+// The bench_*.json files in `dir` by program (the file's stem), as Google Benchmark wrote them; a
+// file that is not valid JSON is left out with a message on stderr. Empty if `dir` holds none.
+std::map<std::string, nlohmann::json> read_bench_outputs(const std::string& dir);
 
 }  // namespace immerse::reports

@@ -24,6 +24,15 @@ struct ReportOptions {
   std::string self;  // argv[0]
   // The kept runs of the GPU kit (ci/device-kit.sh), one folder each; the newest is shown.
   std::string gpu_dir = "reports/gpu";
+  // --repetitions N: each bench program runs every row N times (Google Benchmark's
+  // --benchmark_repetitions, each repetition timed for 0.5 s / N); the tables show the medians and
+  // --baseline tests the repetitions (5 or more on both runs for a verdict). 1 (default): one 0.5 s
+  // run per row, as long as before: a repetition repeats a row's setup too (bench_lbm3d's 256^3
+  // lattices), which about doubles the benchmarks' time at 5.
+  int repetitions = 1;
+  // --baseline DIR: an earlier report folder; every benchmark row is compared with its bench_*.json
+  // (baseline_section.hpp). Empty: no comparison.
+  std::string baseline_dir;
 };
 
 struct CaseRun {
@@ -34,9 +43,12 @@ struct CaseRun {
 };
 
 struct ReportContext {
-  std::string dir;                         // report directory
-  std::map<std::string, CaseRun> runs;     // by case name
-  std::map<std::string, json> benchmarks;  // Google Benchmark JSON output per program (bench_mac2d, ...)
+  std::string dir;                      // report directory
+  std::map<std::string, CaseRun> runs;  // by case name
+  // Google Benchmark JSON output per program (bench_mac2d, ...), each row the median of its
+  // repetitions (median_rows); benchmark_repetitions: the same as the program wrote it.
+  std::map<std::string, json> benchmarks;
+  std::map<std::string, json> benchmark_repetitions;
   // The counterexamples run per case that declares them (short forms), and the errors of those that
   // could not run.
   std::map<std::string, cases::Discrimination> discrimination;
