@@ -179,3 +179,19 @@ TEST(BaselineSection, MissingBaselineIsBadInput) {
   }
   fs::remove_all(empty);
 }
+
+// A run whose machine was busy (others_cpu_pct > 10, as the bench programs record it) is named in the
+// summary: its verdicts may be the machine's, not the code's. The quiet folders above carry no flag.
+TEST(BaselineSection, NoisyRunIsNamed) {
+  const Folders f;
+  const std::string before = (f.root / "before").string();
+  auto now = read_baseline((f.root / "now").string());
+  now["bench_y"]["benchmarks"][0]["others_cpu_pct"] = 42.0;
+  const auto c = compare_with_baseline(before, read_baseline(before), now);
+  EXPECT_EQ(c.noisy_now, std::vector<std::string>{"bench_y"});
+  EXPECT_TRUE(c.noisy_baseline.empty());
+  const std::string s = c.summary();
+  const std::string tail = "1 new, 1 gone. Noisy runs, verdicts unreliable: this run bench_y.";
+  ASSERT_GE(s.size(), tail.size()) << s;
+  EXPECT_EQ(s.substr(s.size() - tail.size()), tail) << s;
+}

@@ -117,6 +117,8 @@ BaselineComparison compare_with_baseline(const std::string& baseline_dir, const 
   for (const auto& [program, out] : now) programs.insert(program);
   for (const auto& [program, out] : baseline) programs.insert(program);
   for (const auto& program : programs) {
+    if (baseline.count(program) && noisy_run(baseline.at(program))) c.noisy_baseline.push_back(program);
+    if (now.count(program) && noisy_run(now.at(program))) c.noisy_now.push_back(program);
     const Samples b = baseline.count(program) ? samples(baseline.at(program)) : Samples{};
     const Samples n = now.count(program) ? samples(now.at(program)) : Samples{};
     auto& rows = c.programs[program];
@@ -172,6 +174,16 @@ std::string BaselineComparison::summary() const {
   if (untested > 0)
     line += fmt::format("; {} not tested (fewer than {} repetitions a side)", untested, kBaselineMinRepetitions);
   if (added > 0 || gone > 0) line += fmt::format("; {} new, {} gone", added, gone);
+  auto list = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& p : v) s += (s.empty() ? "" : ", ") + p;
+    return s;
+  };
+  if (!noisy_baseline.empty() || !noisy_now.empty())
+    line += fmt::format(". Noisy runs, verdicts unreliable: {}{}{}",
+                        noisy_baseline.empty() ? "" : "baseline " + list(noisy_baseline),
+                        !noisy_baseline.empty() && !noisy_now.empty() ? "; " : "",
+                        noisy_now.empty() ? "" : "this run " + list(noisy_now));
   return line + ".";
 }
 
@@ -183,6 +195,8 @@ json BaselineComparison::to_json() const {
             {"threshold_percent", kBaselineThresholdPercent},
             {"min_repetitions", kBaselineMinRepetitions},
             {"summary", summary()},
+            {"noisy_baseline", noisy_baseline},
+            {"noisy_now", noisy_now},
             {"counts",
              {{"compared", compared},
               {"slower", slower},

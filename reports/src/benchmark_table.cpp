@@ -57,20 +57,25 @@ std::map<std::pair<std::string, std::string>, Measured> bandwidths(const json& o
 constexpr double kDriftLimit = 0.2, kBusyPercent = 10;
 // A kernel measured above 1.1x its pattern's bandwidth cannot be streaming from memory.
 constexpr double kCacheResident = 1.1;
-std::string noise_note(const json& out, const std::map<std::pair<std::string, std::string>, Measured>& bw) {
-  std::string drifts;
-  bool noisy = false;
-  for (const auto& [key, m] : bw) {
-    if (key.second != "inplace" || m.before <= 0 || m.after <= 0) continue;
-    const double change = m.after / m.before - 1;
-    noisy = noisy || std::abs(change) > kDriftLimit;
-    drifts += fmt::format("{}{} {:.2f} -> {:.2f} GB/s ({:+.0f}%)", drifts.empty() ? "" : ", ", key.first,
-                          m.before / 1e9, m.after / 1e9, 100 * change);
-  }
+double others_cpu_percent(const json& out) {  // -1: not measured
   double others = -1;
   for (const auto& b : out["benchmarks"])
     if (b.contains("others_cpu_pct")) others = std::max(others, b["others_cpu_pct"].get<double>());
-  noisy = noisy || others > kBusyPercent;
+  return others;
+}
+bool drifted(const Measured& m) {
+  return m.before > 0 && m.after > 0 && std::abs(m.after / m.before - 1) > kDriftLimit;
+}
+
+std::string noise_note(const json& out, const std::map<std::pair<std::string, std::string>, Measured>& bw) {
+  std::string drifts;
+  for (const auto& [key, m] : bw) {
+    if (key.second != "inplace" || m.before <= 0 || m.after <= 0) continue;
+    drifts += fmt::format("{}{} {:.2f} -> {:.2f} GB/s ({:+.0f}%)", drifts.empty() ? "" : ", ", key.first,
+                          m.before / 1e9, m.after / 1e9, 100 * (m.after / m.before - 1));
+  }
+  const double others = others_cpu_percent(out);
+  const bool noisy = noisy_run(out);
   if (drifts.empty() && others < 0) return "";
   const std::string facts =
       fmt::format("in-place bandwidth before and after the kernels: {}; other processes used {} of the CPU time",
@@ -82,6 +87,16 @@ std::string noise_note(const json& out, const std::map<std::pair<std::string, st
                      100 * kDriftLimit, kBusyPercent, facts)
                : fmt::format("Quiet run: {}.\n\n", facts);
 }
+
+}  // namespace
+
+bool noisy_run(const json& out) {
+  for (const auto& [key, m] : bandwidths(out))
+    if (key.second == "inplace" && drifted(m)) return true;
+  return others_cpu_percent(out) > kBusyPercent;
+}
+
+namespace {
 
 // Throughput counters a benchmark may carry, shown in millions per second.
 const std::vector<std::pair<std::string, std::string>> kRateCounters = {

@@ -34,6 +34,9 @@ struct BaselineComparison {
   std::string baseline_run, this_run;                        // "date, git hash" of each run's bench output
   std::map<std::string, std::vector<BaselineRow>> programs;  // by bench program
   int compared = 0, slower = 0, faster = 0, same = 0, untested = 0, added = 0, gone = 0;
+  // Bench programs whose run was noisy (benchmark_table.hpp's noisy_run), in either run: their
+  // verdicts may be the machine's, not the code's.
+  std::vector<std::string> noisy_baseline, noisy_now;
   std::string summary() const;  // one line: "2 of 40 rows slower (significant, > 5 %): a, b; 1 faster; ..."
   nlohmann::json to_json() const;
 };

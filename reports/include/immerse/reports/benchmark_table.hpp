@@ -21,6 +21,10 @@ std::string kernel_pattern(const nlohmann::json& row);
 // not run.
 double pattern_bandwidth(const nlohmann::json& out, const nlohmann::json& row);
 
+// Whether a bench program's run was noisy: its in-place bandwidth moved by more than 20 % from
+// before to after the kernels, or other processes took more than 10 % of the CPU time.
+bool noisy_run(const nlohmann::json& out);
+
 // With --benchmark_repetitions=N Google Benchmark writes N rows per benchmark and its aggregates
 // (mean, median, stddev, cv): the same output with each benchmark's median in place of its
 // repetitions, named as a single run is (its run_name), run_type "iteration", "repetitions": N. The
