@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <utility>
 
 #include "immerse/core/error.hpp"
 #include "immerse/core/expression.hpp"
@@ -19,8 +18,11 @@ FlowScales flow_scales(const SwParams& p) {
   for (int j = 0; j < p.ny; ++j)
     for (int i = 0; i < p.nx; ++i) {
       const double x = (i + 0.5) * p.dx, y = (j + 0.5) * p.dx;
-      s.h_max = std::max(s.h_max, h0(x, y));
-      s.u_max = std::max(s.u_max, std::hypot(u0(x, y), v0(x, y)));
+      const SwCell c{h0(x, y), x, y, u0(x, y), v0(x, y)};
+      s.h_max = std::max(s.h_max, c.h);
+      s.u_max = std::max(s.u_max, std::hypot(c.u, c.v));
+      if (c.h > s.deepest.h) s.deepest = c;
+      if (c.h < s.shallowest.h) s.shallowest = c;
     }
   const bool inflow =
       p.left == Border::inflow || p.right == Border::inflow || p.bottom == Border::inflow || p.top == Border::inflow;
@@ -68,29 +70,11 @@ double wave_function(double h, double hk, double g) {
   return (h - hk) * std::sqrt(0.5 * g * (h + hk) / (h * hk));
 }
 
-// The deepest and the shallowest initial cell: position and velocity.
-struct Cell {
-  double h = 0, x = 0, y = 0, u = 0, v = 0;
-};
-
-std::pair<Cell, Cell> depth_extremes(const SwParams& p) {
-  const Expression h0(p.initial_h, p.source + ": key 'initial.h'"), u0(p.initial_u, p.source + ": key 'initial.u'"),
-      v0(p.initial_v, p.source + ": key 'initial.v'");
-  Cell high{-1e300}, low{1e300};
-  for (int j = 0; j < p.ny; ++j)
-    for (int i = 0; i < p.nx; ++i) {
-      const double x = (i + 0.5) * p.dx, y = (j + 0.5) * p.dx, h = h0(x, y);
-      if (h > high.h) high = {h, x, y, u0(x, y), v0(x, y)};
-      if (h < low.h) low = {h, x, y, u0(x, y), v0(x, y)};
-    }
-  return {high, low};
-}
-
 // The dam break between the deepest and the shallowest initial water: refused when it turns
 // transcritical, naming the cells and the depth ratio that would keep it subcritical.
-void check_transcritical(const SwParams& p) {
+void check_transcritical(const SwParams& p, const FlowScales& s) {
   if (p.allow_transcritical) return;
-  const auto [high, low] = depth_extremes(p);
+  const SwCell &high = s.deepest, &low = s.shallowest;
   if (!(low.h > 0) || high.h <= low.h) return;
   double d[2] = {low.x - high.x, low.y - high.y};
   const double n = std::hypot(d[0], d[1]);
@@ -150,7 +134,7 @@ void check_stability(const SwParams& p) {
         "{}: keys 'time.dt'/'grid.dx': the flow is supercritical for the lattice: (|u| + sqrt(g h)) / v = {:.4g} >= 1 "
         "(h_max = {:g} m, |u|_max = {:g} m/s, v = dx/dt = {:g} m/s). Allowed: dt < {:.4g} s at dx = {:g} m",
         p.source, l.lattice_courant, s.h_max, s.u_max, v, l.dt_max_courant, p.dx));
-  check_transcritical(p);
+  check_transcritical(p, s);
 }
 
 void require_sw_memory(Backend backend, const SwParams& p) {

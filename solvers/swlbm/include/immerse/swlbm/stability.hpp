@@ -16,8 +16,14 @@
 
 namespace immerse::swlbm {
 
+// One initial cell: depth, position and velocity.
+struct SwCell {
+  double h = 0, x = 0, y = 0, u = 0, v = 0;
+};
+
 struct FlowScales {
   double h_max = 0, u_max = 0;
+  SwCell deepest{-1e300}, shallowest{1e300};  // of the initial state (check_stability's dam break)
 };
 
 // One side of a shallow-water Riemann problem: depth and the velocity along the line of the problem.
