@@ -4,6 +4,11 @@
 
 namespace immerse::cases {
 
+const Choices<bool>& cell_speed_choices() {
+  static const Choices<bool> c{{"inward_radial", true}, {"magnitude", false}};
+  return c;
+}
+
 const Choices<bool>& body_volume_choices() {
   static const Choices<bool> c{{"cells", false}, {"exact", true}};
   return c;
@@ -39,13 +44,23 @@ Schema jellyfish_schema() {
       .number("contraction", 0.09, 0, 0.9, "",
               "fraction of the relaxed radius taken off the radial rest lengths while contracting")
       .number("period_s", 7.5, 1e-3, 1e6, "s", "pulse period (contraction + relaxation)")
-      .number("contraction_s", 2.0, 0, 1e6, "s", "contraction time at the start of each pulse");
+      .number("contraction_s", 2.0, 0, 1e6, "s", "contraction time at the start of each pulse")
+      .choice("boundary", "ladd", lbm3d::body_boundary_choices().names(),
+              "what water next to the bell receives from a bell cell (C3 rule): 'ladd' = moving-wall bounce-back; "
+              "'paper' = the C1/C2 cells' populations, water's own absorbed (section 3.2's fictitious cells); "
+              "'paper_literal' = both summed, as printed (mass grows until the run stops)");
   Schema propulsion;
   propulsion.boolean("enabled", true, "translate the bell by the pushed-volume model (section 3.3)")
       .number("coefficient", 0.11, 0, 1e6, "", "the paper's constant coefficient scaling v_j")
       .number("calibrated_at_cell_cm", 2, 0, 1e6, "cm",
               "cell size at which the coefficient was fitted to Fig. 6's peak: the peak check is a calibration "
               "there and a prediction at any other cell size")
+      .choice(
+          "cell_speed", "inward_radial", cell_speed_choices().names(),
+          "v_i of a C1 cell in dV = sum (1/2) v_i l^2 dt: 'inward_radial' = the surface's inward radial speed (ours: "
+          "negative while the bell opens); 'magnitude' = its speed, as the paper's 'cell velocity' reads")
+      .boolean("clip_at_zero", true,
+               "hold v_j >= 0 (ours: no backward swimming while the bell refills; the paper has no clip)")
       .choice("body_volume", "exact", body_volume_choices().names(),
               "V_j: 'cells' = l^3 #(A + C2) as in the paper; 'exact' = the closed NURBS bell's volume it approximates");
   Schema tracers;

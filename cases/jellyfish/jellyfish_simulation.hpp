@@ -18,6 +18,8 @@ namespace immerse::cases {
 Schema jellyfish_schema();
 // 'cells' / 'exact' -> whether V_j is the closed bell's exact volume.
 const Choices<bool>& body_volume_choices();
+// propulsion.cell_speed: 'inward_radial' (true) or 'magnitude' (false).
+const Choices<bool>& cell_speed_choices();
 
 class JellyfishSimulation : public Simulation {
  public:
@@ -50,6 +52,7 @@ class JellyfishSimulation : public Simulation {
   struct Sample {
     double t, v, diameter;
     bool contracting;
+    double cavity_cm3, aperture_flux_cm3_s;  // cavity_volume(); aperture_flux() after the step
   };
   std::unique_ptr<lbm3d::LbmFlow> flow_;
   std::unique_ptr<bodies::JellyBell> bell_;
@@ -61,12 +64,20 @@ class JellyfishSimulation : public Simulation {
   lbm3d::LbmParams lattice_;
   std::string source_;
   double cell_cm_, dt_s_, coefficient_, calibrated_at_cell_cm_;
-  bool propulsion_on_, exact_volume_;
+  bool propulsion_on_, exact_volume_, inward_radial_, clip_at_zero_;
   long steps_, series_every_;
   int frames_;
   double mass0_ = 0, travelled_cm_ = 0;
   double max_surface_speed_ = 0, max_border_speed_ = 0;  // cm/s over the run (border: at series rows)
-  double border_speed() const;                           // fastest water in the outermost cell layer now, cm/s
+  double max_wake_speed_ = 0;                            // cm/s over the run, at series rows
+  double border_speed(const lbm3d::Macro& m) const;      // fastest water in the outermost cell layer, cm/s
+  // Backward (-axis) water speed one relaxed radius behind the margin-plane centre on the axis, cm/s:
+  // the jet the contraction pushes out of the bell.
+  double wake_speed(const lbm3d::Macro& m) const;
+  // Water volume per second leaving the cavity through the margin plane (r < margin radius), relative
+  // to the plane, which moves along the axis at `plane_speed` cm/s (swimming and deformation).
+  double aperture_flux(double plane_speed) const;
+  double margin_plane() const;  // the margin plane's position along the axis, cm
   double step_seconds_ = 0, body_seconds_ = 0, passive_seconds_ = 0;
   long stepped_ = 0;
   std::vector<Eigen::Vector3d> tracer_start_;

@@ -96,6 +96,14 @@ Schema counterexample_schema() {
   return c;
 }
 
+Schema alternative_schema() {
+  Schema a;
+  a.string("name", json(), "identifier (letters, digits, _ and -: it names the run's folder)")
+      .string("why", json(), "what it is and how it differs from the case's model, in a few words")
+      .free_object("set", "overrides {\"key\": value} that select it");
+  return a;
+}
+
 }  // namespace
 
 std::vector<CaseDoc> canned_cases() {
@@ -158,6 +166,8 @@ Schema case_schema(const std::string& solver) {
                    "without failing the run (a listed check that passes does)")
       .list("counterexamples", counterexample_schema(),
             "wrong models the checks must tell apart (`immerse validate CASE --counterexamples`)")
+      .list("alternatives", alternative_schema(),
+            "other models shown beside the case by `immerse report` (the paper's form where ours differs)")
       .object("output", output, "what is written besides result.json");
   if (entry) s.merge(entry->schema());
   return s;
@@ -167,6 +177,21 @@ std::vector<std::string> overrides_as_sets(const json& overrides) {
   std::vector<std::string> out;
   for (const auto& [key, value] : overrides.items())
     out.push_back(key + "=" + (value.is_string() ? value.get<std::string>() : value.dump()));
+  return out;
+}
+
+std::vector<Alternative> alternatives(const CaseDoc& c) {
+  std::vector<Alternative> out;
+  if (!c.doc.contains("alternatives")) return out;
+  const json resolved = resolve_case(c, {});
+  for (const auto& a : resolved["alternatives"]) {
+    const std::string name = a["name"];
+    if (name.empty() ||
+        !std::all_of(name.begin(), name.end(), [](char ch) { return std::isalnum(ch) || ch == '_' || ch == '-'; }))
+      throw InputError(fmt::format(
+          "{}: alternatives: '{}': key 'name': letters, digits, '_' and '-' only (it names a folder)", c.source, name));
+    out.push_back({name, a["why"], overrides_as_sets(a["set"])});
+  }
   return out;
 }
 

@@ -58,6 +58,39 @@ std::string fig6(const ReportContext& ctx, const CaseRun& run) {
   return md;
 }
 
+// The C3 rule: Ladd's moving bounce-back (the case) beside the paper's fictitious cells (the
+// alternative `paper_boundary`), with the wake behind the bell over time.
+std::string c3_rule(const ReportContext& ctx) {
+  const std::string table = alternatives_markdown(ctx, "jellyfish");
+  if (table.empty()) return "";
+  std::string md =
+      "### The C3 rule: Ladd's moving bounce-back against the paper's fictitious cells\n\n"
+      "Water next to the bell (C3) receives from a bell cell either its own population reversed plus the "
+      "surface's momentum (Ladd, `bell.boundary = ladd`, the default) or the bell cell's population, C1's "
+      "equilibrium at the surface velocity (`paper`, section 3.2: the fictitious cells act on the water and the "
+      "water's populations into them are absorbed). The rule as printed adds the two (`paper_literal`): a mass "
+      "source at every body link, run as the counterexample `printed_c3_rule`. In plane Couette flow "
+      "(tests/lbm3d/test_body_boundary.cpp) Ladd's wall sits half-way between the C1 and C3 centres at every tau, "
+      "the paper's tau cells from the C3 centre.\n\n";
+  const auto alts = ctx.alternatives.find("jellyfish");
+  const auto ref = ctx.runs.find("jellyfish");
+  std::string plot = fmt::format("'{}' skip 2 using 1:11 with lines lw 2 title 'ladd (the case)'",
+                                 fs::absolute(fs::path(ref->second.dir) / "series.csv").string());
+  for (const auto& a : alts->second)
+    if (a.run.error.empty())
+      plot += fmt::format(", '{}' skip 2 using 1:11 with lines lw 2 title '{}'",
+                          fs::absolute(fs::path(a.run.dir) / "series.csv").string(), a.model.name);
+  if (run_gnuplot(
+          ctx.dir, "jellyfish_c3_wake.gp",
+          "set terminal pngcairo size 1000,400 noenhanced\nset output 'jellyfish_c3_wake.png'\nset key outside right\n"
+          "set datafile separator ','\nset grid\nset xlabel 'time, s'\n"
+          "set ylabel 'backward water speed, cm/s'\n"
+          "set title 'Wake: water speed one bell radius behind the margin plane, on the axis'\nplot " +
+              plot + "\n"))
+    md += "![jellyfish wake per C3 rule](jellyfish_c3_wake.png)\n\n";
+  return md + table;
+}
+
 const json* bench(const ReportContext& ctx, const std::string& name) {
   auto it = ctx.benchmarks.find("bench_lbm3d");
   if (it == ctx.benchmarks.end() || !it->second.contains("benchmarks")) return nullptr;
@@ -125,7 +158,7 @@ std::string speed(const ReportContext& ctx) {
 std::string jellyfish_section(const ReportContext& ctx) {
   std::string md = "## Jellyfish: D3Q15 lattice Boltzmann with a moving soft body (docs/jellyfish.md)\n\n";
   auto it = ctx.runs.find("jellyfish");
-  if (it != ctx.runs.end() && it->second.error.empty()) md += fig6(ctx, it->second);
+  if (it != ctx.runs.end() && it->second.error.empty()) md += fig6(ctx, it->second) + c3_rule(ctx);
   md += speed(ctx);
   for (const char* name : {"jellyfish_particles", "jellyfish_algae"}) {
     it = ctx.runs.find(name);

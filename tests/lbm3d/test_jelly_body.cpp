@@ -185,6 +185,7 @@ TEST(JellyPropulsionModel, PushedVolumeFormula) {
   EXPECT_NEAR(p.V_w, 2.0 / 3.0 * M_PI * 8000, 1e-9);
   EXPECT_NEAR(p.v_j, 100.0 * 20 / (3 * 2 * 1000), 1e-12);
   EXPECT_EQ(coupling::jelly_propulsion(-50.0, 1000, 2.0, 20.0, 0.04, 1.0).v_j, 0.0);  // no backward swimming
+  EXPECT_NEAR(coupling::jelly_propulsion(-100.0, 1000, 2.0, 20.0, 0.04, 1.0, false).v_j, -p.v_j, 1e-12);  // unclipped
   EXPECT_NEAR(coupling::jelly_propulsion(100.0, 1000, 2.0, 20.0, 0.04, 0.5).v_j, 0.5 * p.v_j, 1e-12);
 }
 

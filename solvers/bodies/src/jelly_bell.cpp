@@ -267,4 +267,26 @@ double JellyBell::volume() const {
   return std::abs(v);  // the closing segment runs on the axis (r = 0) and adds nothing
 }
 
+std::array<double, 2> JellyBell::margin() const {
+  const auto pr = profile_curve(192);
+  return *std::max_element(pr.begin(), pr.end(), [](const auto& a, const auto& b) { return a[0] < b[0]; });
+}
+
+double JellyBell::cavity_volume() const {
+  const auto pr = profile_curve(192);
+  const auto m = std::max_element(pr.begin(), pr.end(), [](const auto& a, const auto& b) { return a[0] < b[0]; });
+  // The inner surface rises from the margin to the inner apex: the frusta between it and the axis,
+  // above the margin plane h = h_m (the part of a frustum below the plane is cut off).
+  const double hm = (*m)[1];
+  double v = 0;
+  for (auto a = m; a + 1 != pr.end(); ++a) {
+    double ha = (*a)[1], hb = (*(a + 1))[1], ra = (*a)[0], rb = (*(a + 1))[0];
+    if (hb <= hm && ha <= hm) continue;
+    if (ha < hm) ra += (rb - ra) * (hm - ha) / (hb - ha), ha = hm;
+    if (hb < hm) rb += (ra - rb) * (hm - hb) / (ha - hb), hb = hm;
+    v += M_PI * (hb - ha) * (ra * ra + ra * rb + rb * rb) / 3.0;
+  }
+  return v;
+}
+
 }  // namespace immerse::bodies

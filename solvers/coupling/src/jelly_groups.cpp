@@ -105,6 +105,7 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
         radial -= radial.dot(axis) * axis;
         const Eigen::Vector3d v(ub[c] / to_lattice, ub[n + c] / to_lattice, ub[2 * n + c] / to_lattice);
         if (radial.norm() > 1e-9) st.inward_speed_sum += -v.dot(radial.normalized());
+        st.speed_sum += v.norm();
         st.max_surface_speed = std::max(st.max_surface_speed, v.norm());
       }
   // Inside cells: centre inside the closed profile (each cell writes only its own group).

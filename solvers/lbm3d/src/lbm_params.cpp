@@ -31,6 +31,12 @@ const Choices<bool>& stores_choices() {
   return c;
 }
 
+const Choices<BodyBoundary>& body_boundary_choices() {
+  static const Choices<BodyBoundary> c{
+      {"ladd", BodyBoundary::ladd}, {"paper", BodyBoundary::paper}, {"paper_literal", BodyBoundary::paper_literal}};
+  return c;
+}
+
 std::string to_string(Border b) { return border_choices().name(b); }
 std::string to_string(Pattern p) { return pattern_choices().name(p); }
 

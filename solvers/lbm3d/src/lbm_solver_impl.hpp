@@ -3,6 +3,7 @@
 // lbm_flow.cpp, which instantiates it for every enabled space, FP32 and FP64.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -41,6 +42,7 @@ class LbmSolver final : public LbmFlow {
     lat_.stride = S_;
     for (int face = 0; face < 6; ++face) lat_.border[face] = static_cast<int>(p.border[face]);
     lat_.rho0 = static_cast<Real>(p.rho0);
+    lat_.body_rule = static_cast<int>(p.body_boundary);
     for (int q = 0; q < 15; ++q) {
       lat_.rest_feq[q] = static_cast<Real>(D3Q15::w(q) * p.rho0);
       lat_.inlet_feq[q] = D3Q15::feq<Real>(q, p.rho0, p.inlet_velocity[0], p.inlet_velocity[1], p.inlet_velocity[2]);
@@ -144,6 +146,54 @@ class LbmSolver final : public LbmFlow {
       m.uy[c] = h(2 * N_ + c);
       m.uz[c] = h(3 * N_ + c);
       m.group[c] = hg(c);
+    }
+    return m;
+  }
+
+  Macro macro(const std::array<int, 3>& lo_in, const std::array<int, 3>& hi_in) const override {
+    const int size[3] = {p_.nx, p_.ny, p_.nz};
+    int lo[3], hi[3], ext[3];
+    for (int a = 0; a < 3; ++a) {
+      lo[a] = std::clamp(lo_in[a], 0, size[a]);
+      hi[a] = std::clamp(hi_in[a], lo[a], size[a]);
+      ext[a] = hi[a] - lo[a];
+    }
+    const long cells = static_cast<long>(ext[0]) * ext[1] * ext[2];
+    if (static_cast<long>(box_.extent(0)) < 5 * cells) {  // grown, never shrunk: reused every step
+      box_ = View<Real*>("macro_box", 5 * cells);
+      h_box_ = Kokkos::create_mirror_view(box_);
+    }
+    Moments<Real, Exec> k = moments_kernel();
+    const auto box = box_;
+    const auto group = group_;
+    const long nx = p_.nx, ny = p_.ny, i0 = lo[0], j0 = lo[1], k0 = lo[2], ex = ext[0], ey = ext[1];
+    Kokkos::parallel_for(
+        "lbm3d::moments_box", Kokkos::RangePolicy<Exec>(0, cells), KOKKOS_LAMBDA(const long b) {
+          const long i = i0 + b % ex, j = j0 + (b / ex) % ey, kk = k0 + b / (ex * ey);
+          const long c = i + nx * (j + ny * kk);
+          Real v[4];
+          k.at(c, v);
+          for (int a = 0; a < 4; ++a) box(a * cells + b) = v[a];
+          box(4 * cells + b) = group(c);
+        });
+    Kokkos::deep_copy(Kokkos::subview(h_box_, std::make_pair(0L, 5 * cells)),
+                      Kokkos::subview(box_, std::make_pair(0L, 5 * cells)));
+    Macro m;
+    m.nx = ext[0];
+    m.ny = ext[1];
+    m.nz = ext[2];
+    for (int a = 0; a < 3; ++a) m.lo[a] = lo[a];
+    m.rho.resize(cells);
+    m.ux.resize(cells);
+    m.uy.resize(cells);
+    m.uz.resize(cells);
+    m.group.resize(cells);
+    for (long b = 0; b < cells; ++b) {
+      m.rho[b] = h_box_(b);
+      m.ux[b] = h_box_(cells + b);
+      m.uy[b] = h_box_(2 * cells + b);
+      m.uz[b] = h_box_(3 * cells + b);
+      m.group[b] = static_cast<unsigned char>(h_box_(4 * cells + b));
     }
     return m;
   }
@@ -267,14 +317,18 @@ class LbmSolver final : public LbmFlow {
     return k;
   }
 
-  void compute_moments() const {
+  Moments<Real, Exec> moments_kernel() const {
     Moments<Real, Exec> k;
     k.lat = lat_;
     k.f = f_[cur_];
     k.macro = macro_;
     k.stored = !aa_ ? Stored::kPostCollision : swapped_ ? Stored::kPostCollisionSwapped : Stored::kArrived;
     for (int a = 0; a < 3; ++a) k.force[a] = force_[a];
-    Kokkos::parallel_for("lbm3d::moments", Kokkos::RangePolicy<Exec>(0, N_), k);
+    return k;
+  }
+
+  void compute_moments() const {
+    Kokkos::parallel_for("lbm3d::moments", Kokkos::RangePolicy<Exec>(0, N_), moments_kernel());
     Exec().fence();
   }
 
@@ -288,6 +342,8 @@ class LbmSolver final : public LbmFlow {
   int cur_ = 0;  // pull: the buffer holding the state (AA: always 0)
   View<unsigned char*> group_, previous_;
   View<Real*> ub_, macro_;
+  mutable View<Real*> box_;  // macro(lo, hi): rho, ux, uy, uz, group of the box, reused
+  mutable typename View<Real*>::HostMirror h_box_;
   View<int*> region_;
   typename View<unsigned char*>::HostMirror h_group_;
   typename View<Real*>::HostMirror h_ub_;

@@ -26,6 +26,16 @@ Schema case_schema(const std::string& solver);
 // An overrides object {"key": value} ("quick", "short", a counterexample's "set") as --set
 // assignments "key=value".
 std::vector<std::string> overrides_as_sets(const json& overrides);
+// A model the case could run instead, declared under "alternatives": the paper's form where the case
+// runs another one (with the measured reason in the paper's docs), or a choice worth seeing beside
+// it. `immerse report` runs each in full beside the case and shows both.
+struct Alternative {
+  std::string name, why;
+  std::vector<std::string> sets;  // the overrides that select it
+};
+// The case's alternatives (resolved: schema-checked), in the order declared.
+std::vector<Alternative> alternatives(const CaseDoc& c);
+
 // Applies the case's own "quick" overrides (when `quick`), then --set overrides, checks every key,
 // returns the resolved parameters.
 json resolve_case(const CaseDoc& c, const std::vector<std::string>& sets, bool quick = false);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "immerse/cases/case_library.hpp"
 #include "immerse/cases/counterexamples.hpp"
 #include "immerse/cases/runner.hpp"
 
@@ -42,9 +43,16 @@ struct CaseRun {
   std::string error;  // non-empty when the run failed
 };
 
+// A case's alternative model (cases::Alternative), run in full beside it.
+struct AlternativeRun {
+  cases::Alternative model;
+  CaseRun run;
+};
+
 struct ReportContext {
-  std::string dir;                      // report directory
-  std::map<std::string, CaseRun> runs;  // by case name
+  std::string dir;                                                  // report directory
+  std::map<std::string, CaseRun> runs;                              // by case name
+  std::map<std::string, std::vector<AlternativeRun>> alternatives;  // by case name, as declared
   // Google Benchmark JSON output per program (bench_mac2d, ...), each row the median of its
   // repetitions (median_rows); benchmark_repetitions: the same as the program wrote it.
   std::map<std::string, json> benchmarks;
@@ -66,6 +74,9 @@ std::string langevin_section(const ReportContext& ctx);
 std::string elastic_section(const ReportContext& ctx);
 std::string jellyfish_section(const ReportContext& ctx);
 std::string floating_section(const ReportContext& ctx);
+// A case beside its alternatives: every scalar metric and every check, one column per model; empty
+// when the case declares none.
+std::string alternatives_markdown(const ReportContext& ctx, const std::string& case_name);
 // Per paper: each case's checks x counterexamples matrix and the checks no counterexample breaks.
 std::string discrimination_section(const ReportContext& ctx);
 // The newest GPU kit run kept in gpu_dir: cuda against the reference backend, and its benchmarks

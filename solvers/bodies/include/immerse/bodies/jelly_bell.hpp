@@ -93,6 +93,11 @@ class JellyBell {
   // Volume of the closed bell (cm^3): the profile polygon revolved (Pappus), sum of the frusta
   // pi dh (r_a^2 + r_a r_b + r_b^2) / 3 of its edges.
   double volume() const;
+  // The subumbrellar cavity (cm^3): the water between the inner surface (margin -> inner apex) and the
+  // margin plane, the inner profile revolved.
+  double cavity_volume() const;
+  // The margin in the bell frame: (radius, height) of the profile point farthest from the axis.
+  std::array<double, 2> margin() const;
   // Particle positions in the bell frame (96), and the relaxed ones, for tests and frames.
   const std::vector<Eigen::Vector3d>& particles() const { return x_; }
   const JellyBellParams& params() const { return p_; }

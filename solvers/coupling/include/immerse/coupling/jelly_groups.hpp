@@ -24,6 +24,7 @@ namespace immerse::coupling {
 struct JellyGroupStats {
   std::array<long, 5> count = {0, 0, 0, 0, 0};  // by lbm3d::Group: B, C3, C1, C2, A (whole lattice)
   double inward_speed_sum = 0;                  // sum over C1 cells of the inward radial surface speed v_i, cm/s
+  double speed_sum = 0;                         // sum over C1 cells of the surface speed |v_i|, cm/s
   double max_surface_speed = 0;                 // cm/s
 };
 

@@ -37,7 +37,7 @@ struct D3Q15 {
 // and stream; body cells (C1, C2, A) hold populations set from the body and are never streamed into.
 enum Group : unsigned char {
   kWater = 0,     // B: water, no body neighbour
-  kNearBody = 1,  // C3: water with at least one body neighbour (bounce-back toward it)
+  kNearBody = 1,  // C3: water with at least one body neighbour (receives from it: BodyBoundary)
   kSurface = 2,   // C1: the surface passes through it: f_eq(rho0, local surface velocity)
   kInnerRim = 3,  // C2: inside with at least one C1 neighbour: average of the C1 neighbours' populations
   kInner = 4,     // A: inside, all neighbours inside: populations zero

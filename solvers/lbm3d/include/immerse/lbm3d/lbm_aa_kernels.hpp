@@ -15,10 +15,11 @@
 //   populations, unswapped (Stored::kArrived).
 // - local: collide the arrived populations of x and store result q in slot -q of x itself.
 // Borders and bodies act in the exchange step only, as the pull pattern's gather does: a population
-// arriving from a bounce-back face or a body is the cell's own opposite one (from slot q, where the
-// swapped state keeps -q), and a result pushed toward such a face is written back into the cell as
-// the population it will receive (the one reversed, plus the moving wall's momentum; at outflow and
-// inlet faces the fictitious cell's equilibrium), into the slot nobody else writes.
+// arriving from a bounce-back face is the cell's own opposite one (from slot q, where the swapped
+// state keeps -q), one arriving from a body follows the C3 rule (Lattice::from_body), and a result
+// pushed toward such a face or body is replaced in the cell by the population it will receive (the
+// one reversed, or the C3 rule's; at outflow and inlet faces the fictitious cell's equilibrium), in
+// the slot nobody else writes.
 // Starting from the initial state stored swapped, the exchange step is the pull step: with fixed
 // cell groups both patterns compute the same populations (tests/lbm3d/test_aa_pattern.cpp). Body
 // cells are never touched by either step; they are stored unswapped (ApplyGroups).
@@ -67,7 +68,7 @@ struct AaStep {
       } else if (rule == kVelocity) {
         f(r * S + c) = lat.inlet_feq[r];
       } else if (is_body(lat.group(dc))) {
-        f(r * S + c) = g[q] + lat.wall_momentum(r, dc);
+        f(r * S + c) = lat.from_body(f, g[q], r, dc);
       } else {
         f(q * S + dc) = g[q];
       }

@@ -1,6 +1,7 @@
 #pragma once
 // Backend-independent face of the D3Q15 solver: scenes, the case runner, tests and benchmarks drive it
 // through this interface; `make_lbm_flow` picks the execution space (run time) and the precision.
+#include <array>
 #include <memory>
 #include <string>
 #include <utility>
@@ -15,8 +16,11 @@ namespace immerse::lbm3d {
 
 // Host copies of the macroscopic fields after the last step (moments of the streamed populations, with
 // the half-force correction). Cell (i, j, k) at index i + nx (j + ny k); centre at (i+1/2, j+1/2, k+1/2).
+// A box of the lattice (Macro of a box, LbmFlow::macro(box)): cells lo <= (i, j, k) < hi, at(i, j, k)
+// then counts from lo; `lo` says where the box starts.
 struct Macro {
   int nx = 0, ny = 0, nz = 0;
+  int lo[3] = {0, 0, 0};
   std::vector<double> rho, ux, uy, uz;
   std::vector<unsigned char> group;
   size_t at(int i, int j, int k) const {
@@ -50,6 +54,9 @@ class LbmFlow {
   virtual void step() = 0;  // one fused collide + stream of every water cell
   virtual void set_groups(const CellGroups& groups) = 0;
   virtual Macro macro() const = 0;
+  // The same for the cells lo <= (i, j, k) < hi only (clamped to the lattice): the moments of that box
+  // alone are computed and copied, for measurements taken every step.
+  virtual Macro macro(const std::array<int, 3>& lo, const std::array<int, 3>& hi) const = 0;
   // Velocity only (for tracers): ux, uy, uz blocks of nx ny nz each.
   virtual std::vector<float> velocity() const = 0;
   virtual Health health() const = 0;

@@ -15,6 +15,8 @@ namespace immerse::lbm3d {
 
 // Border codes in the kernels (Border order: periodic, outflow, bounce_back, velocity).
 enum : int { kPeriodic = 0, kOutflow = 1, kBounceBack = 2, kVelocity = 3 };
+// The C3 rule in the kernels (BodyBoundary order: ladd, paper, paper_literal).
+enum : int { kBodyLadd = 0, kBodyPaper = 1, kBodyPaperLiteral = 2 };
 
 // Distance between population blocks: the cell count rounded up to 4 KiB, plus 17 cache lines. With
 // a stride of exactly N (a multiple of 4 KiB at 64^3, 128^3, ...) the 15 loads and the 15 stores of a
@@ -36,7 +38,8 @@ struct Lattice {
   Real rest_feq[15] = {};   // f_eq(rho0, 0): fictitious outflow cells
   Real inlet_feq[15] = {};  // f_eq(rho0, u_inlet): fictitious inlet cells
   Real rho0 = 1;
-  long offset[15] = {};  // n - offset[q] is the upwind neighbour of an interior cell
+  int body_rule = kBodyLadd;  // what water receives from a body cell (from_body)
+  long offset[15] = {};       // n - offset[q] is the upwind neighbour of an interior cell
   Kokkos::View<const unsigned char*, Device> group;
   Kokkos::View<const Real*, Device> ub;  // body-cell velocity, 3 blocks of n
 
@@ -47,13 +50,24 @@ struct Lattice {
     return Swapped ? D3Q15::opposite(q) : q;
   }
 
-  // Moving-wall bounce-back (the C3 rule): the own population heading into the body cell sc returns
-  // reversed, plus the momentum the body's local surface velocity gives it (Ladd 1994):
-  // f_q = f*_{-q} + 6 w_q rho0 e_q . u_b.
-  // F: a View of the populations (const or not: the AA pattern passes its one writable buffer).
+  // Population q arriving at water cell c from body cell sc (the C3 rule, BodyBoundary). `own` is
+  // the cell's post-collision population -q, the one heading into the body:
+  // - Ladd's moving-wall bounce-back: it returns reversed, plus the momentum the body's local surface
+  //   velocity gives it, f_q = f*_{-q} + 6 w_q rho0 e_q . u_b (Ladd 1994);
+  // - paper: the body cell's own population q (C1 equilibrium, C2 average; body cells are stored
+  //   unswapped in both patterns), `own` is absorbed;
+  // - paper_literal: both, summed.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION Real from_body(const F& f, Real own, int q, long sc) const {
+    if (body_rule == kBodyPaper) return f(q * stride + sc);
+    if (body_rule == kBodyPaperLiteral) return own + f(q * stride + sc);
+    return own + wall_momentum(q, sc);
+  }
+  // from_body with the own population read from the post-collision state f (stored swapped when
+  // Swapped). F: a View of the populations (const or not: the AA pattern passes its one writable buffer).
   template <bool Swapped = false, class F>
-  KOKKOS_INLINE_FUNCTION Real moving_wall(const F& f, int q, long c, long sc) const {
-    return f(slot<Swapped>(D3Q15::opposite(q)) * stride + c) + wall_momentum(q, sc);
+  KOKKOS_INLINE_FUNCTION Real pull_from_body(const F& f, int q, long c, long sc) const {
+    return from_body(f, f(slot<Swapped>(D3Q15::opposite(q)) * stride + c), q, sc);
   }
   // 6 w_q rho0 e_q . u_b of body cell sc: what the moving surface adds to a population bounced into q.
   KOKKOS_INLINE_FUNCTION Real wall_momentum(int q, long sc) const {
@@ -100,7 +114,7 @@ struct Lattice {
       } else if (rule == kVelocity) {
         out[q] = inlet_feq[q];
       } else {
-        out[q] = is_body(group(sc)) ? moving_wall<Swapped>(f, q, c, sc) : f(slot<Swapped>(q) * stride + sc);
+        out[q] = is_body(group(sc)) ? pull_from_body<Swapped>(f, q, c, sc) : f(slot<Swapped>(q) * stride + sc);
       }
     }
   }
@@ -227,7 +241,8 @@ struct Moments {
   Kokkos::View<Real*, Device> macro;  // 4 blocks: rho, ux, uy, uz
   Real force[3] = {0, 0, 0};
   Stored stored = Stored::kPostCollision;
-  KOKKOS_INLINE_FUNCTION void operator()(const long c) const {
+  // rho, ux, uy, uz of cell c into out.
+  KOKKOS_INLINE_FUNCTION void at(const long c, Real out[4]) const {
     const long n = lat.n;
     const int i = static_cast<int>(c % lat.nx);
     const long r = c / lat.nx;
@@ -249,10 +264,15 @@ struct Moments {
       }
       moments(g, force, rho, ux, uy, uz);
     }
-    macro(c) = rho;
-    macro(n + c) = ux;
-    macro(2 * n + c) = uy;
-    macro(3 * n + c) = uz;
+    out[0] = rho;
+    out[1] = ux;
+    out[2] = uy;
+    out[3] = uz;
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const long c) const {
+    Real v[4];
+    at(c, v);
+    for (int a = 0; a < 4; ++a) macro(a * lat.n + c) = v[a];
   }
 };
 

@@ -158,7 +158,7 @@ struct CollideStreamLines {
   }
 
   // Cell i of the line by its plan, one direction at a time: the two end cells, and interior cells
-  // that are not plain water (body cells keep their populations; water next to a body bounces back).
+  // that are not plain water (body cells keep their populations; water next to a body follows the C3 rule).
   void planned_cell(const LinePlan& plan, int i, long base) const {
     const auto& lat = k.lat;
     const long c = base + i, n = lat.stride;
@@ -174,7 +174,7 @@ struct CollideStreamLines {
         f[q] = k.src(D3Q15::opposite(q) * n + c);
       } else {
         const long sc = plan.source[q] + i;
-        f[q] = is_body(lat.group(sc)) ? lat.moving_wall(k.src, q, c, sc) : k.src(q * n + sc);
+        f[q] = is_body(lat.group(sc)) ? lat.pull_from_body(k.src, q, c, sc) : k.src(q * n + sc);
       }
     }
     k.collide(f, c);

@@ -17,6 +17,15 @@ enum class Border { periodic, outflow, bounce_back, velocity };
 // (lbm_aa_kernels.hpp); pull = two buffers, every step pulls from one into the other. Same results with
 // fixed cell groups; aa moves fewer bytes on a CPU and needs half the memory (bench_lbm3d).
 enum class Pattern { aa, pull };
+// What a water cell next to a body cell (C3) receives from it along that link (the paper's section
+// 3.2; docs/jellyfish.md compares them):
+// - ladd: moving-wall bounce-back, its own population reversed plus 6 w rho0 e . u_surface (Ladd 1994);
+// - paper: the body cell's population (C1: f_eq(rho0, u_surface); C2: the average of its C1
+//   neighbours); what the water sends into the body is absorbed: the fictitious cells "affect the
+//   other lattice cells, but are not affected by other cells";
+// - paper_literal: the text read literally: the body cell's population and the own one bounced back,
+//   summed (one population per link per step too many: the mass grows until the run stops).
+enum class BodyBoundary { ladd, paper, paper_literal };
 // Faces in the order x_min, x_max, y_min, y_max, z_min, z_max.
 constexpr const char* kFaceNames[6] = {"x_min", "x_max", "y_min", "y_max", "z_min", "z_max"};
 
@@ -34,6 +43,7 @@ struct LbmParams {
   std::array<double, 3> inlet_velocity = {0, 0, 0};  // for velocity faces
   std::array<double, 3> force = {0, 0, 0};           // body force per unit volume (Guo forcing)
   double rho0 = 1;                                   // reference density (outflow, body cells)
+  BodyBoundary body_boundary = BodyBoundary::ladd;   // the C3 rule (bodies only)
   // Initial fields as formulas of the cell centre (x, y, z) = (i + 1/2, j + 1/2, k + 1/2).
   std::string init_rho = "1", init_ux = "0", init_uy = "0", init_uz = "0";
   std::string source = "case";
@@ -55,6 +65,8 @@ const Choices<Border>& border_choices();
 // The lattice's storage keys (precision, pattern), shared by every family built on this lattice.
 Schema& add_storage_keys(Schema& lattice);
 const Choices<Pattern>& pattern_choices();
+// 'ladd' / 'paper' / 'paper_literal': the C3 rule (BodyBoundary).
+const Choices<BodyBoundary>& body_boundary_choices();
 // 'fp32' / 'fp64' -> whether the populations are stored in double precision.
 const Choices<bool>& precision_choices();
 // 'cached' / 'streaming' -> whether the pull kernel uses non-temporal stores.
