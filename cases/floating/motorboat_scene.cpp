@@ -1,12 +1,18 @@
 // motorboat: full two-way interaction (sec. 3.3, Fig. 12): a 16.5 t motorboat, 12.7 x 2.4 x 3.85 m
 // (456 triangles; paper 460), driven by a propeller thrust on a 200 x 200 water grid, then turned
 // by a rudder force. Metrics: speed, the wake's half-angle behind the boat (measured on the depth
-// field just before the turn), the heading change of the turn; VTK frames show the curved wake.
+// field just before the turn), the heading change of the turn, and the two wake arms before, during
+// and after the turn; VTK frames show the curved wake.
 // The shallow-water equations have no dispersion: a boat faster than sqrt(g h) trails a Mach wedge
-// of half-angle asin(sqrt(g h) / U), the reference the wake is checked against.
+// of half-angle asin(sqrt(g h) / U), the reference the straight run's wake is checked against. On
+// any path the disturbed water is the union of the circles of radius sqrt(g h) (t - tau) about the
+// boat's positions at every earlier tau (Huygens): its edge is the reference of the curved wake.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <vector>
 
 #include "float_simulation.hpp"
 #include "immerse/bodies/float_shapes.hpp"
@@ -15,6 +21,8 @@
 namespace immerse::cases {
 namespace {
 constexpr double kPi = 3.14159265358979323846;
+constexpr int kArmFields = 6;
+constexpr int kOutline = 5;
 
 class Motorboat final : public FloatSimulation {
  public:
@@ -37,9 +45,16 @@ class Motorboat final : public FloatSimulation {
     FloatSimulation::step();
     const double t = time();
     const auto st = system_->body_state(0);
+    path_.push_back(t);
+    for (const auto& x : hull_outline()) {
+      const Eigen::Vector3d w = st.position + st.rotation() * Eigen::Vector3d(x.x(), x.y(), 0);
+      path_.insert(path_.end(), {w.x(), w.y()});
+    }
+    if (turned_ && arms_.size() == 1 && t >= 0.5 * (turn_at_ + end_time())) arms_.push_back(measure_arms());
     if (!turned_ && t >= turn_at_) {
       // Just before the rudder goes over: speed, heading and the wake of the straight run.
       measure_wake();
+      arms_.push_back(measure_arms());
       heading0_ = unwrapped_;
       system_->external_loads().push_back(rudder_load());
       turned_ = true;
@@ -66,6 +81,17 @@ class Motorboat final : public FloatSimulation {
     for (const auto& w : wake_samples_)
       for (const auto& x : w) wake.push_back(x.get<double>());
     a.vector("motorboat.wake_samples", wake);
+    a.vector("motorboat.path", path_);
+    std::vector<double> arms;
+    for (const auto& r : arms_) arms.insert(arms.end(), r.begin(), r.end());
+    a.vector("motorboat.arms", arms);
+    if (a.loading()) {
+      arms_.clear();
+      for (size_t k = 0; k + kArmFields <= arms.size(); k += kArmFields) {
+        arms_.emplace_back();
+        std::copy(arms.begin() + k, arms.begin() + k + kArmFields, arms_.back().begin());
+      }
+    }
     if (!a.loading()) return;
     wake_samples_ = json::array();
     for (size_t k = 0; k + 2 < wake.size(); k += 3) wake_samples_.push_back({wake[k], wake[k + 1], wake[k + 2]});
@@ -83,6 +109,22 @@ class Motorboat final : public FloatSimulation {
     m["mach_half_angle_deg"] = U > c ? std::asin(c / U) * 180 / kPi : 90.0;
     m["turn_heading_change_deg"] = turned_ ? unwrapped_ - heading0_ : 0.0;
     m["wake_samples"] = wake_samples_;
+    // The arms before the rudder, halfway through the turn and at the end.
+    if (turned_ && arms_.size() == 2) arms_.push_back(measure_arms());
+    const char* when[3] = {"before_turn", "during_turn", "after_turn"};
+    for (size_t k = 0; k < arms_.size() && k < 3; ++k) {
+      const auto& r = arms_[k];
+      m["wake_arms"][when[k]] = {{"t", r[0]},
+                                 {"port_deg", r[1]},
+                                 {"starboard_deg", r[2]},
+                                 {"huygens_port_deg", r[3]},
+                                 {"huygens_starboard_deg", r[4]},
+                                 {"edge_rms_m", r[5]}};
+    }
+    // Halfway through the turn: how much wider the inner (port) arm opens than the outer one.
+    const bool during = arms_.size() >= 2;
+    m["wake_arm_asymmetry_deg"] = during ? arms_[1][1] - arms_[1][2] : 0.0;
+    m["huygens_arm_asymmetry_deg"] = during ? arms_[1][3] - arms_[1][4] : 0.0;
     return m;
   }
 
@@ -94,6 +136,15 @@ class Motorboat final : public FloatSimulation {
     out.push_back({"wake half-angle (deg)", m["wake_half_angle_deg"], m["mach_half_angle_deg"], 6.0,
                    "shallow water: Mach wedge asin(sqrt(g h) / U) of a supercritical boat; tol 6 deg (smeared edge)",
                    CheckKind::prediction});
+    // The curved wake halfway through the turn: the inner arm opens, the outer closes. The measured
+    // edge (10% of the largest deviation) and the envelope of the hull outline's path differ by a
+    // few degrees per arm before and during the turn (as the straight wedge does): tol 6 deg.
+    out.push_back(
+        {"port - starboard wake arm half-angle halfway through the turn (deg)", m["wake_arm_asymmetry_deg"],
+         m["huygens_arm_asymmetry_deg"], 6.0,
+         "shallow water: the disturbed water is the union of circles of radius sqrt(g h) (t - tau) about the "
+         "hull outline's earlier positions (Huygens), its arms measured the same way; tol 6 deg (smeared edge)",
+         CheckKind::prediction});
     // The rudder turns the boat to port (positive yaw).
     out.push_back({"heading change after the turn > 0 (1 = yes)",
                    m["turn_heading_change_deg"].get<double>() > 10 ? 1.0 : 0.0, 1.0, 0.0,
@@ -109,6 +160,12 @@ class Motorboat final : public FloatSimulation {
       t[k] = {{"rel", 0.02}, {"abs", 0.5}, {"why", why}};
     // The wake edge's positions are read on the 1 m grid: one cell.
     t["wake_samples"] = {{"rel", 0.0}, {"abs", 1.0}, {"why", "wake edge positions on the 1 m grid: one cell"}};
+    // The arms are slopes through edge positions read on the 1 m grid, the Huygens ones through the
+    // boat's path: a one-cell move of one edge sample tilts an arm by about a degree.
+    for (const char* k : {"port_deg", "starboard_deg", "huygens_port_deg", "huygens_starboard_deg",
+                          "wake_arm_asymmetry_deg", "huygens_arm_asymmetry_deg"})
+      t[k] = {{"rel", 0.0}, {"abs", 2.0}, {"why", "arm slopes through edge positions on the 1 m grid"}};
+    t["edge_rms_m"] = {{"rel", 0.0}, {"abs", 1.0}, {"why", "wake edge positions on the 1 m grid: one cell"}};
     return t;
   }
 
@@ -131,6 +188,77 @@ class Motorboat final : public FloatSimulation {
   static double heading(const bodies::FloatBodyState& st) {
     const Eigen::Vector3d d = st.rotation().col(0);
     return std::atan2(d.y(), d.x()) * 180 / kPi;
+  }
+
+  double end_time() const { return static_cast<double>(steps_) * case_.water.dt; }
+
+  // The hull's waterline outline points that send out the disturbance (body frame, m): the stem, the
+  // shoulders where the bow taper ends, the transom corners.
+  std::array<Eigen::Vector2d, kOutline> hull_outline() const {
+    const auto& h = bodies::float_motorboat_spec();
+    const double x = 0.5 * h.length, b = 0.5 * h.beam, xs = x - h.bow_fraction * h.length;
+    return {Eigen::Vector2d(x, 0), Eigen::Vector2d(xs, b), Eigen::Vector2d(xs, -b),
+            Eigen::Vector2d(-x, h.stern_width * b), Eigen::Vector2d(-x, -h.stern_width * b)};
+  }
+
+  // Distance of water point q outside the disturbed region at the current time (<= 0: inside): the
+  // smallest |q - x(tau)| - c (t - tau) over the recorded outline points.
+  double outside_envelope(const Eigen::Vector2d& q, double t, double c) const {
+    double d = 1e300;
+    constexpr size_t row = 1 + 2 * kOutline;
+    for (size_t k = 0; k + row <= path_.size(); k += row)
+      for (int o = 0; o < kOutline; ++o)
+        d = std::min(d, std::hypot(q.x() - path_[k + 1 + 2 * o], q.y() - path_[k + 2 + 2 * o]) - c * (t - path_[k]));
+    return d;
+  }
+
+  // Both arms now: at each distance s behind the boat (its current heading), the outermost lateral
+  // offset of the measured edge (as measure_wake) and of the Huygens envelope, per side; the arms'
+  // half-angles (least-squares slopes) and the rms distance between measured and predicted edges.
+  std::array<double, kArmFields> measure_arms() const {
+    const swlbm::HostFields f = system_->water().fields();
+    const coupling::FloatWater w{f.nx, f.ny, f.dx, f.h.data(), f.u.data(), f.v.data()};
+    const auto st = system_->body_state(0);
+    const Eigen::Vector2d d = st.rotation().col(0).head<2>().normalized(), e(-d.y(), d.x());
+    const Eigen::Vector2d P = st.position.head<2>();
+    const double t = time(), c = std::sqrt(case_.water.g * still_level_);
+    double peak = 0;
+    for (double s = 0; s < 80; s += 1)
+      for (double eta = -60; eta <= 60; eta += 0.5)
+        peak = std::max(peak, std::abs(w.depth((P - s * d + eta * e).x(), (P - s * d + eta * e).y()) - still_level_));
+    const double threshold = 0.1 * peak;
+    const double travelled = std::max(0.0, (P - start_).norm());
+    std::vector<double> ss, side[2], huy[2];
+    double sq = 0;
+    long n = 0;
+    for (double s = length_; s < std::min(60.0, 0.8 * travelled); s += 2) {
+      ss.push_back(s);
+      for (int k = 0; k < 2; ++k) {  // k = 0: port (+e), 1: starboard
+        double edge = 0, predicted = 0;
+        for (double eta = 0; eta <= 60; eta += 0.5) {
+          const Eigen::Vector2d q = P - s * d + (k ? -eta : eta) * e;
+          if (q.x() < 0 || q.y() < 0 || q.x() > f.nx * f.dx || q.y() > f.ny * f.dx) break;
+          if (std::abs(w.depth(q.x(), q.y()) - still_level_) > threshold) edge = eta;
+          if (outside_envelope(q, t, c) <= 0) predicted = eta;
+        }
+        side[k].push_back(edge);
+        huy[k].push_back(predicted);
+        sq += (edge - predicted) * (edge - predicted);
+        ++n;
+      }
+    }
+    auto slope_deg = [&](const std::vector<double>& y) {
+      double sx = 0, sy = 0, sxx = 0, sxy = 0;
+      for (size_t i = 0; i < ss.size(); ++i) sx += ss[i], sy += y[i], sxx += ss[i] * ss[i], sxy += ss[i] * y[i];
+      const double m = static_cast<double>(ss.size());
+      return m > 1 ? std::atan((m * sxy - sx * sy) / (m * sxx - sx * sx)) * 180 / kPi : 0.0;
+    };
+    return {t,
+            slope_deg(side[0]),
+            slope_deg(side[1]),
+            slope_deg(huy[0]),
+            slope_deg(huy[1]),
+            n > 0 ? std::sqrt(sq / static_cast<double>(n)) : 0.0};
   }
 
   void measure_wake() {
@@ -181,6 +309,9 @@ class Motorboat final : public FloatSimulation {
   bool turned_ = false;
   Eigen::Vector2d start_ = Eigen::Vector2d::Zero();
   json wake_samples_ = json::array();
+  std::vector<double> path_;  // t and the outline's x, y (hull_outline) after every step
+  // t, port and starboard half-angles measured and by the Huygens envelope (deg), edge rms (m)
+  std::vector<std::array<double, kArmFields>> arms_;
 
  public:
   void set_start(const Eigen::Vector2d& s) { start_ = s; }
