@@ -37,8 +37,11 @@ Schema langevin_schema() {
       .integer("faces", 1280, 20, 20480, "mesh faces (ellipsoid/sphere: 80, 320, 1280, 5120; thin bodies: approximate)")
       .string("mesh_file", "", "Wavefront OBJ in metres, for shape mesh")
       .number("density", 1100, 1e-6, 1e6, "kg/m^3", "body density")
-      .choice("added_mass_method", "panels", bodies::source_model_choices().names(),
-              "added-mass source model (point_sources: the paper's)");
+      .choice("added_mass_method", "green", bodies::source_model_choices().names(),
+              "added-mass discretisation: green (second order), panels (source panels, first order), "
+              "point_sources (the paper's)")
+      .boolean("added_mass_richardson", true,
+               "ellipsoid and sphere with method green: Richardson extrapolation from the same shape at faces/4");
   Schema fluid;
   fluid.number("density", 1000, 0, 1e6, "kg/m^3", "fluid density")
       .number("viscosity", 1e-6, 1e-12, 1e3, "m^2/s", "kinematic viscosity")
@@ -99,6 +102,7 @@ LangevinCase langevin_case_from_json(const json& r, const std::string& source) {
   c.body_density = b["density"];
   c.faces = b["faces"];
   c.added_mass_method = bodies::source_model_choices().parse(b["added_mass_method"], "body.added_mass_method");
+  c.added_mass_richardson = b["added_mass_richardson"];
   c.fluid_density = r["fluid"]["density"];
   c.viscosity = r["fluid"]["viscosity"];
   c.Re = r["fluid"]["Re"];

@@ -26,7 +26,8 @@ struct LangevinCase {
   std::array<double, 3> semi_axes{};
   double thickness = 0, body_density = 0;
   int faces = 0;
-  bodies::SourceModel added_mass_method = bodies::SourceModel::panels;
+  bodies::SourceModel added_mass_method = bodies::SourceModel::green;
+  bool added_mass_richardson = true;  // green on an ellipsoid or sphere: extrapolate from faces / 4
   // fluid
   double fluid_density = 0, viscosity = 0, Re = 0;  // Re <= 0: U0 d / nu
   // turbulence precompute

@@ -65,7 +65,12 @@ LangevinSimulation::LangevinSimulation(const json& r, const std::string& source,
   am.fluid_density = c_.fluid_density;
   am.thickness = c_.thickness;
   am.model = c_.added_mass_method;
-  added_ = bodies::langevin_added_mass(mesh_, am);
+  std::optional<bodies::TriMesh> coarse;
+  if (c_.added_mass_richardson && !c_.from_mesh_file) {
+    const auto& a = c_.semi_axes;
+    coarse = bodies::langevin_coarser_mesh(c_.shape, a[0], a[1], a[2], c_.faces);
+  }
+  added_ = bodies::langevin_added_mass(mesh_, coarse, am);
 
   // Falling speed scale and Reynolds number (the paper's eq. 1): U0 = sqrt((rho_bar - 1) g b),
   // Re = U0 d / nu, b the thickness (thin bodies) or the smallest extent, d the largest extent.

@@ -106,4 +106,9 @@ TriMesh langevin_body_mesh(LangevinShape shape, double a, double b, double c, do
   throw Error("langevin_body_mesh: shape out of range", kExitInternal);
 }
 
+std::optional<TriMesh> langevin_coarser_mesh(LangevinShape shape, double a, double b, double c, int faces) {
+  if (!(shape == LangevinShape::ellipsoid || shape == LangevinShape::sphere) || faces <= 20) return std::nullopt;
+  return langevin_body_mesh(shape, a, b, c, 0, faces / 4);
+}
+
 }  // namespace immerse::bodies

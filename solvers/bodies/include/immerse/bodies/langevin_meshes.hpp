@@ -2,6 +2,8 @@
 // The Langevin-rigid paper's bodies as closed triangle meshes (cm or any unit, axes = body axes):
 // thin bodies are an open mid-surface thickened into a closed shell (top, bottom, rim), so the
 // added-mass panel method and the mass properties see a closed body with the sheet's thickness.
+#include <optional>
+
 #include "immerse/bodies/trimesh.hpp"
 #include "immerse/core/choices.hpp"
 
@@ -40,5 +42,10 @@ inline bool is_thin(LangevinShape s) {
 
 // faces picks the resolution where a shape allows (approximate for thin bodies).
 TriMesh langevin_body_mesh(LangevinShape shape, double a, double b, double c, double thickness, int faces);
+
+// The same ellipsoid or sphere with one icosahedron subdivision fewer (faces / 4, vertices on the
+// surface), for Richardson extrapolation of the added mass in the face count; nullopt for the
+// other shapes (no smooth nested family) and at 20 faces.
+std::optional<TriMesh> langevin_coarser_mesh(LangevinShape shape, double a, double b, double c, int faces);
 
 }  // namespace immerse::bodies
