@@ -76,6 +76,13 @@ Schema jellyfish_schema() {
       .number("stiffness", 200, 0, 1e8, "1/s^2", "link spring stiffness (unit masses)")
       .number("drag", 4, 0, 1e6, "1/s", "relaxation rate toward the water velocity")
       .number("buoyancy", 20, 0, 1e6, "cm/s^2", "upward acceleration that keeps the plants standing");
+  Schema tentacles;
+  tentacles.integer("count", 0, 0, 1000, "tentacles, evenly around the bell margin (0: none)")
+      .integer("links", 8, 1, 1000, "springs per tentacle")
+      .number("link_cm", 2, 1e-3, 1e4, "cm", "rest length of a link")
+      .number("stiffness", 200, 0, 1e8, "1/s^2", "link spring stiffness (unit masses)")
+      .number("drag", 4, 0, 1e6, "1/s", "relaxation rate toward the water velocity")
+      .number("weight", 5, 0, 1e6, "cm/s^2", "downward (against the bell axis) acceleration that makes them hang");
   Schema s;
   s.object("lattice", lattice, "lattice size and precision")
       .object("time", time, "frames")
@@ -84,7 +91,8 @@ Schema jellyfish_schema() {
       .object("bell", bell, "the bell: NURBS profile, mass-spring systems, pulse schedule")
       .object("propulsion", propulsion, "pushed-volume propulsion")
       .object("tracers", tracers, "passive particles")
-      .object("algae", algae, "algae chains");
+      .object("algae", algae, "algae chains")
+      .object("tentacles", tentacles, "chains hanging from the bell margin (Fig. 8's text: moved by the water)");
   return s;
 }
 

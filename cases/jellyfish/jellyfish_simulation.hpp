@@ -1,7 +1,7 @@
 #pragma once
 // The paper's jellyfish scenes (solver "lbm3d.jellyfish"): the D3Q15 lattice (lbm3d) with the bell
 // (bodies/jelly_bell), its cell groups recomputed every step (coupling/jelly_groups), the pushed-volume
-// propulsion (coupling/jelly_propulsion), and optional tracers and algae (bodies/jelly_passive).
+// propulsion (coupling/jelly_propulsion), and optional tracers, algae and tentacles (bodies/jelly_passive).
 // One frame = one step of the fluid and the body (the paper's unit of work: its frames/s are frames of
 // the animation, each one lattice update and one body update).
 #include <memory>
@@ -59,6 +59,7 @@ class JellyfishSimulation : public Simulation {
   std::unique_ptr<coupling::JellyGroups> groups_;
   std::unique_ptr<bodies::JellyTracers> tracers_;
   std::unique_ptr<bodies::JellyAlgae> algae_;
+  std::unique_ptr<bodies::JellyAlgae> tentacles_;  // chains hanging from the bell margin
   coupling::JellyGroupStats stats_;
   coupling::JellyPropulsion prop_;
   lbm3d::LbmParams lattice_;
@@ -77,7 +78,10 @@ class JellyfishSimulation : public Simulation {
   // Water volume per second leaving the cavity through the margin plane (r < margin radius), relative
   // to the plane, which moves along the axis at `plane_speed` cm/s (swimming and deformation).
   double aperture_flux(double plane_speed) const;
-  double margin_plane() const;  // the margin plane's position along the axis, cm
+  double margin_plane() const;
+  // `count` points evenly around the bell margin (its largest radius, at its height): the tentacles'
+  // anchors.
+  std::vector<Eigen::Vector3d> tentacle_anchors(int count) const;  // the margin plane's position along the axis, cm
   double step_seconds_ = 0, body_seconds_ = 0, passive_seconds_ = 0;
   long stepped_ = 0;
   std::vector<Eigen::Vector3d> tracer_start_;

@@ -61,11 +61,20 @@ void JellyAlgae::advance(const JellyVelocityField& field, double dt) {
         f[b] -= force;
       }
     for (size_t a = 0; a < x_.size(); ++a) {
-      if (a % per == 0) continue;  // anchored at the floor
+      if (a % per == 0) continue;  // anchored
       v_[a] += h * f[a];
       x_[a] += h * v_[a];
     }
   }
+}
+
+void JellyAlgae::move_anchors(const std::vector<Eigen::Vector3d>& anchors, const Eigen::Vector3d& up) {
+  const int per = p_.links + 1;
+  for (size_t c = 0; c < anchors.size() && c < anchors_.size(); ++c) {
+    anchors_[c] = anchors[c];
+    x_[c * per] = anchors[c];
+  }
+  p_.up = up.normalized();
 }
 
 double JellyAlgae::max_tip_deflection() const {

@@ -1,11 +1,15 @@
 #pragma once
 // Objects the jellyfish's water moves (Alexandrova et al. 2006, Figs. 8 and 9): passive tracer
 // particles advected by the lattice velocity (trilinear interpolation of the cell-centred velocity,
-// midpoint RK2), and algae: chains of particles tied by springs, anchored at the floor, buoyant, driven
-// by drag toward the local water velocity. Units: cm, s.
+// midpoint RK2), and chains of particles tied by springs, driven by drag toward the local water
+// velocity and a constant acceleration along `up`: the algae (anchored at the floor, buoyant, up =
+// +z) and the tentacles (anchored at the bell margin, which moves them, and heavy: up = -axis, the
+// direction they hang in). Units: cm, s.
 #include "immerse/bodies/eigen.hpp"
 #include "immerse/bodies/state_points.hpp"
 
+#include <array>
+#include <string>
 #include <vector>
 
 namespace immerse::bodies {
@@ -36,7 +40,7 @@ struct JellyAlgaeParams {
   double link_cm = 3;      // rest length
   double stiffness = 200;  // 1/s^2 (unit masses)
   double drag = 4;         // 1/s: relaxation toward the water velocity
-  double buoyancy = 20;    // cm/s^2 along +up: keeps the plants standing in still water
+  double buoyancy = 20;    // cm/s^2 along +up: keeps the plants standing (the tentacles hanging) in still water
   double max_substep_s = 0.005;
   Eigen::Vector3d up{0, 0, 1};
 };
@@ -45,15 +49,22 @@ class JellyAlgae {
  public:
   JellyAlgae(const JellyAlgaeParams& p, const std::vector<Eigen::Vector3d>& anchors);
   void advance(const JellyVelocityField& field, double dt);
+  // Moves each chain's anchor (the tentacles: with the bell margin) and the direction the chains
+  // stand or hang in; call before advance.
+  void move_anchors(const std::vector<Eigen::Vector3d>& anchors, const Eigen::Vector3d& up);
   int chains() const { return static_cast<int>(anchors_.size()); }
   // Particle `m` of chain `c` (m = 0 is the anchor).
   const Eigen::Vector3d& particle(int c, int m) const { return x_[c * (p_.links + 1) + m]; }
   int particles_per_chain() const { return p_.links + 1; }
-  // Largest sideways displacement of a chain tip from straight above its anchor (cm).
+  // Largest sideways displacement of a chain tip from the line through its anchor along `up` (cm).
   double max_tip_deflection() const;
-  void archive(StateArchive& a) {
-    archive_points(a, "algae.x", x_);
-    archive_points(a, "algae.v", v_);
+  void archive(StateArchive& a, const std::string& name = "algae") {
+    archive_points(a, name + ".x", x_);
+    archive_points(a, name + ".v", v_);
+    archive_points(a, name + ".anchors", anchors_);
+    std::array<double, 3> up = {p_.up.x(), p_.up.y(), p_.up.z()};
+    a.value(name + ".up", up);
+    p_.up = {up[0], up[1], up[2]};
   }
 
  private:
