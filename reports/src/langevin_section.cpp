@@ -3,9 +3,11 @@
 // added-mass convergence against Lamb's ellipsoid coefficients.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 
 #include "immerse/bodies/langevin_added_mass.hpp"
 #include "immerse/reports/report.hpp"
@@ -114,6 +116,34 @@ std::string trajectories_section(const ReportContext& ctx) {
     md +=
         "\n![trajectories of the centre of mass](langevin_trajectories.png)\n\nVTK: each run's `frames.pvd` shows the "
         "body mesh over time.\n\n";
+  return md;
+}
+
+// The seed ensembles as distributions: how many falls made 0, 1, 2, ... turning motions (the
+// airplane; Fig. 4 shows two) and heading turns (the leaf; Fig. 3 shows a helix).
+std::string ensemble_section(const ReportContext& ctx) {
+  std::string md;
+  for (const auto& [name, key, what] : {std::tuple{"paper_airplane", "turns", "turning motions (Fig. 4: 2)"},
+                                        std::tuple{"falling_paper", "heading_turns", "heading turns, rounded down"}}) {
+    auto it = ctx.runs.find(name);
+    if (it == ctx.runs.end() || !it->second.error.empty()) continue;
+    const json& m = it->second.result["metrics"];
+    if (!m.contains("ensemble") || !m["ensemble"].contains(key)) continue;
+    constexpr int kBins = 11;  // 0 .. 9 and 10 or more
+    std::vector<int> count(kBins, 0);
+    for (const auto& v : m["ensemble"][key])
+      ++count[std::min(kBins - 1, std::max(0, int(std::floor(v.get<double>()))))];
+    if (md.empty()) md = "### The seed ensembles\n\n";
+    md +=
+        fmt::format("`{}`, {} falls (seeds {}-{}): number of falls by {}\n\n|", name, m["ensemble"]["falls"].get<int>(),
+                    m["ensemble"]["seeds"][0].get<long>(), m["ensemble"]["seeds"][1].get<long>(), what);
+    for (int b = 0; b < kBins; ++b) md += b < kBins - 1 ? fmt::format(" {} |", b) : std::string(" >= 10 |");
+    md += "\n|";
+    for (int b = 0; b < kBins; ++b) md += "---|";
+    md += "\n|";
+    for (int c : count) md += fmt::format(" {} |", c);
+    md += "\n\n";
+  }
   return md;
 }
 
@@ -246,7 +276,7 @@ std::string added_mass_section(const ReportContext& ctx) {
 std::string langevin_section(const ReportContext& ctx) {
   std::string md = "## Langevin: immersed rigid bodies (docs/langevin.md)\n\n";
   md += costs_section(ctx);
-  md += trajectories_section(ctx);
+  md += trajectories_section(ctx) + ensemble_section(ctx);
   md += turbulence_section(ctx) + alternatives_markdown(ctx, "falling_paper");
   md += added_mass_section(ctx);
   return md;
