@@ -23,6 +23,7 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 constexpr int kArmFields = 6;
 constexpr int kOutline = 5;
+constexpr double kBuoyMoved = 0.01;  // m: a buoy has moved
 
 class Motorboat final : public FloatSimulation {
  public:
@@ -45,6 +46,15 @@ class Motorboat final : public FloatSimulation {
     FloatSimulation::step();
     const double t = time();
     const auto st = system_->body_state(0);
+    // The buoys (every body after the boat, Fig. 1): when each first moves 1 cm from where it started.
+    for (int b = 1; b < system_->body_count(); ++b) {
+      if (buoy_start_.size() < static_cast<size_t>(b)) {
+        buoy_start_.push_back(system_->body_state(b).position);
+        buoy_moved_.push_back(-1);
+      }
+      if (buoy_moved_[b - 1] < 0 && (system_->body_state(b).position - buoy_start_[b - 1]).norm() > kBuoyMoved)
+        buoy_moved_[b - 1] = t;
+    }
     path_.push_back(t);
     for (const auto& x : hull_outline()) {
       const Eigen::Vector3d w = st.position + st.rotation() * Eigen::Vector3d(x.x(), x.y(), 0);
@@ -125,11 +135,47 @@ class Motorboat final : public FloatSimulation {
     const bool during = arms_.size() >= 2;
     m["wake_arm_asymmetry_deg"] = during ? arms_[1][1] - arms_[1][2] : 0.0;
     m["huygens_arm_asymmetry_deg"] = during ? arms_[1][3] - arms_[1][4] : 0.0;
+    if (!buoy_moved_.empty()) {
+      // Each buoy's first motion and the time the boat's disturbance reaches its hull by the Huygens
+      // envelope (the earliest tau + (|x - outline(tau)| - r) / sqrt(g h) over the path). The boat's
+      // bow wave is a bore, faster than sqrt(g h), so the buoys move earlier than the envelope says;
+      // the wedge moves with the boat, so the intervals between buoys do not depend on that speed:
+      // they are what is checked.
+      const double c = std::sqrt(case_.water.g * still_level_);
+      json buoys = json::array();
+      std::vector<std::pair<double, double>> reached;  // (moved, predicted) of buoys both reached
+      for (size_t k = 0; k < buoy_moved_.size(); ++k) {
+        const int b = static_cast<int>(k) + 1;
+        const double r = 0.5 * system_->body(b).local.bounds().sizes().x();
+        const double predicted = arrival_time(buoy_start_[k].head<2>(), r, c);
+        buoys.push_back({{"moved_s", buoy_moved_[k]}, {"huygens_arrival_s", predicted}});
+        if (buoy_moved_[k] >= 0 && predicted < time()) reached.emplace_back(buoy_moved_[k], predicted);
+      }
+      double interval = 0, lead = 0;
+      for (size_t k = 0; k < reached.size(); ++k) {
+        lead += (reached[k].second - reached[k].first) / static_cast<double>(reached.size());
+        if (k > 0)
+          interval +=
+              std::abs((reached[k].first - reached[k - 1].first) - (reached[k].second - reached[k - 1].second)) /
+              static_cast<double>(reached.size() - 1);
+      }
+      m["buoys"] = buoys;
+      m["buoys_reached"] = reached.size();
+      m["buoy_interval_error_s"] = reached.size() >= 2 ? interval : time();  // none: fails
+      m["buoy_lead_s"] = lead;  // how much earlier than the envelope the buoys moved, mean
+    }
     return m;
   }
 
   std::vector<Check> checks(const json& m) const override {
     std::vector<Check> out;
+    // A buoy's first motion is read to a step (dt), so an interval between two of them to two steps.
+    if (m.contains("buoy_interval_error_s"))
+      out.push_back({"buoys: intervals between first motions against the wave's, mean |difference| (s)",
+                     m["buoy_interval_error_s"], 0.0, 2 * case_.water.dt,
+                     "shallow water: the Huygens envelope of the hull's path (circles of radius sqrt(g h) (t - tau)) "
+                     "sweeps the buoy line with the boat; tol two steps (each first motion is read to a step)",
+                     CheckKind::prediction});
     if (!turned_) return out;
     // The wedge edge is smeared over a few cells by the lattice viscosity and the hull is 12.7 m
     // long on a 1 m grid: the measured half-angle within 6 deg of the Mach angle.
@@ -188,6 +234,19 @@ class Motorboat final : public FloatSimulation {
   static double heading(const bodies::FloatBodyState& st) {
     const Eigen::Vector3d d = st.rotation().col(0);
     return std::atan2(d.y(), d.x()) * 180 / kPi;
+  }
+
+  // When the envelope of circles of radius c (t - tau) about the hull outline's path first reaches
+  // a disc of radius r at x (the run's end if it never does).
+  double arrival_time(const Eigen::Vector2d& x, double r, double c) const {
+    double t = time();
+    constexpr size_t row = 1 + 2 * kOutline;
+    for (size_t k = 0; k + row <= path_.size(); k += row)
+      for (int o = 0; o < kOutline; ++o) {
+        const double d = std::hypot(x.x() - path_[k + 1 + 2 * o], x.y() - path_[k + 2 + 2 * o]) - r;
+        t = std::min(t, path_[k] + std::max(0.0, d) / c);
+      }
+    return t;
   }
 
   double end_time() const { return static_cast<double>(steps_) * case_.water.dt; }
@@ -309,7 +368,9 @@ class Motorboat final : public FloatSimulation {
   bool turned_ = false;
   Eigen::Vector2d start_ = Eigen::Vector2d::Zero();
   json wake_samples_ = json::array();
-  std::vector<double> path_;  // t and the outline's x, y (hull_outline) after every step
+  std::vector<double> path_;                 // t and the outline's x, y (hull_outline) after every step
+  std::vector<Eigen::Vector3d> buoy_start_;  // bodies 1.. (the buoys): start positions
+  std::vector<double> buoy_moved_;           // time each first moved kBuoyMoved, -1: not yet
   // t, port and starboard half-angles measured and by the Huygens envelope (deg), edge rms (m)
   std::vector<std::array<double, kArmFields>> arms_;
 
