@@ -96,6 +96,14 @@ Schema counterexample_schema() {
   return c;
 }
 
+Schema variant_schema() {
+  Schema v;
+  v.string("name", json(), "identifier (letters, digits, _ and -: it names the run's folder)")
+      .string("why", json(), "which model it runs, in a few words")
+      .free_object("set", "overrides {\"key\": value} that select the model");
+  return v;
+}
+
 }  // namespace
 
 std::vector<CaseDoc> canned_cases() {
@@ -158,6 +166,9 @@ Schema case_schema(const std::string& solver) {
                    "without failing the run (a listed check that passes does)")
       .list("counterexamples", counterexample_schema(),
             "wrong models the checks must tell apart (`immerse validate CASE --counterexamples`)")
+      .list("variants", variant_schema(),
+            "other models of the same experiment (the paper's where ours differs) that `immerse report` runs "
+            "beside the case and shows side by side; their checks do not decide the report's verdict")
       .object("output", output, "what is written besides result.json");
   if (entry) s.merge(entry->schema());
   return s;

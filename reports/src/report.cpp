@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
@@ -168,6 +169,46 @@ void load_earlier_run(CaseRun& run) {
   }
 }
 
+// Each case's variants (the paper's model where ours differs), run in full like the case itself into
+// variants/<case>/<name>/, or read back from there with --reuse. Their checks do not decide the
+// verdict: the paper's model may fail one that ours passes, which is what the report shows.
+void run_variants(const ReportOptions& opt, const std::vector<cases::CaseDoc>& canned, ReportContext& ctx) {
+  for (const auto& c : canned) {
+    for (const auto& v : c.doc.value("variants", json::array())) {
+      const std::string name = v.value("name", std::string());
+      CaseRun run;
+      run.name = c.name + "/" + name;
+      run.dir = (fs::path(opt.dir) / "variants" / c.name / name).string();
+      const bool valid = !name.empty() && std::all_of(name.begin(), name.end(), [](char ch) {
+        return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-';
+      });
+      if (!valid) {
+        run.error = "a variant's name must be letters, digits, _ and - (it names the run's folder)";
+      } else if (opt.reuse) {
+        load_earlier_run(run);
+      } else {
+        fs::remove_all(run.dir);
+        cases::RunRequest req;
+        req.case_name = c.name;
+        req.sets = cases::overrides_as_sets(v.value("set", json::object()));
+        req.out_dir = run.dir;
+        req.options.backend = opt.backend;
+        req.options.quiet = true;
+        try {
+          const cases::RunOutcome out = cases::run_case(req);
+          run.result = out.result;
+          run.checks = out.checks;
+          fmt::print(stderr, "report: {} done\n", run.name);
+        } catch (const Error& e) {
+          run.error = e.what();
+        }
+      }
+      if (!run.error.empty()) fmt::print(stderr, "report: {}: {}\n", run.name, run.error);
+      ctx.variants[c.name][name] = run;
+    }
+  }
+}
+
 // A bench program's output: kept as written (every repetition) and as the medians the tables show.
 void add_benchmark(ReportContext& ctx, const std::string& program, json out) {
   ctx.benchmarks[program] = median_rows(out);
@@ -226,6 +267,7 @@ int write_report(const ReportOptions& opt) {
     }
     ctx.runs[c.name] = run;
   }
+  run_variants(opt, canned, ctx);
   for (const auto& c : canned) {
     if (!cases::has_counterexamples(c)) continue;
     const std::string dir = (fs::path(opt.dir) / "counterexamples" / c.name).string();

@@ -45,6 +45,8 @@ struct CaseRun {
 struct ReportContext {
   std::string dir;                      // report directory
   std::map<std::string, CaseRun> runs;  // by case name
+  // The runs of each case's "variants" (other models of the same experiment), by case and variant name.
+  std::map<std::string, std::map<std::string, CaseRun>> variants;
   // Google Benchmark JSON output per program (bench_mac2d, ...), each row the median of its
   // repetitions (median_rows); benchmark_repetitions: the same as the program wrote it.
   std::map<std::string, json> benchmarks;
