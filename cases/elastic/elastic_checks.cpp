@@ -13,12 +13,14 @@
 namespace immerse::cases {
 namespace {
 
-// How much more the staircase must leak than the boundary map (ratio of leak_flux_rel, both
-// couplings on the same case). The paper claims a clear gain but gives no figure; the elastic bar
-// measures 1.77 at 128^2 and 1.21 at 256^2 (both metrics tend to the interpolation's O(h) sampling
-// error as h shrinks). 1.1 asks for a gain beyond the metric's run-to-run scatter (a few percent
-// between backends and grids), not for the size of the measured one.
-constexpr double kLeakRatioMin = 1.1;
+// How much more the staircase must leak than the case's coupling, by leak_cut_rel (the flux of
+// u - u_body through the outline from the cut cells' faces; both couplings on the same case). The
+// paper claims a clear gain but gives no figure. Measured staircase / boundary map: the bar 200 at
+// 128^2 and 190 at 256^2 (97 in its 750-step short form), the windmill 5.9 at 128^2 and 9.5 at
+// 256^2 (5.5 in its 300-step short form; docs/elastic.md on why its map leaks more than the bar's).
+// 3 is about half the smallest measured ratio: a coupling that lets through a third of the
+// staircase's leak fails.
+constexpr double kLeakRatioMin = 3;
 
 struct RefPoint {
   char line;
@@ -118,17 +120,20 @@ std::vector<Check> ElasticSimulation::checks(const json& m) const {
   }
   if (body && (scene_ == ElasticScene::elastic_bar || scene_ == ElasticScene::windmill)) {
     // The paper's claim (sec. 3, Fig. 5): the boundary map lets less fluid through the body than the
-    // staircase voxelisation of the same body. Both couplings run the same case (coupling.compare);
-    // the check needs the case's own coupling to be the boundary map, else it has nothing to compare.
+    // staircase voxelisation of the same body. The staircase's leak over the case's own coupling's:
+    // with the boundary map it needs the staircase run alongside (coupling.compare, else nothing to
+    // compare: NaN fails); the staircase as the case's coupling is compared with itself (1, fails).
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    const double map = m.value("coupling", "") == coupling_mode_choices().name(coupling::CouplingMode::boundary_map)
-                           ? m["leak_flux_rel"].get<double>()
-                           : nan;
-    const double stair = m.contains("staircase_leak_flux_rel") ? m["staircase_leak_flux_rel"].get<double>() : nan;
-    out.push_back(at_least("leak ratio staircase / boundary map", stair / map, kLeakRatioMin, 1e6,
-                           "paper sec. 3 and Fig. 5: the boundary map leaks less than the staircase (same case, "
-                           "coupling.compare on); bound " +
-                               fmt::format("{:g}", kLeakRatioMin) + ": see kLeakRatioMin",
+    const bool stair_case = m.value("coupling", "") == coupling_mode_choices().name(coupling::CouplingMode::staircase);
+    const double own = m["leak_cut_rel"];
+    const double stair = stair_case                             ? own
+                         : m.contains("staircase_leak_cut_rel") ? m["staircase_leak_cut_rel"].get<double>()
+                                                                : nan;
+    out.push_back(at_least("cut-cell leak ratio staircase / own coupling", stair / own, kLeakRatioMin, 1e6,
+                           "paper sec. 3 and Fig. 5: the boundary map leaks less than the staircase (leak_cut_rel, "
+                           "same case, coupling.compare on); bound " +
+                               fmt::format("{:g}", kLeakRatioMin) +
+                               ": about half the smallest measured ratio (kLeakRatioMin)",
                            CheckKind::prediction));
   }
   if (body && (scene_ == ElasticScene::elastic_bar || scene_ == ElasticScene::windmill) &&

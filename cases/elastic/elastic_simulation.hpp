@@ -38,6 +38,8 @@ struct ElasticRun {
   long steps = 0;
   // Leakage averaged over the second half of the run (the first half carries the start-up).
   double leak_abs_sum = 0, leak_net_sum = 0;
+  // The same measured through the cut cells' faces (coupling::bmap_cut_leakage).
+  double leak_cut_abs_sum = 0, leak_cut_net_sum = 0;
   long leak_samples = 0;
   // The largest face speed seen after any step: an unstable coupling shows up here long before a
   // field turns non-finite (the final field alone can miss a burst).

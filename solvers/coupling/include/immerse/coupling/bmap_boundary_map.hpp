@@ -8,7 +8,7 @@
 //
 // From the map: the fluid solver's face constraints (cut-cell stencils with theta, face fractions,
 // body velocity inside), the staircase (voxelised) alternative, the fluid -> solid force of eq. 8 and
-// the leakage through the boundary.
+// the leakage through the boundary (sampled at the outline, and as the flux through the cut cells).
 #include <array>
 #include <vector>
 
@@ -83,5 +83,19 @@ Leakage bmap_leakage(const bodies::FemBody& body, const mac2d::StableFlow& flow)
 // coupling advances the body after the map is built, so the projected fluid matches the earlier state).
 Leakage bmap_leakage(const std::vector<bodies::FemEdge>& edges, const std::vector<Vec2>& x, const std::vector<Vec2>& v,
                      const mac2d::StableFlow& flow);
+
+// Leakage through the body outline measured on the grid's own faces, without interpolation: for every
+// cell the outline passes through, the fluid's outflow through the open parts of its four faces (open
+// fractions from the map, i.e. the true outline, whichever coupling ran; face velocities as stored)
+// against the body velocity's flux through the piece of outline inside the cell (exact for the
+// polygon, linear velocity along each edge). Their difference is the flux of u - u_body through that
+// piece of outline (the divergence theorem over the cell's fluid part); `absolute` sums it in
+// magnitude over the cells, `net` with sign, m^2/s. With the boundary map the projection makes each
+// cut cell's flux balance vanish (open parts at the fluid velocity, covered parts at the body's), so
+// what remains is the projection residual and the difference between the body velocity on the faces
+// and along the outline; with the staircase, fluid cells the outline cuts pass fluid through the
+// covered parts of their faces. The map must be the one built from (x, v).
+Leakage bmap_cut_leakage(const BoundaryMap& map, const std::vector<bodies::FemEdge>& edges, const std::vector<Vec2>& x,
+                         const std::vector<Vec2>& v, const mac2d::StableFlow& flow, int nx, int ny);
 
 }  // namespace immerse::coupling
