@@ -212,6 +212,10 @@ class Motorboat final : public FloatSimulation {
                           "wake_arm_asymmetry_deg", "huygens_arm_asymmetry_deg"})
       t[k] = {{"rel", 0.0}, {"abs", 2.0}, {"why", "arm slopes through edge positions on the 1 m grid"}};
     t["edge_rms_m"] = {{"rel", 0.0}, {"abs", 1.0}, {"why", "wake edge positions on the 1 m grid: one cell"}};
+    // A buoy's first motion is read to a step; the envelope's arrival follows the boat's path.
+    for (const char* k : {"moved_s", "buoy_interval_error_s", "buoy_lead_s"})
+      t[k] = {{"rel", 0.0}, {"abs", 2 * case_.water.dt}, {"why", "first motions read to a step: two steps"}};
+    t["huygens_arrival_s"] = {{"rel", 0.0}, {"abs", 0.01}, {"why", "the boat's path, millimetres apart: 0.01 s"}};
     return t;
   }
 
