@@ -15,6 +15,17 @@ namespace immerse::cases {
 namespace {
 
 Eigen::Vector3d vec3(const json& j) { return {j[0].get<double>(), j[1].get<double>(), j[2].get<double>()}; }
+// A chain's case keys (algae, tentacles): links, link_cm, stiffness, drag and the key of the
+// acceleration along `up` (buoyancy, weight).
+bodies::JellyAlgaeParams chain_params(const json& j, const char* acceleration_key) {
+  bodies::JellyAlgaeParams p;
+  p.links = j["links"];
+  p.link_cm = j["link_cm"];
+  p.stiffness = j["stiffness"];
+  p.drag = j["drag"];
+  p.buoyancy = j[acceleration_key];
+  return p;
+}
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -92,12 +103,7 @@ JellyfishSimulation::JellyfishSimulation(const json& r, const std::string& sourc
   const int na = r["algae"]["chains"];
   if (na > 0) {
     const auto& a = r["algae"];
-    bodies::JellyAlgaeParams ap;
-    ap.links = a["links"];
-    ap.link_cm = a["link_cm"];
-    ap.stiffness = a["stiffness"];
-    ap.drag = a["drag"];
-    ap.buoyancy = a["buoyancy"];
+    const bodies::JellyAlgaeParams ap = chain_params(a, "buoyancy");
     const int side = std::max(1, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(na)))));
     std::vector<Eigen::Vector3d> anchors;
     for (int j = 0; j < side && static_cast<int>(anchors.size()) < na; ++j)
@@ -112,13 +118,7 @@ JellyfishSimulation::JellyfishSimulation(const json& r, const std::string& sourc
   }
   const int nt_arms = r["tentacles"]["count"];
   if (nt_arms > 0) {
-    const auto& a = r["tentacles"];
-    bodies::JellyAlgaeParams tp;
-    tp.links = a["links"];
-    tp.link_cm = a["link_cm"];
-    tp.stiffness = a["stiffness"];
-    tp.drag = a["drag"];
-    tp.buoyancy = a["weight"];  // along up = -axis: they hang
+    bodies::JellyAlgaeParams tp = chain_params(r["tentacles"], "weight");  // along up = -axis: they hang
     tp.up = -bell_->axis().normalized();
     tentacles_ = std::make_unique<bodies::JellyAlgae>(tp, tentacle_anchors(nt_arms));
   }

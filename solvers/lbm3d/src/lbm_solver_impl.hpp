@@ -131,23 +131,7 @@ class LbmSolver final : public LbmFlow {
     compute_moments();
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), macro_);
     auto hg = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), group_);
-    Macro m;
-    m.nx = p_.nx;
-    m.ny = p_.ny;
-    m.nz = p_.nz;
-    m.rho.resize(N_);
-    m.ux.resize(N_);
-    m.uy.resize(N_);
-    m.uz.resize(N_);
-    m.group.resize(N_);
-    for (long c = 0; c < N_; ++c) {
-      m.rho[c] = h(c);
-      m.ux[c] = h(N_ + c);
-      m.uy[c] = h(2 * N_ + c);
-      m.uz[c] = h(3 * N_ + c);
-      m.group[c] = hg(c);
-    }
-    return m;
+    return host_macro({p_.nx, p_.ny, p_.nz}, {0, 0, 0}, h, [&](long c) { return hg(c); });
   }
 
   Macro macro(const std::array<int, 3>& lo_in, const std::array<int, 3>& hi_in) const override {
@@ -178,6 +162,15 @@ class LbmSolver final : public LbmFlow {
         });
     Kokkos::deep_copy(Kokkos::subview(h_box_, std::make_pair(0L, 5 * cells)),
                       Kokkos::subview(box_, std::make_pair(0L, 5 * cells)));
+    return host_macro({ext[0], ext[1], ext[2]}, {lo[0], lo[1], lo[2]}, h_box_,
+                      [&](long b) { return static_cast<unsigned char>(h_box_(4 * cells + b)); });
+  }
+
+  // A Macro of ext cells starting at lo from host blocks rho, ux, uy, uz of `h` (block length: the
+  // cell count) and the groups `group_of(cell)`.
+  template <class H, class G>
+  static Macro host_macro(const std::array<int, 3>& ext, const std::array<int, 3>& lo, const H& h, G group_of) {
+    const long cells = static_cast<long>(ext[0]) * ext[1] * ext[2];
     Macro m;
     m.nx = ext[0];
     m.ny = ext[1];
@@ -188,12 +181,12 @@ class LbmSolver final : public LbmFlow {
     m.uy.resize(cells);
     m.uz.resize(cells);
     m.group.resize(cells);
-    for (long b = 0; b < cells; ++b) {
-      m.rho[b] = h_box_(b);
-      m.ux[b] = h_box_(cells + b);
-      m.uy[b] = h_box_(2 * cells + b);
-      m.uz[b] = h_box_(3 * cells + b);
-      m.group[b] = static_cast<unsigned char>(h_box_(4 * cells + b));
+    for (long c = 0; c < cells; ++c) {
+      m.rho[c] = h(c);
+      m.ux[c] = h(cells + c);
+      m.uy[c] = h(2 * cells + c);
+      m.uz[c] = h(3 * cells + c);
+      m.group[c] = group_of(c);
     }
     return m;
   }
