@@ -60,11 +60,12 @@ class Motorboat final : public FloatSimulation {
       const Eigen::Vector3d w = st.position + st.rotation() * Eigen::Vector3d(x.x(), x.y(), 0);
       path_.insert(path_.end(), {w.x(), w.y()});
     }
-    if (turned_ && arms_.size() == 1 && t >= 0.5 * (turn_at_ + end_time())) arms_.push_back(measure_arms());
+    if (turned_ && arms_.size() == 1 && t >= 0.5 * (turn_at_ + end_time())) arms_.push_back(arms(scan_edges()));
     if (!turned_ && t >= turn_at_) {
       // Just before the rudder goes over: speed, heading and the wake of the straight run.
-      measure_wake();
-      arms_.push_back(measure_arms());
+      const WakeEdges edges = scan_edges();
+      measure_wake(edges);
+      arms_.push_back(arms(edges));
       heading0_ = unwrapped_;
       system_->external_loads().push_back(rudder_load());
       turned_ = true;
@@ -120,7 +121,7 @@ class Motorboat final : public FloatSimulation {
     m["turn_heading_change_deg"] = turned_ ? unwrapped_ - heading0_ : 0.0;
     m["wake_samples"] = wake_samples_;
     // The arms before the rudder, halfway through the turn and at the end.
-    if (turned_ && arms_.size() == 2) arms_.push_back(measure_arms());
+    if (turned_ && arms_.size() == 2) arms_.push_back(arms(scan_edges()));
     const char* when[3] = {"before_turn", "during_turn", "after_turn"};
     for (size_t k = 0; k < arms_.size() && k < 3; ++k) {
       const auto& r = arms_[k];
@@ -240,17 +241,22 @@ class Motorboat final : public FloatSimulation {
     return std::atan2(d.y(), d.x()) * 180 / kPi;
   }
 
+  // The smallest f(tau, x, y) over the hull outline's recorded path (every step, every outline point).
+  template <class F>
+  double min_over_path(F f) const {
+    double out = 1e300;
+    constexpr size_t row = 1 + 2 * kOutline;
+    for (size_t k = 0; k + row <= path_.size(); k += row)
+      for (int o = 0; o < kOutline; ++o) out = std::min(out, f(path_[k], path_[k + 1 + 2 * o], path_[k + 2 + 2 * o]));
+    return out;
+  }
+
   // When the envelope of circles of radius c (t - tau) about the hull outline's path first reaches
   // a disc of radius r at x (the run's end if it never does).
   double arrival_time(const Eigen::Vector2d& x, double r, double c) const {
-    double t = time();
-    constexpr size_t row = 1 + 2 * kOutline;
-    for (size_t k = 0; k + row <= path_.size(); k += row)
-      for (int o = 0; o < kOutline; ++o) {
-        const double d = std::hypot(x.x() - path_[k + 1 + 2 * o], x.y() - path_[k + 2 + 2 * o]) - r;
-        t = std::min(t, path_[k] + std::max(0.0, d) / c);
-      }
-    return t;
+    return std::min(time(), min_over_path([&](double tau, double px, double py) {
+                      return tau + std::max(0.0, std::hypot(x.x() - px, x.y() - py) - r) / c;
+                    }));
   }
 
   double end_time() const { return static_cast<double>(steps_) * case_.water.dt; }
@@ -264,21 +270,21 @@ class Motorboat final : public FloatSimulation {
             Eigen::Vector2d(-x, h.stern_width * b), Eigen::Vector2d(-x, -h.stern_width * b)};
   }
 
-  // Distance of water point q outside the disturbed region at the current time (<= 0: inside): the
-  // smallest |q - x(tau)| - c (t - tau) over the recorded outline points.
+  // Distance of water point q outside the disturbed region at time t (<= 0: inside): the smallest
+  // |q - x(tau)| - c (t - tau) over the recorded outline points.
   double outside_envelope(const Eigen::Vector2d& q, double t, double c) const {
-    double d = 1e300;
-    constexpr size_t row = 1 + 2 * kOutline;
-    for (size_t k = 0; k + row <= path_.size(); k += row)
-      for (int o = 0; o < kOutline; ++o)
-        d = std::min(d, std::hypot(q.x() - path_[k + 1 + 2 * o], q.y() - path_[k + 2 + 2 * o]) - c * (t - path_[k]));
-    return d;
+    return min_over_path(
+        [&](double tau, double px, double py) { return std::hypot(q.x() - px, q.y() - py) - c * (t - tau); });
   }
 
-  // Both arms now: at each distance s behind the boat (its current heading), the outermost lateral
-  // offset of the measured edge (as measure_wake) and of the Huygens envelope, per side; the arms'
-  // half-angles (least-squares slopes) and the rms distance between measured and predicted edges.
-  std::array<double, kArmFields> measure_arms() const {
+  // The wake's edges now, behind the boat along its current heading: at each distance s, per side
+  // (0: port, +e; 1: starboard), the outermost lateral offset where the surface still deviates from
+  // the still level by 10% of the largest deviation, and the outermost offset inside the Huygens
+  // envelope of the hull's path.
+  struct WakeEdges {
+    std::vector<double> s, side[2], envelope[2];
+  };
+  WakeEdges scan_edges() const {
     const swlbm::HostFields f = system_->water().fields();
     const coupling::FloatWater w{f.nx, f.ny, f.dx, f.h.data(), f.u.data(), f.v.data()};
     const auto st = system_->body_state(0);
@@ -287,16 +293,16 @@ class Motorboat final : public FloatSimulation {
     const double t = time(), c = std::sqrt(case_.water.g * still_level_);
     double peak = 0;
     for (double s = 0; s < 80; s += 1)
-      for (double eta = -60; eta <= 60; eta += 0.5)
-        peak = std::max(peak, std::abs(w.depth((P - s * d + eta * e).x(), (P - s * d + eta * e).y()) - still_level_));
+      for (double eta = -60; eta <= 60; eta += 0.5) {
+        const Eigen::Vector2d q = P - s * d + eta * e;
+        peak = std::max(peak, std::abs(w.depth(q.x(), q.y()) - still_level_));
+      }
     const double threshold = 0.1 * peak;
     const double travelled = std::max(0.0, (P - start_).norm());
-    std::vector<double> ss, side[2], huy[2];
-    double sq = 0;
-    long n = 0;
+    WakeEdges out;
     for (double s = length_; s < std::min(60.0, 0.8 * travelled); s += 2) {
-      ss.push_back(s);
-      for (int k = 0; k < 2; ++k) {  // k = 0: port (+e), 1: starboard
+      out.s.push_back(s);
+      for (int k = 0; k < 2; ++k) {
         double edge = 0, predicted = 0;
         for (double eta = 0; eta <= 60; eta += 0.5) {
           const Eigen::Vector2d q = P - s * d + (k ? -eta : eta) * e;
@@ -304,65 +310,48 @@ class Motorboat final : public FloatSimulation {
           if (std::abs(w.depth(q.x(), q.y()) - still_level_) > threshold) edge = eta;
           if (outside_envelope(q, t, c) <= 0) predicted = eta;
         }
-        side[k].push_back(edge);
-        huy[k].push_back(predicted);
-        sq += (edge - predicted) * (edge - predicted);
-        ++n;
+        out.side[k].push_back(edge);
+        out.envelope[k].push_back(predicted);
       }
     }
-    auto slope_deg = [&](const std::vector<double>& y) {
-      double sx = 0, sy = 0, sxx = 0, sxy = 0;
-      for (size_t i = 0; i < ss.size(); ++i) sx += ss[i], sy += y[i], sxx += ss[i] * ss[i], sxy += ss[i] * y[i];
-      const double m = static_cast<double>(ss.size());
-      return m > 1 ? std::atan((m * sxy - sx * sy) / (m * sxx - sx * sx)) * 180 / kPi : 0.0;
-    };
-    return {t,
-            slope_deg(side[0]),
-            slope_deg(side[1]),
-            slope_deg(huy[0]),
-            slope_deg(huy[1]),
+    return out;
+  }
+
+  // Half-angle (deg) of the least-squares line of offsets y against the distance s behind the boat.
+  static double slope_deg(const std::vector<double>& s, const std::vector<double>& y) {
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+      sx += s[i];
+      sy += y[i];
+      sxx += s[i] * s[i];
+      sxy += s[i] * y[i];
+    }
+    const double n = static_cast<double>(s.size());
+    return n > 1 ? std::atan((n * sxy - sx * sy) / (n * sxx - sx * sx)) * 180 / kPi : 0.0;
+  }
+
+  // Both arms of the edges e: measured and by the envelope, and the rms distance between their edges.
+  std::array<double, kArmFields> arms(const WakeEdges& e) const {
+    double sq = 0;
+    for (size_t i = 0; i < e.s.size(); ++i)
+      for (int k = 0; k < 2; ++k) sq += (e.side[k][i] - e.envelope[k][i]) * (e.side[k][i] - e.envelope[k][i]);
+    const size_t n = 2 * e.s.size();
+    return {time(),
+            slope_deg(e.s, e.side[0]),
+            slope_deg(e.s, e.side[1]),
+            slope_deg(e.s, e.envelope[0]),
+            slope_deg(e.s, e.envelope[1]),
             n > 0 ? std::sqrt(sq / static_cast<double>(n)) : 0.0};
   }
 
-  void measure_wake() {
-    const swlbm::HostFields f = system_->water().fields();
-    const coupling::FloatWater w{f.nx, f.ny, f.dx, f.h.data(), f.u.data(), f.v.data()};
-    const auto st = system_->body_state(0);
-    Eigen::Vector2d d = st.rotation().col(0).head<2>().normalized(), e(-d.y(), d.x());
-    const Eigen::Vector2d P = st.position.head<2>();
-    // The wedge edge: at each distance s behind the bow, the outermost lateral offset (both sides
-    // averaged) where the surface still deviates from the still level by 10% of the largest deviation.
-    double peak = 0;
-    for (double s = 0; s < 80; s += 1)
-      for (double eta = -60; eta <= 60; eta += 0.5) {
-        const Eigen::Vector2d q = P - s * d + eta * e;
-        peak = std::max(peak, std::abs(w.depth(q.x(), q.y()) - still_level_));
-      }
-    const double threshold = 0.1 * peak;
-    const double travelled = std::max(0.0, (P - start_).norm());
-    std::vector<std::pair<double, double>> edge;
-    for (double s = length_; s < std::min(60.0, 0.8 * travelled); s += 2) {
-      double side[2] = {0, 0};
-      for (int k = 0; k < 2; ++k)
-        for (double eta = 0; eta <= 60; eta += 0.5) {
-          const Eigen::Vector2d q = P - s * d + (k ? -eta : eta) * e;
-          if (q.x() < 0 || q.y() < 0 || q.x() > f.nx * f.dx || q.y() > f.ny * f.dx) break;
-          if (std::abs(w.depth(q.x(), q.y()) - still_level_) > threshold) side[k] = eta;
-        }
-      edge.emplace_back(s, 0.5 * (side[0] + side[1]));
-      wake_samples_.push_back({s, side[0], side[1]});
+  // The straight run's wedge from the edges e: their samples and the half-angle of both sides' mean.
+  void measure_wake(const WakeEdges& e) {
+    std::vector<double> mean;
+    for (size_t i = 0; i < e.s.size(); ++i) {
+      mean.push_back(0.5 * (e.side[0][i] + e.side[1][i]));
+      wake_samples_.push_back({e.s[i], e.side[0][i], e.side[1][i]});
     }
-    // Least-squares slope of the edge against the distance behind the boat.
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    for (auto [s, y] : edge) {
-      sx += s;
-      sy += y;
-      sxx += s * s;
-      sxy += s * y;
-    }
-    const double n = static_cast<double>(edge.size());
-    const double slope = n > 1 ? (n * sxy - sx * sy) / (n * sxx - sx * sx) : 0.0;
-    wake_deg_ = std::atan(slope) * 180 / kPi;
+    wake_deg_ = slope_deg(e.s, mean);
   }
 
   double thrust_ = 0, turn_at_ = 0, rudder_ = 0, length_ = 12.7, heading0_ = 0, wake_deg_ = 0;

@@ -520,52 +520,45 @@ json JellyfishSimulation::compare_tolerances() const {
   // that to the border, whose fastest water (a max of small speeds) then differs by ~1e-6 relative.
   // The same one-ulp differences in FP32 populations move the lattice's total mass at FP32 epsilon
   // (~1e-7 of it), which is what mass_drift_rel measures (measured 1.8e-9 apart after the quick run).
-  return {{"mass_drift_rel",
-           {{"rel", 1e-6},
-            {"abs", 1e-7},
-            {"why",
-             "FP32 populations one ulp apart between backends and the mass sum reduced in a different order: the mass "
-             "agrees to FP32 epsilon"}}},
-          {"border_speed_cm_s",
-           {{"rel", 1e-5},
-            {"abs", 1e-9},
-            {"why",
-             "lattice kernels round a C1 equilibrium one float ulp apart between backends in rare cells; measured "
-             "1.3e-6 rel"}}},
-          // The wake and the aperture flux read the same FP32 velocities as the border speed.
-          {"wake_speed_cm_s",
-           {{"rel", 1e-5},
-            {"abs", 1e-9},
-            {"why", "the lattice's FP32 velocities, one ulp apart as for border_speed_cm_s"}}},
-          {"aperture_outflow_cm3",
-           {{"rel", 1e-5},
-            {"abs", 1e-9},
-            {"why", "the lattice's FP32 velocities, one ulp apart as for border_speed_cm_s"}}},
-          {"aperture_outflow_ratio",
-           {{"rel", 1e-5},
-            {"abs", 1e-9},
-            {"why", "the lattice's FP32 velocities, one ulp apart as for border_speed_cm_s"}}},
-          // The tracers and algae integrate the lattice's FP32 velocities, so the same one-ulp
-          // differences reach them (measured on jellyfish_particles' quick run: 5.3e-10 relative with
-          // lattice.pattern = aa, 5.4e-10 with pull; whether they appear depends on the inlining).
-          {"tracer_max_displacement_cm",
-           {{"rel", 1e-6},
-            {"abs", 1e-9},
-            {"why",
-             "tracers integrate FP32 lattice velocities that backends may round one ulp apart; measured 5.4e-10 rel"}}},
-          // On CUDA every FP32 update contracts multiply-adds (FMA), not only rare cells: measured
-          // 2.0e-6 relative on an H200 against serial (jellyfish_algae, quick run); host backends
-          // agree bitwise.
-          {"algae_max_tip_deflection_cm",
-           {{"rel", 5e-6},
-            {"abs", 1e-9},
-            {"why",
-             "algae are driven by FP32 lattice velocities that backends round apart (CUDA's fused multiply-adds in "
-             "every cell); measured 2.0e-6 rel on an H200"}}},
-          {"tentacle_max_tip_deflection_cm",
-           {{"rel", 5e-6},
-            {"abs", 1e-9},
-            {"why", "the tentacles are driven by the same FP32 lattice velocities as the algae"}}}};
+  json t = {
+      {"mass_drift_rel",
+       {{"rel", 1e-6},
+        {"abs", 1e-7},
+        {"why",
+         "FP32 populations one ulp apart between backends and the mass sum reduced in a different order: the mass "
+         "agrees to FP32 epsilon"}}},
+      {"border_speed_cm_s",
+       {{"rel", 1e-5},
+        {"abs", 1e-9},
+        {"why",
+         "lattice kernels round a C1 equilibrium one float ulp apart between backends in rare cells; measured "
+         "1.3e-6 rel"}}},
+      // The tracers and algae integrate the lattice's FP32 velocities, so the same one-ulp
+      // differences reach them (measured on jellyfish_particles' quick run: 5.3e-10 relative with
+      // lattice.pattern = aa, 5.4e-10 with pull; whether they appear depends on the inlining).
+      {"tracer_max_displacement_cm",
+       {{"rel", 1e-6},
+        {"abs", 1e-9},
+        {"why",
+         "tracers integrate FP32 lattice velocities that backends may round one ulp apart; measured 5.4e-10 rel"}}},
+      // On CUDA every FP32 update contracts multiply-adds (FMA), not only rare cells: measured
+      // 2.0e-6 relative on an H200 against serial (jellyfish_algae, quick run); host backends
+      // agree bitwise.
+      {"algae_max_tip_deflection_cm",
+       {{"rel", 5e-6},
+        {"abs", 1e-9},
+        {"why",
+         "algae are driven by FP32 lattice velocities that backends round apart (CUDA's fused multiply-adds in "
+         "every cell); measured 2.0e-6 rel on an H200"}}},
+      {"tentacle_max_tip_deflection_cm",
+       {{"rel", 5e-6},
+        {"abs", 1e-9},
+        {"why", "the tentacles are driven by the same FP32 lattice velocities as the algae"}}}};
+  // The wake and the aperture flux read the same FP32 velocities as the border speed.
+  for (const char* k : {"wake_speed_cm_s", "aperture_outflow_cm3", "aperture_outflow_ratio"})
+    t[k] = {
+        {"rel", 1e-5}, {"abs", 1e-9}, {"why", "the lattice's FP32 velocities, one ulp apart as for border_speed_cm_s"}};
+  return t;
 }
 
 std::unique_ptr<Simulation> make_jellyfish(const json& r, const std::string& source, const RunOptions& opt) {

@@ -180,14 +180,19 @@ std::vector<std::string> overrides_as_sets(const json& overrides) {
   return out;
 }
 
+bool valid_folder_name(const std::string& name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
+}
+
 std::vector<Alternative> alternatives(const CaseDoc& c) {
   std::vector<Alternative> out;
   if (!c.doc.contains("alternatives")) return out;
   const json resolved = resolve_case(c, {});
   for (const auto& a : resolved["alternatives"]) {
     const std::string name = a["name"];
-    if (name.empty() ||
-        !std::all_of(name.begin(), name.end(), [](char ch) { return std::isalnum(ch) || ch == '_' || ch == '-'; }))
+    if (!valid_folder_name(name))
       throw InputError(fmt::format(
           "{}: alternatives: '{}': key 'name': letters, digits, '_' and '-' only (it names a folder)", c.source, name));
     out.push_back({name, a["why"], overrides_as_sets(a["set"])});

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "immerse/cases/case_library.hpp"
 #include "immerse/core/error.hpp"
 
 namespace fs = std::filesystem;
@@ -19,17 +20,6 @@ const Check* find_check(const std::vector<Check>& checks, const std::string& qua
   return nullptr;
 }
 
-// A check's quantity as a Markdown table cell: its own '|' (|div u|) must not end the cell.
-std::string cell(const std::string& text) {
-  std::string out;
-  for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
-  return out;
-}
-
-bool valid_folder_name(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(c) || c == '_' || c == '-'; });
-}
-
 std::string check_names(const std::vector<Check>& checks) {
   std::string out;
   for (const auto& c : checks) out += fmt::format("\n  '{}'", c.quantity);
@@ -37,6 +27,12 @@ std::string check_names(const std::vector<Check>& checks) {
 }
 
 }  // namespace
+
+std::string markdown_cell(const std::string& text) {
+  std::string out;
+  for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
 
 bool CounterexampleResult::caught() const {
   if (!error.empty()) return true;
@@ -223,7 +219,7 @@ std::string discrimination_markdown(const Discrimination& d) {
   for (size_t k = 0; k < d.counterexamples.size(); ++k) out += "---|";
   out += "\n";
   for (const auto& ref : d.reference) {
-    out += fmt::format("| {} | {} | {} |", cell(ref.quantity), to_string(ref.kind),
+    out += fmt::format("| {} | {} | {} |", markdown_cell(ref.quantity), to_string(ref.kind),
                        ref.as_expected() ? ref.verdict() : "**" + ref.verdict() + "**");
     for (const auto& r : d.counterexamples) {
       const Check* c = find_check(r.checks, ref.quantity);
@@ -237,7 +233,7 @@ std::string discrimination_markdown(const Discrimination& d) {
   const auto un = d.undemonstrated();
   if (!un.empty()) {
     out += "\nUndemonstrated (no counterexample makes it fail):\n";
-    for (const auto& q : un) out += "- " + cell(q) + "\n";
+    for (const auto& q : un) out += "- " + markdown_cell(q) + "\n";
   }
   return out;
 }

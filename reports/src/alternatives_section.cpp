@@ -23,13 +23,6 @@ std::string check_cell(const std::vector<cases::Check>& checks, const std::strin
   return "-";
 }
 
-// A Markdown table cell: a '|' in the text must not end it.
-std::string escaped(const std::string& text) {
-  std::string out;
-  for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
-  return out;
-}
-
 }  // namespace
 
 std::string alternatives_markdown(const ReportContext& ctx, const std::string& case_name) {
@@ -54,7 +47,7 @@ std::string alternatives_markdown(const ReportContext& ctx, const std::string& c
     md += " |\n";
   }
   for (const auto& c : ref->second.checks) {
-    md += fmt::format("| check: {} | {}", escaped(c.quantity), check_cell(ref->second.checks, c.quantity));
+    md += fmt::format("| check: {} | {}", cases::markdown_cell(c.quantity), check_cell(ref->second.checks, c.quantity));
     for (const auto& a : alts->second) md += " | " + (a.run.error.empty() ? check_cell(a.run.checks, c.quantity) : "-");
     md += " |\n";
   }

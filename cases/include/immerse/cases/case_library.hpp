@@ -26,6 +26,9 @@ Schema case_schema(const std::string& solver);
 // An overrides object {"key": value} ("quick", "short", a counterexample's "set") as --set
 // assignments "key=value".
 std::vector<std::string> overrides_as_sets(const json& overrides);
+// A name that can name a run's folder: letters, digits, '_' and '-' (counterexamples, alternatives).
+bool valid_folder_name(const std::string& name);
+
 // A model the case could run instead, declared under "alternatives": the paper's form where the case
 // runs another one (with the measured reason in the paper's docs), or a choice worth seeing beside
 // it. `immerse report` runs each in full beside the case and shows both.

@@ -43,6 +43,9 @@ bool has_counterexamples(const CaseDoc& doc);
 json to_json(const Discrimination& d);
 Discrimination discrimination_from_json(const json& j);
 
+// Text as a Markdown table cell: a '|' in it (|div u|) must not end the cell.
+std::string markdown_cell(const std::string& text);
+
 // Terminal summary: one line per counterexample, then the matrix.
 void print_discrimination(const Discrimination& d);
 // Markdown: the matrix (rows: checks with their kind; columns: counterexamples; FAIL where the wrong
