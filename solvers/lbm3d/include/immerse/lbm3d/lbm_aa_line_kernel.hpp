@@ -3,16 +3,16 @@
 // its plain cells through the pull line kernel's SIMD runs (CollideStreamLines::water_run), whose
 // input and output pointers here address the same buffer.
 //
-// In place is safe in a run: water_run reads all 15 inputs of its cells (moments), then relaxes one
-// pair of opposite directions (q, -q) at a time, and the pair's two outputs go exactly where its two
-// inputs came from (result q replaces input -q, at the same run index), so nothing is overwritten
-// before it is read and runs never share a location.
+// In place is safe in a run: water_run loads all 15 inputs of a cell before it stores its results,
+// and the 15 results go exactly where the 15 inputs came from (result q replaces input -q, at the
+// same run index), so nothing is overwritten before it is read and cells never share a location.
 // - local step: every run of water cells (plain or next to a body) in every line; body cells are
 //   left alone.
 // - exchange step: runs of plain water cells (no body neighbour) between the two x ends, with the
 //   line's plan (plan_interior) giving each direction's source and, through its opposite, each
-//   result's destination; the x ends, cells next to a body and lines where a periodic face brings a
-//   body in go cell by cell through AaStep::exchange_cell, the reference the device spaces run.
+//   result's destination; the two x ends are one-cell runs with their end plans (plan_end); cells
+//   next to a body, lines where a periodic face brings a body in, and ends with a body across a
+//   face go cell by cell through AaStep::exchange_cell, the reference the device spaces run.
 #include "immerse/lbm3d/lbm_aa_kernels.hpp"
 #include "immerse/lbm3d/lbm_line_kernel.hpp"
 
@@ -41,9 +41,8 @@ struct AaLines {
     Real* out[15];
     int i = 0;
     while (i < lat.nx) {
-      int m = 0;
       const int limit = (lat.nx - i) < kRun ? (lat.nx - i) : kRun;
-      while (m < limit && !is_body(lat.group(base + i + m))) ++m;
+      const int m = lines.water_cells(base + i, limit, kNearBody);
       if (m == 0) {  // a body cell: no step touches it
         ++i;
         continue;
@@ -51,6 +50,25 @@ struct AaLines {
       for (int q = 0; q < 15; ++q) in[q] = f + q * n + base + i, out[q] = f + D3Q15::opposite(q) * n + base + i;
       lines.water_run(in, out, m);
       i += m;
+    }
+  }
+
+  // Where the populations arriving at cell 0 of a line with `plan` come from and where its results
+  // go (nullptr: a constant-kind source, or a result pushed into an outflow/inlet face).
+  void plan_pointers(const Plan& plan, const long base, const Real* in0[15], Real* out0[15]) const {
+    const long n = step.k.lat.stride;
+    Real* f = step.f.data();
+    for (int q = 0; q < 15; ++q) {
+      const int r = D3Q15::opposite(q);
+      // Arriving q: the upwind neighbour's result q (its slot -q), or the own result -q (slot q).
+      in0[q] = plan.kind[q] == Plan::kPull     ? f + r * n + plan.source[q]
+               : plan.kind[q] == Plan::kBounce ? f + q * n + base
+                                               : nullptr;
+      // Result q goes to x + e_q, the upwind cell of direction -q (slot q), or bounces back into
+      // slot -q of the cell itself; toward an outflow/inlet face slot -q gets the face's constant.
+      out0[q] = plan.kind[r] == Plan::kPull     ? f + q * n + plan.source[r]
+                : plan.kind[r] == Plan::kBounce ? f + r * n + base
+                                                : nullptr;
     }
   }
 
@@ -64,28 +82,17 @@ struct AaLines {
     Real discard[kRun];       // results pushed into an outflow/inlet face are dropped here
     const Real* in0[15];      // source of direction q at cell 0 of the line (nullptr: constant[q])
     Real* out0[15];           // destination of result q at cell 0 (nullptr: discard)
-    for (int q = 0; q < 15; ++q) {
-      const int r = D3Q15::opposite(q);
+    plan_pointers(plan, base, in0, out0);
+    for (int q = 0; q < 15; ++q)
       if (plan.kind[q] == Plan::kConstant)
         for (int a = 0; a < kRun; ++a) constant[q][a] = plan.value[q];
-      // Arriving q: the upwind neighbour's result q (its slot -q), or the own result -q (slot q).
-      in0[q] = plan.kind[q] == Plan::kPull     ? f + r * n + plan.source[q]
-               : plan.kind[q] == Plan::kBounce ? f + q * n + base
-                                               : nullptr;
-      // Result q goes to x + e_q, the upwind cell of direction -q (slot q), or bounces back into
-      // slot -q of the cell itself; toward an outflow/inlet face slot -q gets the face's constant.
-      out0[q] = plan.kind[r] == Plan::kPull     ? f + q * n + plan.source[r]
-                : plan.kind[r] == Plan::kBounce ? f + r * n + base
-                                                : nullptr;
-    }
     const Real* in[15];
     Real* out[15];
     int i = 1;
     while (i < lat.nx - 1) {
       int m = 0;
       const int limit = (lat.nx - 1 - i) < kRun ? (lat.nx - 1 - i) : kRun;
-      if (!plan.wrapped_body)
-        while (m < limit && lat.group(base + i + m) == kWater) ++m;
+      if (!plan.wrapped_body) m = lines.water_cells(base + i, limit, kWater);
       if (m == 0) {
         step.exchange_cell(i, j, kk, base + i);
         ++i;
@@ -104,8 +111,37 @@ struct AaLines {
       }
       i += m;
     }
-    step.exchange_cell(0, j, kk, base);
-    if (lat.nx > 1) step.exchange_cell(lat.nx - 1, j, kk, base + lat.nx - 1);
+    exchange_end(plan, 0, j, kk, base);
+    if (lat.nx > 1) exchange_end(plan, lat.nx - 1, j, kk, base);
+  }
+
+  // End cell i (0 or nx-1) of a line: a one-cell run with the end plan (the x face added) where no
+  // body is among the cells it exchanges with, else cell by cell (AaStep::exchange_cell). The run
+  // kernel's masked vector costs a fraction of the cell-by-cell gather and border rules.
+  void exchange_end(const Plan& interior, const int i, const int j, const int kk, const long base) const {
+    const auto& lat = step.k.lat;
+    const Plan plan = lines.plan_end(interior, i, base);
+    bool plain = lat.group(base + i) == kWater;  // no body neighbour inside the box...
+    for (int q = 0; q < 15 && plain; ++q)        // ...nor across a periodic face
+      plain = plan.kind[q] != Plan::kPull || !is_body(lat.group(plan.source[q] + i));
+    if (!plain) {
+      step.exchange_cell(i, j, kk, base + i);
+      return;
+    }
+    const Real* in0[15];
+    Real* out0[15];
+    plan_pointers(plan, base, in0, out0);
+    Real discard[15];
+    const Real* in[15];
+    Real* out[15];
+    for (int q = 0; q < 15; ++q) {
+      in[q] = in0[q] ? in0[q] + i : &plan.value[q];
+      out[q] = out0[q] ? out0[q] + i : &discard[q];
+    }
+    lines.water_run(in, out, 1);
+    const long n = lat.stride;
+    for (int q = 0; q < 15; ++q)
+      if (!out0[q]) step.f(D3Q15::opposite(q) * n + base + i) = plan.value[D3Q15::opposite(q)];
   }
 };
 

@@ -139,56 +139,107 @@ KOKKOS_INLINE_FUNCTION void moments(const Real f[15], const Real force[3], Real&
   uz = (uz + Real(0.5) * force[2]) * inv;
 }
 
-// Unrolled q loops. Under nvcc: the device pass gets CUDA's pragma; the host pass gets none, because
-// nvcc's front end warns on GCC's spelling (#1675-D) and g++ then warns on CUDA's (-Wunknown-pragmas).
-#if defined(__CUDA_ARCH__)
-#define IMMERSE_LBM_UNROLL _Pragma("unroll")
-#elif defined(__CUDACC__)
-#define IMMERSE_LBM_UNROLL
-#elif defined(__GNUC__) && !defined(__clang__)
-#define IMMERSE_LBM_UNROLL _Pragma("GCC unroll 15")
-#else
-#define IMMERSE_LBM_UNROLL
-#endif
-
-// Density, velocity with Guo's half-force shift, and 3/2 |u|^2 of one cell's streamed populations,
-// with D3Q15's explicit sums (faces 1-6, corners 7-14 in opposite pairs).
+// BGK relaxation with Guo's forcing, factored by pairs of opposite directions. With v = 3u and, for
+// the pair (q, -q), s = e_q.v, the equilibrium w rho (1 + 3 e.u + 9/2 (e.u)^2 - 3/2 u^2) is
+//   omega f_eq(+-q) = A (K + s^2 / 2) +- A s,   A = omega w rho,  K = 1 - |v|^2 / 6,
+// and Guo's term pref w (3 (e - u).F + 9 (e.u)(e.F)) is B (3 s e.F - v.F) +- 3 B e.F, B = pref w.
+// So a pair costs one square and a few multiply-adds, and the result is (1 - omega) f + omega f_eq
+// + forcing. The velocities are compile-time constants of each pair below, so the corners' s are
+// sums of vx +- vy and vz. Written on named scalars, not arrays: GCC vectorises the host line
+// kernel's loop over cells only then (lbm_line_kernel.hpp); every path (device cells, host runs,
+// the x ends) relaxes through this one function.
 template <class Real>
-KOKKOS_INLINE_FUNCTION void bgk_moments(const Real f[15], Real F0, Real F1, Real F2, Real& rho, Real& ux, Real& uy,
-                                        Real& uz, Real& uu) {
-  const Real c78 = f[7] - f[8], c910 = f[9] - f[10], c1112 = f[11] - f[12], c1314 = f[13] - f[14];
-  rho = f[0] + f[1] + f[2] + f[3] + f[4] + f[5] + f[6] + f[7] + f[8] + f[9] + f[10] + f[11] + f[12] + f[13] + f[14];
-  const Real inv = Real(1) / rho;
-  ux = (f[1] - f[2] + c78 + c910 + c1112 + c1314 + Real(0.5) * F0) * inv;
-  uy = (f[3] - f[4] + c78 + c910 - c1112 - c1314 + Real(0.5) * F1) * inv;
-  uz = (f[5] - f[6] + c78 - c910 + c1112 - c1314 + Real(0.5) * F2) * inv;
-  uu = Real(1.5) * (ux * ux + uy * uy + uz * uz);
+struct BgkCoefficients {
+  Real keep;        // 1 - omega
+  Real a0, a1, a7;  // omega w for the rest, face and corner weights
+  Real b0, b1, b7;  // pref w (Guo), same classes
+  Real F0, F1, F2;  // the body force per unit volume
+  Real eF[7];       // 3 e_q.F of the pairs q = 1, 3, ... 13
+
+  KOKKOS_INLINE_FUNCTION BgkCoefficients(Real omega, Real pref, Real fx, Real fy, Real fz)
+      : keep(Real(1) - omega),
+        a0(omega * Real(2.0 / 9.0)),
+        a1(omega * Real(1.0 / 9.0)),
+        a7(omega * Real(1.0 / 72.0)),
+        b0(pref * Real(2.0 / 9.0)),
+        b1(pref * Real(1.0 / 9.0)),
+        b7(pref * Real(1.0 / 72.0)),
+        F0(fx),
+        F1(fy),
+        F2(fz),
+        eF{Real(3) * fx,
+           Real(3) * fy,
+           Real(3) * fz,
+           Real(3) * (fx + fy + fz),
+           Real(3) * (fx + fy - fz),
+           Real(3) * (fx - fy + fz),
+           Real(3) * (fx - fy - fz)} {}
+};
+
+// One pair (q, -q): populations fp, fm to gp, gm. A, B: the pair's weight class; s = e_q.v;
+// eF = 3 e_q.F (Forced only).
+template <bool Forced, class Real>
+KOKKOS_FORCEINLINE_FUNCTION void bgk_pair(const Real keep, const Real K, const Real vF, const Real A, const Real B,
+                                          const Real s, const Real eF, const Real fp, const Real fm, Real& gp,
+                                          Real& gm) {
+  Real even = A * (K + Real(0.5) * s * s), sign = A * s;
+  if constexpr (Forced) {
+    even += B * (s * eF - vF);
+    sign += B * eF;
+  }
+  gp = keep * fp + (even + sign);
+  gm = keep * fm + (even - sign);
 }
 
-// BGK relaxation with Guo's forcing of one cell's streamed populations f into g. Written with D3Q15's
-// explicit sums (bgk_moments) and an unrolled q loop, so that every velocity and weight is a
-// compile-time constant. The cell kernel relaxes through it; the host line kernel's SIMD runs use
-// bgk_moments and the same equilibrium expression, one direction at a time.
+// One cell: streamed populations f0..f14 (D3Q15 order) to relaxed g0..g14.
+template <bool Forced, class Real>
+KOKKOS_FORCEINLINE_FUNCTION void bgk_collide(const BgkCoefficients<Real>& c, const Real f0, const Real f1,
+                                             const Real f2, const Real f3, const Real f4, const Real f5, const Real f6,
+                                             const Real f7, const Real f8, const Real f9, const Real f10,
+                                             const Real f11, const Real f12, const Real f13, const Real f14, Real& g0,
+                                             Real& g1, Real& g2, Real& g3, Real& g4, Real& g5, Real& g6, Real& g7,
+                                             Real& g8, Real& g9, Real& g10, Real& g11, Real& g12, Real& g13,
+                                             Real& g14) {
+  // Corner pairs: 7 (1,1,1), 9 (1,1,-1), 11 (1,-1,1), 13 (1,-1,-1); odd q is the + member.
+  const Real d7 = f7 - f8, d9 = f9 - f10, d11 = f11 - f12, d13 = f13 - f14;
+  const Real rho =
+      ((f0 + (f1 + f2)) + ((f3 + f4) + (f5 + f6))) + (((f7 + f8) + (f9 + f10)) + ((f11 + f12) + (f13 + f14)));
+  Real jx = (f1 - f2) + ((d7 + d9) + (d11 + d13)), jy = (f3 - f4) + ((d7 + d9) - (d11 + d13)),
+       jz = (f5 - f6) + ((d7 - d9) + (d11 - d13));
+  if constexpr (Forced) {  // Guo's half-force shift of the velocity
+    jx += Real(0.5) * c.F0;
+    jy += Real(0.5) * c.F1;
+    jz += Real(0.5) * c.F2;
+  }
+  const Real r3 = Real(3) / rho;
+  const Real vx = jx * r3, vy = jy * r3, vz = jz * r3;
+  const Real K = Real(1) - Real(1.0 / 6.0) * (vx * vx + vy * vy + vz * vz);
+  const Real A0 = c.a0 * rho, A1 = c.a1 * rho, A7 = c.a7 * rho;
+  const Real vF = Forced ? vx * c.F0 + vy * c.F1 + vz * c.F2 : Real(0);
+  g0 = c.keep * f0 + A0 * K;
+  if constexpr (Forced) g0 -= c.b0 * vF;
+  bgk_pair<Forced>(c.keep, K, vF, A1, c.b1, vx, c.eF[0], f1, f2, g1, g2);
+  bgk_pair<Forced>(c.keep, K, vF, A1, c.b1, vy, c.eF[1], f3, f4, g3, g4);
+  bgk_pair<Forced>(c.keep, K, vF, A1, c.b1, vz, c.eF[2], f5, f6, g5, g6);
+  const Real pxy = vx + vy, mxy = vx - vy;
+  bgk_pair<Forced>(c.keep, K, vF, A7, c.b7, pxy + vz, c.eF[3], f7, f8, g7, g8);
+  bgk_pair<Forced>(c.keep, K, vF, A7, c.b7, pxy - vz, c.eF[4], f9, f10, g9, g10);
+  bgk_pair<Forced>(c.keep, K, vF, A7, c.b7, mxy + vz, c.eF[5], f11, f12, g11, g12);
+  bgk_pair<Forced>(c.keep, K, vF, A7, c.b7, mxy - vz, c.eF[6], f13, f14, g13, g14);
+}
+
+// bgk_collide on arrays, for the cell-by-cell paths.
 template <class Real>
 KOKKOS_INLINE_FUNCTION void bgk_relax(const Real f[15], Real g[15], Real omega, Real pref, Real F0, Real F1, Real F2,
                                       bool forced) {
-  Real rho, ux, uy, uz, uu;
-  bgk_moments(f, F0, F1, F2, rho, ux, uy, uz, uu);
-  const Real uF = ux * F0 + uy * F1 + uz * F2;
-  IMMERSE_LBM_UNROLL
-  for (int q = 0; q < 15; ++q) {
-    const Real ex = D3Q15::cx(q), ey = D3Q15::cy(q), ez = D3Q15::cz(q), w = Real(D3Q15::w(q));
-    const Real eu = ex * ux + ey * uy + ez * uz;
-    const Real feq = w * rho * (Real(1) + Real(3) * eu + Real(4.5) * eu * eu - uu);
-    Real r = f[q] - omega * (f[q] - feq);
-    if (forced) {
-      const Real eF = ex * F0 + ey * F1 + ez * F2;
-      r += pref * w * (Real(3) * (eF - uF) + Real(9) * eu * eF);
-    }
-    g[q] = r;
-  }
+  const BgkCoefficients<Real> c(omega, pref, F0, F1, F2);
+  if (forced)
+    bgk_collide<true>(c, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12], f[13], f[14],
+                      g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9], g[10], g[11], g[12], g[13], g[14]);
+  else
+    bgk_collide<false>(c, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12], f[13], f[14],
+                       g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9], g[10], g[11], g[12], g[13], g[14]);
 }
-#undef IMMERSE_LBM_UNROLL
 
 // The fused pull collide+stream, one cell per call. Device spaces run it one cell per work item
 // (coalesced along x); host spaces run lines through CollideStreamLines (lbm_line_kernel.hpp), which

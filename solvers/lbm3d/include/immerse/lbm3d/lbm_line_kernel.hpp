@@ -6,11 +6,15 @@
 // receives direction q from the same place: a neighbour line (shifted by -e_q.x), its own opposite
 // population (bounce-back face) or a constant (outflow / velocity-inlet face). That plan is worked
 // out once per line (`plan_interior`), so every line, border lines included, runs its plain water
-// cells through SIMD runs (`water_run`). Cells next to a body, and the two x ends with a plan of
-// their own (`plan_end`: their x face added), go cell by cell (`planned_cell`).
+// cells through SIMD runs (`water_run`). The two x ends have a plan of their own (`plan_end`: their x
+// face added) and run as one-cell runs; cells next to a body, and ends with a body across a face,
+// go cell by cell (`planned_cell`).
 // With `streaming` (lattice.stores = streaming) the runs write with streaming stores
 // (streaming_store.hpp): no write-allocate read of the destination buffer.
 // Device spaces do not use this file: they run CollideStream one cell per work item.
+#include <cstdint>
+#include <cstring>
+
 #include "immerse/lbm3d/lbm_kernels.hpp"
 #include "immerse/lbm3d/streaming_store.hpp"
 
@@ -134,8 +138,11 @@ struct CollideStreamLines {
       // The longest run (<= kRun) of plain water cells from i, or one other cell.
       int m = 0;
       const int limit = (lat.nx - i) < kRun ? (lat.nx - i) : kRun;
-      if (!plan.wrapped_body)
-        while (m < limit && (lat.group(base + i + m) == kWater || i + m == 0 || i + m == lat.nx - 1)) ++m;
+      if (!plan.wrapped_body) {
+        const int first = i == 0 ? 1 : 0;  // the end cells ride along whatever their group
+        m = first + water_cells(base + i + first, limit - first, kWater);
+        if (m < limit && i + m == lat.nx - 1) ++m;
+      }
       if (m == 0) {
         if (i > 0 && i < lat.nx - 1) planned_cell(plan, i, base);  // the ends have their own plans
         ++i;
@@ -152,9 +159,51 @@ struct CollideStreamLines {
       water_run(in, at, m);
       i += m;
     }
-    planned_cell(plan_end(plan, 0, base), 0, base);
-    if (lat.nx > 1) planned_cell(plan_end(plan, lat.nx - 1, base), lat.nx - 1, base);
+    end_cell(plan_end(plan, 0, base), 0, base);
+    if (lat.nx > 1) end_cell(plan_end(plan, lat.nx - 1, base), lat.nx - 1, base);
     if (streaming) streaming_fence();  // this line's stores land before the step's end
+  }
+
+  // End cell i of a line by its end plan: a one-cell run (water_run) where it is plain water and no
+  // body lies across a periodic face, else planned_cell.
+  void end_cell(const LinePlan& plan, const int i, const long base) const {
+    const auto& lat = k.lat;
+    bool plain = lat.group(base + i) == kWater;
+    for (int q = 0; q < 15 && plain; ++q)
+      plain = plan.kind[q] != LinePlan::kPull || !is_body(lat.group(plan.source[q] + i));
+    if (!plain) {
+      planned_cell(plan, i, base);
+      return;
+    }
+    const Real* src = k.src.data();
+    const long n = lat.stride;
+    const Real* in[15];
+    Real* out[15];
+    for (int q = 0; q < 15; ++q) {
+      const int o = D3Q15::opposite(q);
+      in[q] = plan.kind[q] == LinePlan::kPull     ? src + q * n + plan.source[q] + i
+              : plan.kind[q] == LinePlan::kBounce ? src + o * n + plan.source[q] + i
+                                                  : &plan.value[q];
+      out[q] = k.dst.data() + q * n + base + i;
+    }
+    water_run(in, out, 1);
+  }
+
+  // How many cells from c on (at most limit) have a group of at most `highest`: kWater for plain
+  // water, kNearBody for any water. Eight group bytes at a time (a zero word is eight plain water
+  // cells), so that finding a line's runs costs little beside relaxing them.
+  int water_cells(const long c, const int limit, const unsigned char highest) const {
+    static_assert(kWater == 0 && kNearBody == 1, "the word test below assumes these codes");
+    const unsigned char* g = k.lat.group.data() + c;
+    const std::uint64_t other = highest == kWater ? ~std::uint64_t(0) : std::uint64_t(0xFEFEFEFEFEFEFEFE);
+    int m = 0;
+    for (; m + 8 <= limit; m += 8) {
+      std::uint64_t word;
+      std::memcpy(&word, g + m, 8);
+      if (word & other) break;
+    }
+    while (m < limit && g[m] <= highest) ++m;
+    return m;
   }
 
   // Cell i of the line by its plan, one direction at a time: the two end cells, and interior cells
@@ -180,99 +229,57 @@ struct CollideStreamLines {
     k.collide(f, c);
   }
 
-  // m consecutive cells: populations from in[q][a], collided populations to out[q][a]. out may be in
-  // (the AA pattern, lbm_aa_line_kernel.hpp): out[q] is then in[-q] at the same index, so relax loads
-  // both inputs of a pair before it stores.
-  // Two passes: the moments of all m cells (15 loads each), then the relaxation one pair of opposite
-  // directions at a time (relax). The second pass reads the run again from L1 (15 x kRun values) and
-  // has two input and two output streams live per loop, where a single fused loop keeps 30 pointers
-  // and spills them: that single loop (all of bgk_relax per cell) took 2x the CPU time (serial 128^3).
-  // With `streaming` each direction is relaxed into `staged` (L1) and then stored around the caches.
+  // m consecutive cells (m <= kRun): populations from in[q][a], relaxed populations to out[q][a].
+  // out may be in (the AA pattern, lbm_aa_line_kernel.hpp): out[q] is then in[-q] at the same index,
+  // and each cell loads all 15 of its values before it stores any. One pass over the cells, every
+  // value in a register (bgk_collide), in whole SIMD vectors of kLanes cells: the last m % kLanes
+  // cells are a vector with the cells past m masked off (no scalar remainder loop, which cost as
+  // much as the rest of a 254-cell run). With `streaming` the results go to `staged` (L1) and are
+  // then stored around the caches.
   void water_run(const Real* const in[15], Real* const out[15], const int m) const {
-    const Real F0 = k.force[0], F1 = k.force[1], F2 = k.force[2];
-    Real rho[kRun], ux[kRun], uy[kRun], uz[kRun], uu[kRun], staged[2][kRun];
-    const Real* i0 = in[0];
-    const Real* i1 = in[1];
-    const Real* i2 = in[2];
-    const Real* i3 = in[3];
-    const Real* i4 = in[4];
-    const Real* i5 = in[5];
-    const Real* i6 = in[6];
-    const Real* i7 = in[7];
-    const Real* i8 = in[8];
-    const Real* i9 = in[9];
-    const Real* i10 = in[10];
-    const Real* i11 = in[11];
-    const Real* i12 = in[12];
-    const Real* i13 = in[13];
-    const Real* i14 = in[14];
-    IMMERSE_LBM_SIMD
-    for (int a = 0; a < m; ++a) {
-      const Real f[15] = {i0[a], i1[a], i2[a],  i3[a],  i4[a],  i5[a],  i6[a], i7[a],
-                          i8[a], i9[a], i10[a], i11[a], i12[a], i13[a], i14[a]};
-      bgk_moments(f, F0, F1, F2, rho[a], ux[a], uy[a], uz[a], uu[a]);
+    Real staged[15][kRun];
+    Real* to[15];
+    for (int q = 0; q < 15; ++q) to[q] = streaming ? staged[q] : out[q];
+    const int full = m - m % kLanes;
+    if (k.forced) {
+      if (full > 0) cells<true, false>(in, to, 0, full);
+      if (full < m) cells<true, true>(in, to, full, m - full);
+    } else {
+      if (full > 0) cells<false, false>(in, to, 0, full);
+      if (full < m) cells<false, true>(in, to, full, m - full);
     }
-    const RunMoments mo{rho, ux, uy, uz, uu};
-    relax<0>(in, out, mo, m, staged);
-    relax<1>(in, out, mo, m, staged);
-    relax<3>(in, out, mo, m, staged);
-    relax<5>(in, out, mo, m, staged);
-    relax<7>(in, out, mo, m, staged);
-    relax<9>(in, out, mo, m, staged);
-    relax<11>(in, out, mo, m, staged);
-    relax<13>(in, out, mo, m, staged);
+    if (streaming)
+      for (int q = 0; q < 15; ++q) store_run(out[q], staged[q], m, true);
   }
 
-  struct RunMoments {
-    const Real *rho, *ux, *uy, *uz, *uu;  // uu = 3/2 |u|^2 (bgk_moments)
-  };
+  static constexpr int kLanes = 64 / static_cast<int>(sizeof(Real));  // cells per 64-byte vector
 
-  // BGK with Guo forcing (bgk_relax's expressions) for direction q and, for odd q, its opposite q + 1.
-  // The two equilibria share w rho (1 + 9/2 (e.u)^2 - 3/2 u^2) and differ in the sign of 3 w rho e.u
-  // (and the two forcing terms in the sign of 3 w e.F), so a pair costs little more than one
-  // direction; q is a template constant, so e_q's 0 and +-1 components fold away. q = 0: rest alone.
-  template <int q>
-  void relax(const Real* const in[15], Real* const out[15], const RunMoments& mo, const int m,
-             Real (*staged)[kRun]) const {
-    constexpr bool pair = q > 0;
-    constexpr int o = pair ? q + 1 : q;
-    static_assert(!pair || (q % 2 == 1 && q + 1 < 15), "pairs are (1, 2), (3, 4), ... (13, 14)");
-    const Real ex = D3Q15::cx(q), ey = D3Q15::cy(q), ez = D3Q15::cz(q), w = Real(D3Q15::w(q));
-    const Real om = k.omega, F0 = k.force[0], F1 = k.force[1], F2 = k.force[2];
-    const Real pw = k.force_pref * w, eF = ex * F0 + ey * F1 + ez * F2;
-    const Real* rho = mo.rho;
-    const Real* ux = mo.ux;
-    const Real* uy = mo.uy;
-    const Real* uz = mo.uz;
-    const Real* uu = mo.uu;
-    const Real* fa = in[q];
-    const Real* fb = in[o];
-    Real* ta = streaming ? staged[0] : out[q];
-    Real* tb = streaming ? staged[1] : out[o];
-    if (k.forced) {
-      const Real force_odd = pw * Real(3) * eF;
-      IMMERSE_LBM_SIMD
-      for (int a = 0; a < m; ++a) {
-        const Real eu = ex * ux[a] + ey * uy[a] + ez * uz[a], wr = w * rho[a];
-        const Real even = wr * (Real(1) + Real(4.5) * eu * eu - uu[a]), odd = wr * Real(3) * eu;
-        const Real force_even = pw * (Real(9) * eu * eF - Real(3) * (ux[a] * F0 + uy[a] * F1 + uz[a] * F2));
-        const Real x = fa[a], y = fb[a];  // both before either store: in place, ta is fb (AA pattern)
-        ta[a] = x - om * (x - (even + odd)) + (force_even + force_odd);
-        if constexpr (pair) tb[a] = y - om * (y - (even - odd)) + (force_even - force_odd);
+  // Cells a0 .. a0 + m - 1 of a run. Masked: m < kLanes cells as one vector of kLanes lanes, the
+  // lanes past m neither loaded (they relax a resting unit density) nor stored.
+  template <bool Forced, bool Masked>
+  void cells(const Real* const in[15], Real* const out[15], const int a0, const int m) const {
+    const BgkCoefficients<Real> c(k.omega, k.force_pref, k.force[0], k.force[1], k.force[2]);
+    const Real *i0 = in[0] + a0, *i1 = in[1] + a0, *i2 = in[2] + a0, *i3 = in[3] + a0, *i4 = in[4] + a0;
+    const Real *i5 = in[5] + a0, *i6 = in[6] + a0, *i7 = in[7] + a0, *i8 = in[8] + a0, *i9 = in[9] + a0;
+    const Real *i10 = in[10] + a0, *i11 = in[11] + a0, *i12 = in[12] + a0, *i13 = in[13] + a0, *i14 = in[14] + a0;
+    Real *o0 = out[0] + a0, *o1 = out[1] + a0, *o2 = out[2] + a0, *o3 = out[3] + a0, *o4 = out[4] + a0;
+    Real *o5 = out[5] + a0, *o6 = out[6] + a0, *o7 = out[7] + a0, *o8 = out[8] + a0, *o9 = out[9] + a0;
+    Real *o10 = out[10] + a0, *o11 = out[11] + a0, *o12 = out[12] + a0, *o13 = out[13] + a0, *o14 = out[14] + a0;
+    const int n = Masked ? kLanes : m;
+    const Real rest = Real(1.0 / 15.0);
+    IMMERSE_LBM_SIMD
+    for (int a = 0; a < n; ++a) {
+      const bool on = !Masked || a < m;
+      Real g0, g1, g2, g3, g4, g5, g6, g7, g8, g9, g10, g11, g12, g13, g14;
+      bgk_collide<Forced>(c, on ? i0[a] : rest, on ? i1[a] : rest, on ? i2[a] : rest, on ? i3[a] : rest,
+                          on ? i4[a] : rest, on ? i5[a] : rest, on ? i6[a] : rest, on ? i7[a] : rest, on ? i8[a] : rest,
+                          on ? i9[a] : rest, on ? i10[a] : rest, on ? i11[a] : rest, on ? i12[a] : rest,
+                          on ? i13[a] : rest, on ? i14[a] : rest, g0, g1, g2, g3, g4, g5, g6, g7, g8, g9, g10, g11, g12,
+                          g13, g14);
+      if (on) {
+        o0[a] = g0, o1[a] = g1, o2[a] = g2, o3[a] = g3, o4[a] = g4, o5[a] = g5, o6[a] = g6, o7[a] = g7;
+        o8[a] = g8, o9[a] = g9, o10[a] = g10, o11[a] = g11, o12[a] = g12, o13[a] = g13, o14[a] = g14;
       }
-    } else {
-      IMMERSE_LBM_SIMD
-      for (int a = 0; a < m; ++a) {
-        const Real eu = ex * ux[a] + ey * uy[a] + ez * uz[a], wr = w * rho[a];
-        const Real even = wr * (Real(1) + Real(4.5) * eu * eu - uu[a]), odd = wr * Real(3) * eu;
-        const Real x = fa[a], y = fb[a];
-        ta[a] = x - om * (x - (even + odd));
-        if constexpr (pair) tb[a] = y - om * (y - (even - odd));
-      }
-    }
-    if (streaming) {
-      store_run(out[q], staged[0], m, true);
-      if constexpr (pair) store_run(out[o], staged[1], m, true);
     }
   }
 };
