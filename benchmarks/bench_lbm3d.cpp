@@ -182,9 +182,9 @@ int main(int argc, char** argv) {
         }
       });
   };
-  options.summary_kernels = {
-      "collide_stream/openmp/fp32/128", "collide_stream/openmp/fp32/256", "collide_stream/openmp/fp32/256/pull",
-      "collide_stream/openmp/fp64/128", "stream15/openmp/pull/128",       "stream15/openmp/pull_nt/128",
-      "stream15/openmp/in_place/128"};
+  options.summary_kernels = {"collide_stream/serial/fp32/256", "collide_stream/openmp/fp32/128",
+                             "collide_stream/openmp/fp32/256", "collide_stream/openmp/fp32/256/pull",
+                             "collide_stream/openmp/fp64/128", "stream15/openmp/pull/128",
+                             "stream15/openmp/pull_nt/128",    "stream15/openmp/in_place/128"};
   return immerse::bench::run(argc, argv, options);
 }
