@@ -87,6 +87,20 @@ class BoatLoad final : public Simulation {
   double time() const override { return system_ ? system_->water().time() : 0.0; }
   int frame_count() const override { return 0; }
 
+  // Each position is its own run from still water, so the state is the step, the finished
+  // positions' results and the water and boat of the run that made the last step (one body: no
+  // Bullet contact caches to lose). Loading builds that run's system and fills it.
+  bool supports_checkpoint() const override { return true; }
+  void archive(StateArchive& a) override {
+    a.value("boat_load.step", n_);
+    a.value("boat_load.results", results_);
+    int run = n_ == 0 ? -1 : static_cast<int>((n_ - 1) / per_run_);
+    a.value("boat_load.system_run", run);
+    if (run < 0) return;
+    if (a.loading()) build(run);
+    system_->archive(a);
+  }
+
   void write_final(const std::string& dir) override {
     // The hull pressure of the last position (starboard), as the paper's Fig. 10 shows it.
     if (system_) write_float_body_vtp(dir + "/hull_pressure.vtp", *system_, 0);

@@ -64,6 +64,29 @@ class Sailboat final : public Simulation {
   double time() const override { return system_ ? system_->water().time() : 0.0; }
   int frame_count() const override { return 0; }
 
+  // Each centre-of-mass height is its own run from still water: the state is the step, the roll
+  // curves and extremes so far, and the water and boat of the run that made the last step (one
+  // body: no Bullet contact caches to lose). Loading builds that run's system and fills it.
+  bool supports_checkpoint() const override { return true; }
+  void archive(StateArchive& a) override {
+    a.value("sailboat.step", n_);
+    a.vector("sailboat.max_roll", max_roll_);
+    a.vector("sailboat.final_roll", final_roll_);
+    for (auto& curve : roll_) {
+      std::vector<double> flat;
+      for (const auto& [t, roll] : curve) flat.insert(flat.end(), {t, roll});
+      a.vector("sailboat.roll", flat);
+      if (!a.loading()) continue;
+      curve.clear();
+      for (size_t k = 0; k + 1 < flat.size(); k += 2) curve.emplace_back(flat[k], flat[k + 1]);
+    }
+    int run = n_ == 0 ? -1 : static_cast<int>((n_ - 1) / per_run_);
+    a.value("sailboat.system_run", run);
+    if (run < 0) return;
+    if (a.loading()) build(run);
+    system_->archive(a);
+  }
+
   void write_final(const std::string& dir) override {
     std::vector<std::string> cols = {"t"};
     for (double h : heights_) cols.push_back(fmt::format("roll_deg_com_{:.2f}", h));
