@@ -18,10 +18,12 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 // Settled heel and trim against the hull's static equilibrium on still water. Measured: the side
 // loads heel 7 % further than the equilibrium (15.74 against 14.71 deg), the end loads trim within
-// 1 % of it. The excess heel is not explained yet (the water the hull has displaced is not flat
-// under it; the equilibrium assumes it is); 10 % bounds it, and a buoyancy 10 % weak (15 % more
-// heel) fails.
+// 1 % of it (bow 2.727 against 2.722 deg, stern -4.594 against -4.560). The excess heel is not
+// explained yet (the water the hull has displaced is not flat under it; the equilibrium assumes it
+// is); 10 % bounds it, and a buoyancy 10 % weak (15 % more heel) fails. The trims get 3 %, four
+// times their larger error: a buoyancy 5 % weak trims the bow 3.3 % and the stern 5.1 % further.
 constexpr double kSettledTolerance = 0.10;
+constexpr double kTrimTolerance = 0.03;
 
 struct Position {
   const char* name;
@@ -146,19 +148,23 @@ class BoatLoad final : public Simulation {
                    "symmetry: a centred load neither heels nor trims; tol 10% of the end-load trim",
                    CheckKind::prediction});
     // Roll > 0 dips starboard (-y), pitch > 0 dips the bow (+x).
-    const std::string src = fmt::format(
-        "static equilibrium of the same hull and load from the mesh's hydrostatics (centre of buoyancy by the "
-        "divergence theorem; not the simulation's buoyancy code); tol {:g}% (see kSettledTolerance)",
-        100 * kSettledTolerance);
+    auto source = [](double tol, const char* why) {
+      return fmt::format(
+          "static equilibrium of the same hull and load from the mesh's hydrostatics (centre of buoyancy by the "
+          "divergence theorem; not the simulation's buoyancy code); tol {:g}% ({})",
+          100 * tol, why);
+    };
+    const std::string heel_src = source(kSettledTolerance, "the side loads heel 7% further; see kSettledTolerance");
+    const std::string trim_src = source(kTrimTolerance, "4x the end loads' measured 0.8%; see kTrimTolerance");
     for (const char* side : {"port", "starboard"}) {
       const double ref = m[std::string(side) + "_hydrostatic_heel_deg"];
       out.push_back({fmt::format("{}: heel (deg)", side), m[std::string(side) + "_heel_deg"], ref,
-                     kSettledTolerance * std::abs(ref), src, CheckKind::prediction});
+                     kSettledTolerance * std::abs(ref), heel_src, CheckKind::prediction});
     }
     for (const char* end : {"bow", "stern"}) {
       const double ref = m[std::string(end) + "_hydrostatic_trim_deg"];
       out.push_back({fmt::format("{}: trim (deg)", end), m[std::string(end) + "_trim_deg"], ref,
-                     kSettledTolerance * std::abs(ref), src, CheckKind::prediction});
+                     kTrimTolerance * std::abs(ref), trim_src, CheckKind::prediction});
     }
     return out;
   }
