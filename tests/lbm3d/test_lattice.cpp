@@ -194,6 +194,7 @@ TYPED_TEST(Lattice, BoxMomentsMatchTheWholeLattice) {
         const size_t b = box.at(i, j, k), c = all.at(i + box.lo[0], j + box.lo[1], k + box.lo[2]);
         EXPECT_EQ(box.rho[b], all.rho[c]);
         EXPECT_EQ(box.ux[b], all.ux[c]);
+        EXPECT_EQ(box.uy[b], all.uy[c]);
         EXPECT_EQ(box.uz[b], all.uz[c]);
         EXPECT_EQ(box.group[b], all.group[c]);
       }

@@ -119,12 +119,8 @@ struct AaLines {
   // body is among the cells it exchanges with, else cell by cell (AaStep::exchange_cell). The run
   // kernel's masked vector costs a fraction of the cell-by-cell gather and border rules.
   void exchange_end(const Plan& interior, const int i, const int j, const int kk, const long base) const {
-    const auto& lat = step.k.lat;
     const Plan plan = lines.plan_end(interior, i, base);
-    bool plain = lat.group(base + i) == kWater;  // no body neighbour inside the box...
-    for (int q = 0; q < 15 && plain; ++q)        // ...nor across a periodic face
-      plain = plan.kind[q] != Plan::kPull || !is_body(lat.group(plan.source[q] + i));
-    if (!plain) {
+    if (!lines.plain_end(plan, i, base)) {
       step.exchange_cell(i, j, kk, base + i);
       return;
     }
@@ -139,7 +135,7 @@ struct AaLines {
       out[q] = out0[q] ? out0[q] + i : &discard[q];
     }
     lines.water_run(in, out, 1);
-    const long n = lat.stride;
+    const long n = step.k.lat.stride;
     for (int q = 0; q < 15; ++q)
       if (!out0[q]) step.f(D3Q15::opposite(q) * n + base + i) = plan.value[D3Q15::opposite(q)];
   }
