@@ -56,8 +56,14 @@ void write(const fs::path& p, const json& j) {
   std::ofstream(p) << j.dump();
 }
 
+// A temporary folder of the running test's own: ctest runs each test as its own process, in
+// parallel, and a shared folder would be removed under another test's feet.
+fs::path test_folder(const std::string& stem) {
+  return fs::temp_directory_path() / (stem + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+}
+
 struct Folders {
-  fs::path root = fs::temp_directory_path() / "immerse_baseline_section";
+  fs::path root = test_folder("immerse_baseline_section");
   Folders() {
     fs::remove_all(root);
     write(root / "before" / "bench_x.json",
@@ -167,7 +173,7 @@ TEST(BaselineSection, MissingBaselineIsBadInput) {
     EXPECT_EQ(e.exit_code(), immerse::kExitBadInput);
     EXPECT_NE(std::string(e.what()).find("/nonexistent/reports/latest: no such folder"), std::string::npos);
   }
-  const fs::path empty = fs::temp_directory_path() / "immerse_baseline_empty";
+  const fs::path empty = test_folder("immerse_baseline_empty");
   fs::create_directories(empty);
   std::ofstream(empty / "index.md") << "# not a report with benchmarks\n";
   try {
