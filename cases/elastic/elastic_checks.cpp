@@ -27,9 +27,10 @@ struct RefPoint {
   double coord, value;
 };
 
-std::vector<RefPoint> ghia() {
+// table: "re100" or "re1000", a column of Ghia et al.'s Tables I and II.
+std::vector<RefPoint> ghia(const std::string& table) {
   std::vector<RefPoint> out;
-  std::istringstream in(reference_data("stable_ghia_re100.csv"));
+  std::istringstream in(reference_data("stable_ghia_" + table + ".csv"));
   std::string row;
   while (std::getline(in, row)) {
     if (row.empty() || row[0] == '#' || row.rfind("line", 0) == 0) continue;
@@ -73,7 +74,8 @@ json ElasticSimulation::scene_metrics() {
   };
   double du = 0, dv = 0;
   json rows = json::array();
-  for (const RefPoint& p : ghia()) {
+  const std::string table = params_["cavity"]["ghia_table"];
+  for (const RefPoint& p : ghia(table)) {
     const double ours = p.line == 'u' ? u_at(p.coord * L) / U : v_at(p.coord * L) / U;
     (p.line == 'u' ? du : dv) = std::max(p.line == 'u' ? du : dv, std::abs(ours - p.value));
     rows.push_back({{"line", std::string(1, p.line)}, {"coord", p.coord}, {"ours", ours}, {"ghia", p.value}});
@@ -82,6 +84,7 @@ json ElasticSimulation::scene_metrics() {
   m["ghia_u_max_abs_dev"] = du;
   m["ghia_v_max_abs_dev"] = dv;
   m["reynolds"] = U * L / fluid_.nu;
+  m["ghia_table"] = table;
   return m;
 }
 
@@ -93,16 +96,23 @@ std::vector<Check> ElasticSimulation::checks(const json& m) const {
                  "projection to the stated tolerance (fluid_solver.pressure_tol): the solver's stopping rule",
                  CheckKind::consistency});
   if (scene_ == ElasticScene::cavity) {
-    // First-order semi-Lagrangian advection smears the vortex: Stable Fluids is known to be
-    // diffusive (Stam 1999), its numerical viscosity ~ U h / 2. Measured max deviations: 0.0113 /
-    // 0.0068 U at 64^2, 0.0058 / 0.0050 U at 128^2 (first order: halving with h). 0.02 U bounds the
-    // 64^2 error; a fluid 25 % more viscous (Re 80) deviates 0.025 U at 128^2 and fails.
-    out.push_back({"Ghia u(y) centreline max |dev| / U", m["ghia_u_max_abs_dev"], 0.0, 0.02,
-                   "Ghia, Ghia & Shin 1982 Table I, Re 100; tol 0.02 U (first-order numerical viscosity, measured "
-                   "0.011 U at 64^2)",
-                   CheckKind::prediction});
-    out.push_back({"Ghia v(x) centreline max |dev| / U", m["ghia_v_max_abs_dev"], 0.0, 0.02,
-                   "Ghia, Ghia & Shin 1982 Table II, Re 100; tol 0.02 U", CheckKind::prediction});
+    const bool re1000 = m.value("ghia_table", "re100") == "re1000";
+    // Re 100 (stable_cavity, the paper's semi-Lagrangian advection): first-order advection smears the
+    // vortex, Stable Fluids' known diffusion (Stam 1999), numerical viscosity ~ U h / 2. Measured max
+    // deviations: 0.0113 / 0.0068 U at 64^2, 0.0058 / 0.0050 U at 128^2 (first order: halving with h).
+    // 0.02 U bounds the 64^2 error; a fluid 25 % more viscous (Re 80) deviates 0.025 U at 128^2 and fails.
+    // Re 1000 (stable_cavity_re1000, MacCormack at 128^2): measured 0.030 / 0.025 U at t = 60 s and
+    // 0.032 / 0.029 U at t = 30 s (the short form); 256^2 gives 0.026 / 0.023 U, so what remains is
+    // mostly not the grid (the time step at CFL 1.3, the splitting, Ghia's own 129^2 solution).
+    // 0.04 U sits above both; the paper's semi-Lagrangian scheme deviates 0.094 / 0.081 U there and fails.
+    const double tol = re1000 ? 0.04 : 0.02;
+    const std::string why = re1000 ? "tol 0.04 U (MacCormack at 128^2 measured 0.030 U; semi-Lagrangian 0.094 U)"
+                                   : "tol 0.02 U (first-order numerical viscosity, measured 0.011 U at 64^2)";
+    const std::string col = re1000 ? "Re 1000" : "Re 100";
+    out.push_back({"Ghia u(y) centreline max |dev| / U", m["ghia_u_max_abs_dev"], 0.0, tol,
+                   fmt::format("Ghia, Ghia & Shin 1982 Table I, {}; {}", col, why), CheckKind::prediction});
+    out.push_back({"Ghia v(x) centreline max |dev| / U", m["ghia_v_max_abs_dev"], 0.0, tol,
+                   fmt::format("Ghia, Ghia & Shin 1982 Table II, {}; {}", col, why), CheckKind::prediction});
   }
   // The body checks need a body: a case that sets body.kind = none keeps the scene's fluid checks only.
   const bool body = !runs_.empty() && runs_[0].body.has_value();

@@ -58,8 +58,14 @@ Schema elastic_schema() {
                "add the pressure traction -p n on the body's edges to eq. 8's force (not in the paper; eq. 8 alone "
                "hardly loads the body)")
       .boolean("compare", false, "also run the other coupling alongside and report its metrics with a prefix");
+  Schema cavity;
+  cavity.choice("ghia_table", "re100", {"re100", "re1000"},
+                "scene cavity: the Ghia, Ghia & Shin (1982) column the centrelines are compared with (Re 100 or "
+                "1000; the case's own Re = U L / nu is reported beside it)");
   Schema s = mac2d::stable_fluid_schema();
-  s.object("body", body, "elastic body (explicit FEM)").object("coupling", coupling, "fluid-body coupling");
+  s.object("body", body, "elastic body (explicit FEM)")
+      .object("coupling", coupling, "fluid-body coupling")
+      .object("cavity", cavity, "lid-driven cavity reference");
   return s;
 }
 

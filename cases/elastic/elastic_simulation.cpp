@@ -254,6 +254,7 @@ json ElasticSimulation::run_metrics(ElasticRun& r) {
   }
   const auto& ps = f.pressure_stats();
   m["pressure_solver"] = to_string(fluid_.pressure_solver);
+  m["advection"] = to_string(fluid_.advection);
   m["pressure_iterations_per_solve"] = ps.solves ? static_cast<double>(ps.iterations) / ps.solves : 0.0;
   m["pressure_solve_ms"] = ps.solves ? 1e3 * ps.seconds / ps.solves : 0.0;
   m["pressure_tol"] = fluid_.pressure_tol;

@@ -146,14 +146,7 @@ std::string elastic_section(const ReportContext& ctx) {
     md += curve_plot(ctx, it->second, "windmill", "omega", "angular velocity (rad/s)");
     md += frame_plot(ctx, it->second, "windmill");
   }
-  if (auto it = ctx.runs.find("stable_cavity"); it != ctx.runs.end() && it->second.error.empty()) {
-    const json& m = it->second.result["metrics"];
-    md += fmt::format(
-        "### Stable Fluids: lid-driven cavity at Re 100 against Ghia, Ghia & Shin (1982)\n\n"
-        "128^2, max |u - u_Ghia| / U on x = 0.5: {:.4f}; max |v - v_Ghia| / U on y = 0.5: {:.4f} "
-        "(tolerance 0.05, the semi-Lagrangian scheme's numerical viscosity).\n\n",
-        num(m, "ghia_u_max_abs_dev"), num(m, "ghia_v_max_abs_dev"));
-  }
+  md += cavity_section(ctx);
   return md;
 }
 

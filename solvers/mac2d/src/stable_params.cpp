@@ -21,6 +21,8 @@ const Choices<LinearSolver> kSolvers{{"jacobi", LinearSolver::jacobi},
                                      {"rbsor", LinearSolver::rbsor},
                                      {"multigrid", LinearSolver::multigrid},
                                      {"mgcg", LinearSolver::mgcg}};
+const Choices<Advection> kAdvection{{"semi_lagrangian", Advection::semi_lagrangian},
+                                    {"maccormack", Advection::maccormack}};
 // The sides in the order of StableParams::walls and JetSpec::side.
 const Choices<int> kSides{{"left", 0}, {"right", 1}, {"bottom", 2}, {"top", 3}};
 
@@ -44,6 +46,7 @@ WallSpec wall_from(const json& w, const std::string& side) {
 }  // namespace
 
 std::string to_string(LinearSolver s) { return kSolvers.name(s); }
+std::string to_string(Advection a) { return kAdvection.name(a); }
 
 Schema stable_fluid_schema() {
   Schema grid;
@@ -72,6 +75,9 @@ Schema stable_fluid_schema() {
   initial.expression("u", "0", "initial u, formula of x, y").expression("v", "0", "initial v, formula of x, y");
   Schema solver;
   solver
+      .choice("advection", "semi_lagrangian", kAdvection.names(),
+              "velocity advection: semi_lagrangian (the paper; first order, RK2 backtrace, bilinear) or maccormack "
+              "(Selle et al. 2008: second order, limited; three interpolation passes instead of one)")
       .choice("pressure", "multigrid", kSolvers.names(),
               "pressure Poisson solver: jacobi (the paper, damped 0.9), red-black SOR, multigrid V-cycles (red-black "
               "Gauss-Seidel smoother), or mgcg (conjugate gradients preconditioned by one symmetric V-cycle)")
@@ -119,6 +125,7 @@ StableParams stable_params_from_json(const json& r, const std::string& source) {
   p.initial_u = r["initial"]["u"];
   p.initial_v = r["initial"]["v"];
   const auto& fs = r["fluid_solver"];
+  p.advection = kAdvection.parse(fs["advection"], "fluid_solver.advection");
   p.pressure_solver = kSolvers.parse(fs["pressure"], "fluid_solver.pressure");
   p.viscosity_solver = kSolvers.parse(fs["viscosity"], "fluid_solver.viscosity");
   p.pressure_tol = fs["pressure_tol"];

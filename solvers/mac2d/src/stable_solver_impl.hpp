@@ -123,6 +123,10 @@ class StableSolver final : public StableFlow {
   view cg_r_, cg_d_, cg_q_;
   fview cg_z_, cg_rf_;
   void apply_fixed();
+  // Semi-Lagrangian advection of (qu, qv) along (tu, tv) into (du, dv), c = dt / h (stable_advect.cpp).
+  void advect(const view& qu, const view& qv, const view& tu, const view& tv, double c, const view& du, const view& dv);
+  // MacCormack's limited correction of vel_ (the forward step) from the start field and the backward step.
+  void maccormack_correct(const view& un, const view& vn, const view& bu, const view& bv);
   void diffuse_jacobi(int c);  // the paper's Jacobi (fluid_solver.viscosity = jacobi), one component
   void diffuse_rbgs();         // both components at once, starting from the previous solve's sweep count
   void visc_sweeps(int n);

@@ -72,6 +72,8 @@ bool run_gnuplot(const std::string& dir, const std::string& script_name, const s
 std::string patent_section(const ReportContext& ctx);
 std::string langevin_section(const ReportContext& ctx);
 std::string elastic_section(const ReportContext& ctx);
+// The lid-driven cavities (Stable Fluids alone against Ghia et al.); part of elastic_section.
+std::string cavity_section(const ReportContext& ctx);
 std::string jellyfish_section(const ReportContext& ctx);
 std::string floating_section(const ReportContext& ctx);
 // A case beside its alternatives: every scalar metric and every check, one column per model; empty

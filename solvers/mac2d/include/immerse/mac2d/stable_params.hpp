@@ -30,6 +30,11 @@ struct JetSpec {
 
 enum class LinearSolver { jacobi, rbsor, multigrid, mgcg };
 
+// Velocity advection: the paper's first-order semi-Lagrangian step (Stam 1999), or MacCormack
+// (Selle et al. 2008): a forward and a backward semi-Lagrangian step whose difference corrects the
+// first to second order, reverted to the forward value where it would make a new extremum.
+enum class Advection { semi_lagrangian, maccormack };
+
 struct StableParams {
   int nx = 64, ny = 64;
   double h = 1.0 / 64;  // square cells
@@ -40,6 +45,7 @@ struct StableParams {
   std::vector<JetSpec> jets;
   std::string initial_u = "0", initial_v = "0";
   LinearSolver pressure_solver = LinearSolver::multigrid, viscosity_solver = LinearSolver::rbsor;
+  Advection advection = Advection::semi_lagrangian;
   double pressure_tol = 1e-4;   // max |div u| after projection, 1/s
   double viscosity_tol = 1e-8;  // max |residual| of the implicit viscosity system, m/s
   int max_iterations = 20000;
@@ -50,6 +56,7 @@ struct StableParams {
 Schema stable_fluid_schema();  // the fluid keys (grid, time, physics, walls, jets, initial, solver)
 StableParams stable_params_from_json(const json& resolved, const std::string& source);
 std::string to_string(LinearSolver s);
+std::string to_string(Advection a);
 // InputError (exit 2) when inflows (walls of type inflow, jets) bring a net flux into a box with no
 // outflow side: incompressible water cannot enter a closed box, so the pressure equation has no
 // solution and every solve would run to max_iterations. The flux is sampled at t = 0, dt and 1 s.
