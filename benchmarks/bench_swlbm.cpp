@@ -1,12 +1,15 @@
 // bench_swlbm: Google Benchmark timings of the floating-bodies paper for every backend.
 //
 //   sw_step/<backend>/<N>            one shallow-water LBM step on an N x N basin (175, 512, 2048)
+//   sw_step_fp32/<backend>/<N>, sw_step_fp16s/<backend>/<N>
+//                                    the same with the populations stored in float / binary16
 //   fps_objects/<backend>/<column>   one frame of a Table 1 column (forces + Bullet + wetted section
 //                                    + water step), the canned fps_objects case's grid and layout
 //   stream_inplace, stream_copy, stream_triad   bandwidth rows from support/bench_main
 //
 // Bytes per cell of sw_step (STREAM convention, no write-allocate): read and write the 9
-// populations (144 B), read the force field (16 B), write h, u, v (24 B): 184 B.
+// populations (144 B in double, 72 B in float, 36 B in binary16), read the force field (16 B),
+// write h, u, v (24 B): 184, 112 and 76 B.
 // Run with OMP_PROC_BIND=spread OMP_PLACES=threads.
 #include <benchmark/benchmark.h>
 
@@ -38,14 +41,17 @@ swlbm::SwParams basin(int n) {
   return p;
 }
 
-void sw_step(benchmark::State& state, Backend backend, int n) {
-  auto flow = swlbm::make_sw_flow(backend, basin(n));
+void sw_step(benchmark::State& state, Backend backend, int n, swlbm::Storage storage) {
+  swlbm::SwParams p = basin(n);
+  p.storage = storage;
+  auto flow = swlbm::make_sw_flow(backend, p);
   for (int s = 0; s < 3; ++s) flow->step();
   for (auto _ : state) flow->step();  // step() fences
   if (!flow->status().healthy) state.SkipWithError("unhealthy water after the timed steps");
   const double cells = double(n) * n * state.iterations();
   state.counters["lattice_updates_per_s"] = benchmark::Counter(cells, benchmark::Counter::kIsRate);
-  state.SetBytesProcessed(std::int64_t(184) * n * n * state.iterations());
+  const int pop_bytes = storage == swlbm::Storage::fp64 ? 8 : storage == swlbm::Storage::fp32 ? 4 : 2;
+  state.SetBytesProcessed(std::int64_t(18 * pop_bytes + 40) * n * n * state.iterations());
   state.SetLabel("copy");  // populations read from f_old, written to f_new
 }
 
@@ -67,16 +73,20 @@ int main(int argc, char** argv) {
   options.register_benchmarks = [] {
     for (Backend b : immerse::enabled_backends()) {
       const std::string bn = immerse::to_string(b);
-      for (int n : kSizes)
-        benchmark::RegisterBenchmark(("sw_step/" + bn + "/" + std::to_string(n)).c_str(), sw_step, b, n)
-            ->UseRealTime()
-            ->Unit(benchmark::kMillisecond);
+      for (const auto& [prefix, storage] : {std::pair<const char*, swlbm::Storage>{"sw_step/", swlbm::Storage::fp64},
+                                            {"sw_step_fp32/", swlbm::Storage::fp32},
+                                            {"sw_step_fp16s/", swlbm::Storage::fp16s}})
+        for (int n : kSizes)
+          benchmark::RegisterBenchmark((prefix + bn + "/" + std::to_string(n)).c_str(), sw_step, b, n, storage)
+              ->UseRealTime()
+              ->Unit(benchmark::kMillisecond);
       for (int c = 0; c < 4; ++c)
         benchmark::RegisterBenchmark(("fps_objects/" + bn + "/" + cases::kFpsColumns[c].key).c_str(), fps_column, b, c)
             ->UseRealTime()
             ->Unit(benchmark::kMillisecond);
     }
   };
-  options.summary_kernels = {"sw_step/openmp/2048", "sw_step/openmp/512", "sw_step/openmp/175"};
+  options.summary_kernels = {"sw_step/openmp/2048", "sw_step_fp32/openmp/2048", "sw_step_fp16s/openmp/2048",
+                             "sw_step/openmp/512", "sw_step/openmp/175"};
   return immerse::bench::run(argc, argv, options);
 }

@@ -11,8 +11,22 @@ const Choices<Border> kBorders{{"wall", Border::wall},
                                {"inflow", Border::inflow},
                                {"outflow", Border::outflow},
                                {"wave", Border::wave}};
+const Choices<Storage> kStorage{{"fp64", Storage::fp64}, {"fp32", Storage::fp32}, {"fp16s", Storage::fp16s}};
 
 }  // namespace
+
+std::string to_string(Storage s) { return kStorage.name(s); }
+
+VolumeTolerance volume_roundoff_tolerance(Storage s) {
+  switch (s) {
+    case Storage::fp32:
+      return {1e-5, "lattice.storage fp32: float rounding of the stored deviations, measured <= 2.2e-6"};
+    case Storage::fp16s:
+      return {5e-4, "lattice.storage fp16s: binary16's unit round-off 2^-11, measured <= 1.1e-4"};
+    default:
+      return {1e-10, "double round-off"};
+  }
+}
 
 Schema sw_schema() {
   Schema grid;
@@ -46,6 +60,10 @@ Schema sw_schema() {
       .expression("inflow_u", "0", "x velocity on inflow borders, formula of x, y, t (m/s)")
       .expression("inflow_v", "0", "y velocity on inflow borders, formula of x, y, t (m/s)")
       .object("wave", wave, "wave maker H(x,t) = A |sin(2 pi (x + c t) / L)|^n (paper eq. 10) on 'wave' borders");
+  Schema lattice;
+  lattice.choice("storage", "fp64", kStorage.names(),
+                 "population storage: fp64 (double); fp32 or fp16s (IEEE half): the deviation from the still-water "
+                 "equilibrium at the mean initial depth, arithmetic in float");
   Schema stab;
   stab.number("velocity_scale", 0, 0, 1e6, "m/s",
               "largest expected flow speed for the up-front lattice checks (0: from the initial/inflow formulas)")
@@ -58,6 +76,7 @@ Schema sw_schema() {
       .object("physics", physics, "physics")
       .object("initial", initial, "initial water state")
       .object("boundaries", bc, "borders of the water grid")
+      .object("lattice", lattice, "population storage")
       .object("stability", stab, "up-front stability checks");
   return s;
 }
@@ -89,6 +108,7 @@ SwParams sw_params_from_json(const json& r, const std::string& source) {
   p.wave.c = w["c"];
   p.wave.n = w["n"];
   p.wave.depth = w["depth"];
+  p.storage = kStorage.parse(r["lattice"]["storage"], "lattice.storage");
   p.velocity_scale = r["stability"]["velocity_scale"];
   p.allow_transcritical = r["stability"]["allow_transcritical"];
   if ((p.left == Border::periodic) != (p.right == Border::periodic))

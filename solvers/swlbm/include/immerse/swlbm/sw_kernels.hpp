@@ -5,9 +5,14 @@
 //   f_a <- f_a - (f_a - f_a^eq) / tau + dt / (6 v^2) v_a . F.
 // The force term carries no weights (sum_a v_a v_a^T = 6 v^2 I), so it adds dt F to h u; F is a
 // momentum flux density (m^2/s^2) written by the body coupling.
+// The populations are stored as V (sw_storage.hpp: double, or float / binary16 deviations from a
+// reference), the arithmetic is in SwStore<V>::real; the macroscopic fields stay double.
 #include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <type_traits>
 
 #include "immerse/swlbm/sw_lattice.hpp"
+#include "immerse/swlbm/sw_storage.hpp"
 
 namespace immerse::swlbm {
 
@@ -15,9 +20,11 @@ namespace immerse::swlbm {
 enum : int { kWall = 0, kPeriodic = 1, kInflow = 2, kOutflow = 3, kWave = 4 };
 enum : int { kLeft = 0, kRight = 1, kBottom = 2, kTop = 3 };
 
-template <class Device>
+template <class Device, class V = double>
 struct SwStep {
-  using pops = Kokkos::View<double**, Kokkos::LayoutLeft, Device>;
+  using S = SwStore<V>;
+  using R = typename S::real;
+  using pops = Kokkos::View<V**, Kokkos::LayoutLeft, Device>;
   using field = Kokkos::View<double*, Device>;
   using border = Kokkos::View<double* [3], Device>;  // h, u, v along a border
 
@@ -26,15 +33,22 @@ struct SwStep {
   border left, right, bottom, top;
   int nx, ny;
   int kind[4];
-  double g, v, omega, force_coef;
-  double g6v2;  // g / (6 v^2)
+  double g, v;
+  R omega;
+  double force_coef;
+  R g6v2;           // g / (6 v^2)
+  R ref[9] = {};    // the stored populations' shift (zero for double)
+  R inv_scale = 1;  // and scale (binary16)
 
-  KOKKOS_INLINE_FUNCTION double from_border(const border& b, int k, int a) const {
-    return sw_equilibrium(a, b(k, 0), b(k, 1), b(k, 2), g, v);
+  KOKKOS_FORCEINLINE_FUNCTION R load(const pops& f, int c, int a) const { return S::load(f(c, a), ref[a], inv_scale); }
+  KOKKOS_FORCEINLINE_FUNCTION void store(int c, int a, R x) const { f_new(c, a) = S::store(x, ref[a], inv_scale); }
+
+  KOKKOS_INLINE_FUNCTION R from_border(const border& b, int k, int a) const {
+    return static_cast<R>(sw_equilibrium(a, b(k, 0), b(k, 1), b(k, 2), g, v));
   }
 
   // The population arriving at (i, j) in direction a.
-  KOKKOS_INLINE_FUNCTION double pull(int i, int j, int a) const {
+  KOKKOS_INLINE_FUNCTION R pull(int i, int j, int a) const {
     int si = i - lattice_cx(a), sj = j - lattice_cy(a);
     if (si < 0 || si >= nx) {
       const int side = si < 0 ? kLeft : kRight;
@@ -43,7 +57,7 @@ struct SwStep {
           si = si < 0 ? nx - 1 : 0;
           break;
         case kWall:
-          return f_old(j * nx + i, lattice_opposite(a));  // half-way bounce-back
+          return load(f_old, j * nx + i, lattice_opposite(a));  // half-way bounce-back
         case kOutflow:
           si = i;
           break;  // zero gradient
@@ -58,7 +72,7 @@ struct SwStep {
           sj = sj < 0 ? ny - 1 : 0;
           break;
         case kWall:
-          return f_old(j * nx + i, lattice_opposite(a));
+          return load(f_old, j * nx + i, lattice_opposite(a));
         case kOutflow:
           sj = j;
           break;
@@ -66,85 +80,129 @@ struct SwStep {
           return from_border(side == kBottom ? bottom : top, i, a);
       }
     }
-    return f_old(sj * nx + si, a);
+    return load(f_old, sj * nx + si, a);
   }
 
   // One cell per work item (devices) ...
   KOKKOS_INLINE_FUNCTION void operator()(const int c) const { cell(c % nx, c / nx, c); }
   // ... or one row per work item (host spaces): the row's interior is one branch-free loop the
   // compiler vectorises across cells; the two end cells and the first/last rows take the border path.
+  // Binary16 rows go through blocks (interior_block).
   struct Rows {
     SwStep k;
-    KOKKOS_INLINE_FUNCTION void operator()(const int j) const {
+    void operator()(const int j) const {
       const int nx = k.nx, row = j * nx;
       if (j == 0 || j == k.ny - 1 || nx < 3) {
         for (int i = 0; i < nx; ++i) k.cell(i, j, row + i);
         return;
       }
       k.cell(0, j, row);
+      if constexpr (std::is_same_v<V, std::uint16_t>) {
+        for (int i = 1; i < nx - 1; i += kBlock) k.interior_block(row + i, (nx - 1 - i) < kBlock ? nx - 1 - i : kBlock);
+      } else {
 #if defined(_OPENMP) && !defined(__CUDA_ARCH__)
 #pragma omp simd
 #endif
-      for (int i = 1; i < nx - 1; ++i) k.interior(row + i);
+        for (int i = 1; i < nx - 1; ++i) k.interior(row + i);
+      }
       k.cell(nx - 1, j, row + nx - 1);
     }
   };
 
+  // Where a relaxed population goes: its lattice slot, or a block of floats (interior_block).
+  struct ToLattice {
+    const SwStep& k;
+    int c;
+    KOKKOS_FORCEINLINE_FUNCTION void operator()(int a, R x) const { k.store(c, a, x); }
+  };
+  struct ToBlock {
+    R* out;  // out[a * kBlock + b]
+    int b;
+    KOKKOS_FORCEINLINE_FUNCTION void operator()(int a, R x) const { out[a * kBlock + b] = x; }
+  };
+
+  // Host only, binary16: n <= kBlock interior cells from c0. The 9 incoming streams (each a
+  // contiguous run of the source column, shifted by the direction) are widened into floats, the
+  // cells relaxed in a vectorised loop into a float block, and the block narrowed into f_new.
+  static constexpr int kBlock = 64;
+  void interior_block(const int c0, const int n) const {
+    alignas(64) R in[9 * kBlock], out[9 * kBlock];
+    const int off[9] = {0, -1, -1 + nx, nx, 1 + nx, 1, 1 - nx, -nx, -1 - nx};  // the source of a: c + off[a]
+    for (int a = 0; a < 9; ++a) widen_halves(&f_old(c0 + off[a], a), in + a * kBlock, n, inv_scale, ref[a]);
+#if defined(_OPENMP)
+#pragma omp simd
+#endif
+    for (int b = 0; b < n; ++b)
+      relax(c0 + b, in[b], in[kBlock + b], in[2 * kBlock + b], in[3 * kBlock + b], in[4 * kBlock + b],
+            in[5 * kBlock + b], in[6 * kBlock + b], in[7 * kBlock + b], in[8 * kBlock + b], ToBlock{out, b});
+    for (int a = 0; a < 9; ++a) narrow_halves(out + a * kBlock, &f_new(c0, a), n, inv_scale, ref[a]);
+  }
+
   // Any cell: populations pulled through the border rules where a neighbour is missing.
   KOKKOS_INLINE_FUNCTION void cell(const int i, const int j, const int c) const {
     if (i > 0 && i < nx - 1 && j > 0 && j < ny - 1) return interior(c);
-    double f[9];
+    R f[9];
     for (int a = 0; a < 9; ++a) f[a] = pull(i, j, a);
     collide(c, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]);
   }
 
   // An interior cell: the source of direction a is the cell c - (cx_a + cy_a nx).
   KOKKOS_FORCEINLINE_FUNCTION void interior(const int c) const {
-    collide(c, f_old(c, 0), f_old(c - 1, 1), f_old(c - 1 + nx, 2), f_old(c + nx, 3), f_old(c + 1 + nx, 4),
-            f_old(c + 1, 5), f_old(c + 1 - nx, 6), f_old(c - nx, 7), f_old(c - 1 - nx, 8));
+    collide(c, load(f_old, c, 0), load(f_old, c - 1, 1), load(f_old, c - 1 + nx, 2), load(f_old, c + nx, 3),
+            load(f_old, c + 1 + nx, 4), load(f_old, c + 1, 5), load(f_old, c + 1 - nx, 6), load(f_old, c - nx, 7),
+            load(f_old, c - 1 - nx, 8));
   }
 
   // w_a h (A - |U|^2/6) + w_a h (s/3 + s^2/2): a moving population's equilibrium, the first term shared.
-  KOKKOS_FORCEINLINE_FUNCTION static double moving(double base, double wh, double s) {
-    return base + wh * (s * (1.0 / 3.0) + 0.5 * s * s);
+  KOKKOS_FORCEINLINE_FUNCTION static R moving(R base, R wh, R s) {
+    return base + wh * (s * R(1.0 / 3.0) + R(0.5) * s * s);
   }
 
-  // Moments, eq. 2 equilibria and the BGK + force update of one cell's arrived populations.
-  KOKKOS_FORCEINLINE_FUNCTION void collide(const int c, const double f0, const double f1, const double f2,
-                                           const double f3, const double f4, const double f5, const double f6,
-                                           const double f7, const double f8) const {
-    const double hs = f0 + f1 + f2 + f3 + f4 + f5 + f6 + f7 + f8;
-    const double inv = 1.0 / hs;
+  KOKKOS_FORCEINLINE_FUNCTION void collide(const int c, const R f0, const R f1, const R f2, const R f3, const R f4,
+                                           const R f5, const R f6, const R f7, const R f8) const {
+    relax(c, f0, f1, f2, f3, f4, f5, f6, f7, f8, ToLattice{*this, c});
+  }
+
+  // Moments, eq. 2 equilibria and the BGK + force update of one cell's arrived populations; the
+  // results go to out(a, value).
+  template <class Out>
+  KOKKOS_FORCEINLINE_FUNCTION void relax(const int c, const R f0, const R f1, const R f2, const R f3, const R f4,
+                                         const R f5, const R f6, const R f7, const R f8, const Out& out) const {
+    const R hs = f0 + f1 + f2 + f3 + f4 + f5 + f6 + f7 + f8;
+    const R inv = R(1) / hs;
     // U = u / v: lattice units; h u = v sum c_a f_a.
-    const double U = (f1 + f2 + f8 - f4 - f5 - f6) * inv, W = (f6 + f7 + f8 - f2 - f3 - f4) * inv;
+    const R U = (f1 + f2 + f8 - f4 - f5 - f6) * inv, W = (f6 + f7 + f8 - f2 - f3 - f4) * inv;
     h(c) = hs;
     ux(c) = v * U;
     uy(c) = v * W;
     // Eq. 2 in lattice form: s_a = (v_a . u) / v^2 = c_a . U, A = g h / (6 v^2),
     //   f_0 = h (1 - 5 A - 2 |U|^2 / 3),  f_a = w_a h (A + s_a / 3 + s_a^2 / 2 - |U|^2 / 6).
-    const double q = U * U + W * W, A = g6v2 * hs;
-    const double ax = hs * (A - q / 6.0), dg = 0.25 * ax, hs4 = 0.25 * hs;
-    const double Fx = force_coef * v * fx(c), Fy = force_coef * v * fy(c);
-    f_new(c, 0) = f0 - omega * (f0 - hs * (1.0 - 5.0 * A - 2.0 * q / 3.0));
-    f_new(c, 1) = f1 - omega * (f1 - moving(ax, hs, U)) + Fx;
-    f_new(c, 2) = f2 - omega * (f2 - moving(dg, hs4, U - W)) + Fx - Fy;
-    f_new(c, 3) = f3 - omega * (f3 - moving(ax, hs, -W)) - Fy;
-    f_new(c, 4) = f4 - omega * (f4 - moving(dg, hs4, -U - W)) - Fx - Fy;
-    f_new(c, 5) = f5 - omega * (f5 - moving(ax, hs, -U)) - Fx;
-    f_new(c, 6) = f6 - omega * (f6 - moving(dg, hs4, -U + W)) - Fx + Fy;
-    f_new(c, 7) = f7 - omega * (f7 - moving(ax, hs, W)) + Fy;
-    f_new(c, 8) = f8 - omega * (f8 - moving(dg, hs4, U + W)) + Fx + Fy;
+    const R q = U * U + W * W, A = g6v2 * hs;
+    const R ax = hs * (A - q / R(6)), dg = R(0.25) * ax, hs4 = R(0.25) * hs;
+    const R Fx = static_cast<R>(force_coef * v * fx(c)), Fy = static_cast<R>(force_coef * v * fy(c));
+    out(0, f0 - omega * (f0 - hs * (R(1) - R(5) * A - R(2) * q / R(3))));
+    out(1, f1 - omega * (f1 - moving(ax, hs, U)) + Fx);
+    out(2, f2 - omega * (f2 - moving(dg, hs4, U - W)) + Fx - Fy);
+    out(3, f3 - omega * (f3 - moving(ax, hs, -W)) - Fy);
+    out(4, f4 - omega * (f4 - moving(dg, hs4, -U - W)) - Fx - Fy);
+    out(5, f5 - omega * (f5 - moving(ax, hs, -U)) - Fx);
+    out(6, f6 - omega * (f6 - moving(dg, hs4, -U + W)) - Fx + Fy);
+    out(7, f7 - omega * (f7 - moving(ax, hs, W)) + Fy);
+    out(8, f8 - omega * (f8 - moving(dg, hs4, U + W)) + Fx + Fy);
   }
 };
 
 // Initial populations at equilibrium with the given h, u, v.
-template <class Device>
+template <class Device, class V = double>
 struct SwInitEquilibrium {
-  Kokkos::View<double**, Kokkos::LayoutLeft, Device> f;
+  using S = SwStore<V>;
+  Kokkos::View<V**, Kokkos::LayoutLeft, Device> f;
   Kokkos::View<double*, Device> h, ux, uy;
   double g, v;
+  typename S::real ref[9] = {}, inv_scale = 1;
   KOKKOS_INLINE_FUNCTION void operator()(const int c) const {
-    for (int a = 0; a < 9; ++a) f(c, a) = sw_equilibrium(a, h(c), ux(c), uy(c), g, v);
+    for (int a = 0; a < 9; ++a)
+      f(c, a) = S::store(static_cast<typename S::real>(sw_equilibrium(a, h(c), ux(c), uy(c), g, v)), ref[a], inv_scale);
   }
 };
 

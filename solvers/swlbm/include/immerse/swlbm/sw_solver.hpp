@@ -17,7 +17,8 @@ class SwSolver final : public SwFlow {
  public:
   using device = Kokkos::Device<Exec, typename Exec::memory_space>;
   using field = Kokkos::View<double*, device>;
-  using pops = Kokkos::View<double**, Kokkos::LayoutLeft, device>;
+  template <class V>
+  using pops = Kokkos::View<V**, Kokkos::LayoutLeft, device>;
 
   explicit SwSolver(const SwParams& p);
 
@@ -36,6 +37,14 @@ class SwSolver final : public SwFlow {
   Backend backend() const override { return backend_of<Exec>(); }
   std::vector<std::pair<std::string, double>> phase_seconds() const override;
 
+  // Public only because nvcc rejects extended lambdas in private member functions.
+  template <class V>
+  void step_with();  // the step on the populations stored as V
+  template <class V>
+  void init_with();  // equilibrium populations from h_, ux_, uy_
+  template <class V>
+  pops<V>* buffers();  // the two population arrays of storage V (null arrays unless lattice.storage is V's)
+
   // Device fields for the coupling: depth and velocity of the latest step, the force F (m^2/s^2)
   // applied in the next step (zero unless written).
   field depth() const { return h_; }
@@ -48,7 +57,12 @@ class SwSolver final : public SwFlow {
   void fill_borders(double t);
 
   SwParams p_;
-  pops f_[2];
+  // The populations in the storage lattice.storage picks (the other two pairs stay empty), the shift
+  // and scale of the reduced formats (sw_storage.hpp).
+  pops<double> f64_[2];
+  pops<float> f32_[2];
+  pops<std::uint16_t> f16_[2];
+  double ref_depth_ = 1, ref_[9] = {}, inv_scale_ = 1;
   int cur_ = 0;
   field h_, ux_, uy_, fx_, fy_;
   typename SwStep<device>::border border_[4];
