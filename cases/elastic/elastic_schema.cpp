@@ -20,7 +20,8 @@ const Choices<BodyKind>& body_kind_choices() {
 
 const Choices<coupling::CouplingMode>& coupling_mode_choices() {
   static const Choices<coupling::CouplingMode> c = {{"boundary_map", coupling::CouplingMode::boundary_map},
-                                                    {"staircase", coupling::CouplingMode::staircase}};
+                                                    {"staircase", coupling::CouplingMode::staircase},
+                                                    {"one_way", coupling::CouplingMode::one_way}};
   return c;
 }
 
@@ -52,7 +53,8 @@ Schema elastic_schema() {
   Schema coupling;
   coupling
       .choice("mode", "boundary_map", coupling_mode_choices().names(),
-              "fluid-body coupling: the paper's boundary map (cut cells) or the voxelised staircase baseline")
+              "fluid-body coupling: the paper's boundary map (cut cells), the voxelised staircase baseline, or "
+              "one_way (the fluid ignores the body and flows through it; the body still feels the fluid)")
       .number("alpha", 0.5, 0, 1, "", "eq. 8 coupling strength (the paper: 0.5)")
       .boolean("pressure_force", true,
                "add the pressure traction -p n on the body's edges to eq. 8's force (not in the paper; eq. 8 alone "

@@ -104,6 +104,7 @@ void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
   if (seen.size() != nslots) seen.assign(nslots, 0);
   used.clear();
   out.clear();
+  if (mode == CouplingMode::one_way) return;
   auto key = [&](int c, int i, int j) { return c * plane + static_cast<size_t>(j) * (nx + 2) + i; };
   auto touch = [&](int c, int i, int j) {
     if (i < 0 || j < 0 || i > nx + 1 || j > ny + 1) return;
