@@ -1,7 +1,8 @@
 // bench_lbm3d: Google Benchmark timings of the D3Q15 lattice and the jellyfish scene, for every backend
 // compiled into this build, beside the STREAM kernels of the shared main.
 //
-//   collide_stream/<backend>/<fp32|fp64>/<N>  one collide+stream step on a periodic N^3 lattice with
+//   collide_stream/<backend>/<fp32|fp64|fp16s>/<N>
+//                                              one collide+stream step on a periodic N^3 lattice with
 //                                              the default lattice.pattern = aa (in place, one buffer;
 //                                              each iteration times two steps: the AA pattern's
 //                                              exchange and local step; ms are per two steps)
@@ -22,7 +23,8 @@
 //                                              where it read (what the AA pattern moves).
 //
 // Bytes per cell of collide_stream (the minimum a step moves, STREAM convention, no write-allocate):
-// read 15 populations, write 15, read the 1-byte cell group: 2 x 15 x sizeof(Real) + 1. The counter
+// read 15 populations, write 15, read the 1-byte cell group: 2 x 15 x (bytes per population) + 1
+// (fp16s: 2 bytes per population, arithmetic in float). The counter
 // lattice_updates_per_s is cells per second (MLUPS x 1e6). jellyfish_frame reports frames_per_s beside
 // paper_frames_per_s, the paper's 1.1 (2 cm cells, 40^3) and 0.43 (1 cm, 80^3) frames/s on an Intel
 // Celeron 2.8 GHz. Run with OMP_PROC_BIND=spread OMP_PLACES=threads; --benchmark_filter=collide picks
@@ -51,12 +53,12 @@ namespace cases = immerse::cases;
 
 constexpr int kSizes[] = {64, 128, 256};
 
-void collide_stream(benchmark::State& state, Backend backend, bool fp64, int n, lbm3d::Pattern pattern,
+void collide_stream(benchmark::State& state, Backend backend, lbm3d::Precision precision, int n, lbm3d::Pattern pattern,
                     bool streaming_stores) {
   lbm3d::LbmParams p;
   p.nx = p.ny = p.nz = n;
   p.tau = 0.8;
-  p.fp64 = fp64;
+  lbm3d::set_precision(p, precision);
   p.pattern = pattern;
   p.streaming_stores = streaming_stores;
   p.source = "bench_lbm3d";
@@ -74,7 +76,8 @@ void collide_stream(benchmark::State& state, Backend backend, bool fp64, int n, 
   const double cells = double(n) * n * n;
   state.counters["lattice_updates_per_s"] =
       benchmark::Counter(2 * cells * state.iterations(), benchmark::Counter::kIsRate);
-  state.SetBytesProcessed(static_cast<std::int64_t>((2 * 15 * (fp64 ? 8 : 4) + 1) * cells) * 2 * state.iterations());
+  const int pop_bytes = p.fp64 ? 8 : p.fp16s ? 2 : 4;
+  state.SetBytesProcessed(static_cast<std::int64_t>((2 * 15 * pop_bytes + 1) * cells) * 2 * state.iterations());
   state.SetLabel(pattern == lbm3d::Pattern::aa ? "inplace" : "copy");  // AA: one buffer; pull: two
 }
 
@@ -141,14 +144,14 @@ int main(int argc, char** argv) {
   immerse::bench::Options options;
   options.register_benchmarks = [] {
     for (Backend b : immerse::enabled_backends()) {
-      for (bool fp64 : {false, true})
+      for (auto precision : {lbm3d::Precision::fp32, lbm3d::Precision::fp64, lbm3d::Precision::fp16s})
         for (int n : kSizes)
           for (auto pattern : {lbm3d::Pattern::aa, lbm3d::Pattern::pull}) {
             const std::string suffix = pattern == lbm3d::Pattern::pull ? "/pull" : "";
+            const std::string name = lbm3d::precision_choices().name(precision);
             benchmark::RegisterBenchmark(
-                ("collide_stream/" + immerse::to_string(b) + (fp64 ? "/fp64/" : "/fp32/") + std::to_string(n) + suffix)
-                    .c_str(),
-                collide_stream, b, fp64, n, pattern, false)
+                ("collide_stream/" + immerse::to_string(b) + "/" + name + "/" + std::to_string(n) + suffix).c_str(),
+                collide_stream, b, precision, n, pattern, false)
                 ->UseRealTime()
                 ->Unit(benchmark::kMillisecond);
           }
@@ -170,7 +173,7 @@ int main(int argc, char** argv) {
           for (int n : {64, 128})
             benchmark::RegisterBenchmark(
                 ("collide_stream/" + immerse::to_string(b) + "/fp32/" + std::to_string(n) + "/pull_streaming").c_str(),
-                collide_stream, b, false, n, lbm3d::Pattern::pull, true)
+                collide_stream, b, lbm3d::Precision::fp32, n, lbm3d::Pattern::pull, true)
                 ->UseRealTime()
                 ->Unit(benchmark::kMillisecond);
           for (auto [mode, name] :
@@ -182,9 +185,10 @@ int main(int argc, char** argv) {
         }
       });
   };
-  options.summary_kernels = {"collide_stream/serial/fp32/256", "collide_stream/openmp/fp32/128",
-                             "collide_stream/openmp/fp32/256", "collide_stream/openmp/fp32/256/pull",
-                             "collide_stream/openmp/fp64/128", "stream15/openmp/pull/128",
-                             "stream15/openmp/pull_nt/128",    "stream15/openmp/in_place/128"};
+  options.summary_kernels = {"collide_stream/serial/fp32/256",  "collide_stream/openmp/fp32/128",
+                             "collide_stream/openmp/fp32/256",  "collide_stream/openmp/fp16s/256",
+                             "collide_stream/serial/fp16s/256", "collide_stream/openmp/fp32/256/pull",
+                             "collide_stream/openmp/fp64/128",  "stream15/openmp/pull/128",
+                             "stream15/openmp/pull_nt/128",     "stream15/openmp/in_place/128"};
   return immerse::bench::run(argc, argv, options);
 }

@@ -21,9 +21,18 @@ const Choices<Pattern>& pattern_choices() {
   return c;
 }
 
-const Choices<bool>& precision_choices() {
-  static const Choices<bool> c{{"fp32", false}, {"fp64", true}};
+const Choices<Precision>& precision_choices() {
+  static const Choices<Precision> c{{"fp32", Precision::fp32}, {"fp64", Precision::fp64}, {"fp16s", Precision::fp16s}};
   return c;
+}
+
+void set_precision(LbmParams& p, Precision precision) {
+  p.fp64 = precision == Precision::fp64;
+  p.fp16s = precision == Precision::fp16s;
+}
+
+std::string precision_name(const LbmParams& p) {
+  return precision_choices().name(p.fp64 ? Precision::fp64 : p.fp16s ? Precision::fp16s : Precision::fp32);
 }
 
 const Choices<bool>& stores_choices() {
@@ -41,7 +50,10 @@ std::string to_string(Border b) { return border_choices().name(b); }
 std::string to_string(Pattern p) { return pattern_choices().name(p); }
 
 Schema& add_storage_keys(Schema& lattice) {
-  return lattice.choice("precision", "fp32", precision_choices().names(), "storage and arithmetic of the populations")
+  return lattice
+      .choice("precision", "fp32", precision_choices().names(),
+              "storage and arithmetic of the populations: fp32, fp64, or fp16s (IEEE binary16 storage of the deviation "
+              "from the rest equilibrium, float arithmetic)")
       .choice("pattern", "aa", pattern_choices().names(),
               "population storage: 'aa' = one buffer, collide and stream in place in two alternating steps; "
               "'pull' = two buffers. Same results with fixed cell groups; 'aa' is faster on CPUs (bench_lbm3d)");
@@ -95,7 +107,7 @@ LbmParams lbm_params_from_json(const json& r, const std::string& source) {
   p.nx = r["lattice"]["nx"];
   p.ny = r["lattice"]["ny"];
   p.nz = r["lattice"]["nz"];
-  p.fp64 = precision_choices().parse(r["lattice"]["precision"], "lattice.precision");
+  set_precision(p, precision_choices().parse(r["lattice"]["precision"], "lattice.precision"));
   p.pattern = pattern_choices().parse(r["lattice"]["pattern"], "lattice.pattern");
   p.streaming_stores = stores_choices().parse(r["lattice"]["stores"], "lattice.stores");
   const double nu = r["physics"]["viscosity"];

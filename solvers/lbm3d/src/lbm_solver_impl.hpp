@@ -1,6 +1,7 @@
 #pragma once
-// LbmSolver<Exec, Real>: the D3Q15 solver on one execution space and precision. Included once by
-// lbm_flow.cpp, which instantiates it for every enabled space, FP32 and FP64.
+// LbmSolver<Exec, Pop>: the D3Q15 solver on one execution space and population storage (Pop: float,
+// double, or std::uint16_t for binary16 with float arithmetic; lbm_storage.hpp). Included once by
+// lbm_flow.cpp, which instantiates it for every enabled space and storage.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -20,17 +21,18 @@
 
 namespace immerse::lbm3d {
 
-template <class Exec, class Real>
+template <class Exec, class Pop>
 class LbmSolver final : public LbmFlow {
   using Device = typename Exec::device_type;
+  using Real = typename LbmStore<Pop>::real;
   template <class T>
   using View = Kokkos::View<T, Device>;
 
  public:
   explicit LbmSolver(const LbmParams& p)
-      : p_(p), N_(p.cells()), S_(population_stride<Real>(N_)), aa_(p.pattern == Pattern::aa) {
-    f_[0] = View<Real*>("f0", 15 * S_);
-    f_[1] = View<Real*>("f1", aa_ ? 0 : 15 * S_);  // the AA pattern works in place in f0
+      : p_(p), N_(p.cells()), S_(population_stride<Pop>(N_)), aa_(p.pattern == Pattern::aa) {
+    f_[0] = View<Pop*>("f0", 15 * S_);
+    f_[1] = View<Pop*>("f1", aa_ ? 0 : 15 * S_);  // the AA pattern works in place in f0
     group_ = View<unsigned char*>("group", N_);
     previous_ = View<unsigned char*>("group_previous", N_);
     ub_ = View<Real*>("ub", 3 * N_);
@@ -47,7 +49,10 @@ class LbmSolver final : public LbmFlow {
       lat_.rest_feq[q] = static_cast<Real>(D3Q15::w(q) * p.rho0);
       lat_.inlet_feq[q] = D3Q15::feq<Real>(q, p.rho0, p.inlet_velocity[0], p.inlet_velocity[1], p.inlet_velocity[2]);
       lat_.offset[q] = D3Q15::cx(q) + static_cast<long>(p.nx) * (D3Q15::cy(q) + static_cast<long>(p.ny) * D3Q15::cz(q));
+      lat_.ref[q] = lat_.rest_feq[q];
     }
+    // Binary16: deviations scaled so that rho0 sits between 2^13 and 2^14 (lbm_storage.hpp).
+    lat_.inv_scale = static_cast<Real>(std::ldexp(1.0, std::ilogb(p.rho0) + 1 - 14));
     lat_.group = group_;
     lat_.ub = ub_;
     streaming_ = have_streaming_stores() && p.streaming_stores;
@@ -72,7 +77,7 @@ class LbmSolver final : public LbmFlow {
           const double u[3] = {ux(x, y, z) - 0.5 * p.force[0] / r, uy(x, y, z) - 0.5 * p.force[1] / r,
                                uz(x, y, z) - 0.5 * p.force[2] / r};
           for (int q = 0; q < 15; ++q)
-            h((aa_ ? D3Q15::opposite(q) : q) * S_ + c) = D3Q15::feq<Real>(q, r, u[0], u[1], u[2]);
+            h((aa_ ? D3Q15::opposite(q) : q) * S_ + c) = lat_.enc(D3Q15::feq<Real>(q, r, u[0], u[1], u[2]), q);
         }
     Kokkos::deep_copy(f_[0], h);
     if (!aa_) Kokkos::deep_copy(f_[1], f_[0]);
@@ -115,7 +120,7 @@ class LbmSolver final : public LbmFlow {
     if (region_.extent(0) < g.region.size()) region_ = View<int*>("region", g.region.size() + g.region.size() / 2);
     Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> hr(g.region.data(), g.region.size());
     Kokkos::deep_copy(Kokkos::subview(region_, std::make_pair<size_t, size_t>(0, g.region.size())), hr);
-    ApplyGroups<Real, Exec> k;
+    ApplyGroups<Pop, Exec> k;
     k.lat = lat_;
     k.region = region_;
     k.previous = previous_;
@@ -147,7 +152,7 @@ class LbmSolver final : public LbmFlow {
       box_ = View<Real*>("macro_box", 5 * cells);
       h_box_ = Kokkos::create_mirror_view(box_);
     }
-    Moments<Real, Exec> k = moments_kernel();
+    Moments<Pop, Exec> k = moments_kernel();
     const auto box = box_;
     const auto group = group_;
     const long nx = p_.nx, ny = p_.ny, i0 = lo[0], j0 = lo[1], k0 = lo[2], ex = ext[0], ey = ext[1];
@@ -246,6 +251,7 @@ class LbmSolver final : public LbmFlow {
   double mass() const override {
     const auto f = f_[cur_];
     const auto group = group_;
+    const auto lat = lat_;
     const long n = N_, stride = S_;
     const double rho0 = p_.rho0;
     const long nx = p_.nx;
@@ -258,7 +264,7 @@ class LbmSolver final : public LbmFlow {
               acc[0] += rho0;
               continue;
             }
-            for (int q = 0; q < 15; ++q) acc[0] += static_cast<double>(f(q * stride + c));
+            for (int q = 0; q < 15; ++q) acc[0] += static_cast<double>(lat.load(f(q * stride + c), q));
           }
         })[0];
   }
@@ -266,7 +272,9 @@ class LbmSolver final : public LbmFlow {
   long steps_done() const override { return steps_; }
   const LbmParams& params() const override { return p_; }
   Backend backend() const override { return backend_of<Exec>(); }
-  std::string precision() const override { return sizeof(Real) == 4 ? "fp32" : "fp64"; }
+  std::string precision() const override {
+    return LbmStore<Pop>::kHalf ? "fp16s" : sizeof(Real) == 4 ? "fp32" : "fp64";
+  }
   std::vector<std::pair<std::string, double>> phase_seconds() const override {
     return {timer_.totals_s().begin(), timer_.totals_s().end()};
   }
@@ -274,11 +282,11 @@ class LbmSolver final : public LbmFlow {
  private:
   // Pull pattern: stream from f_[cur_] and collide into the other buffer.
   void pull_step() {
-    CollideStream<Real, Exec> k = relaxation();
+    CollideStream<Pop, Exec> k = relaxation();
     k.src = f_[cur_];
     k.dst = f_[1 - cur_];
     if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible) {
-      const CollideStreamLines<Real, Exec> lines{k, streaming_};
+      const CollideStreamLines<Pop, Exec> lines{k, streaming_};
       Kokkos::parallel_for("lbm3d::collide_stream", Kokkos::RangePolicy<Exec>(0, p_.ny * p_.nz), lines);
     } else {
       Kokkos::parallel_for("lbm3d::collide_stream", Kokkos::RangePolicy<Exec>(0, N_), k);
@@ -288,9 +296,9 @@ class LbmSolver final : public LbmFlow {
 
   // AA pattern: the exchange and local steps alternate in place in f_[0] (lbm_aa_kernels.hpp).
   void aa_step() {
-    const AaStep<Real, Exec> a{relaxation(), f_[0], swapped_};
+    const AaStep<Pop, Exec> a{relaxation(), f_[0], swapped_};
     if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible) {
-      const AaLines<Real, Exec> lines{a};
+      const AaLines<Pop, Exec> lines{a};
       Kokkos::parallel_for(swapped_ ? "lbm3d::aa_exchange" : "lbm3d::aa_local",
                            Kokkos::RangePolicy<Exec>(0, p_.ny * p_.nz), lines);
     } else {
@@ -300,8 +308,8 @@ class LbmSolver final : public LbmFlow {
   }
 
   // The lattice and the relaxation constants (no buffers).
-  CollideStream<Real, Exec> relaxation() const {
-    CollideStream<Real, Exec> k;
+  CollideStream<Pop, Exec> relaxation() const {
+    CollideStream<Pop, Exec> k;
     k.lat = lat_;
     k.omega = static_cast<Real>(1.0 / p_.tau);
     for (int a = 0; a < 3; ++a) k.force[a] = force_[a];
@@ -310,8 +318,8 @@ class LbmSolver final : public LbmFlow {
     return k;
   }
 
-  Moments<Real, Exec> moments_kernel() const {
-    Moments<Real, Exec> k;
+  Moments<Pop, Exec> moments_kernel() const {
+    Moments<Pop, Exec> k;
     k.lat = lat_;
     k.f = f_[cur_];
     k.macro = macro_;
@@ -331,7 +339,7 @@ class LbmSolver final : public LbmFlow {
   bool streaming_ = false;  // host line kernel stores around the caches (lattice.stores)
   bool aa_ = true;          // lattice.pattern: AA (one buffer, in place) or pull (two buffers)
   bool swapped_ = true;     // AA: the water's post-collision state is stored swapped (next: exchange)
-  View<Real*> f_[2];
+  View<Pop*> f_[2];
   int cur_ = 0;  // pull: the buffer holding the state (AA: always 0)
   View<unsigned char*> group_, previous_;
   View<Real*> ub_, macro_;
@@ -340,7 +348,7 @@ class LbmSolver final : public LbmFlow {
   View<int*> region_;
   typename View<unsigned char*>::HostMirror h_group_;
   typename View<Real*>::HostMirror h_ub_;
-  Lattice<Real, Device> lat_;
+  Lattice<Pop, Device> lat_;
   Real force_[3] = {0, 0, 0};
   long steps_ = 0;
   PhaseTimer timer_;

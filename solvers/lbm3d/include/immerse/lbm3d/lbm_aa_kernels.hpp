@@ -27,12 +27,13 @@
 
 namespace immerse::lbm3d {
 
-template <class Real, class Exec>
+template <class Pop, class Exec>
 struct AaStep {
   using Device = typename Exec::device_type;
-  CollideStream<Real, Exec> k;    // the lattice and the relaxation constants (its src/dst are not used)
-  Kokkos::View<Real*, Device> f;  // the one population buffer
-  bool exchange = true;           // which of the two steps (the state says: swapped post-collision -> exchange)
+  using Real = typename LbmStore<Pop>::real;
+  CollideStream<Pop, Exec> k;    // the lattice and the relaxation constants (its src/dst are not used)
+  Kokkos::View<Pop*, Device> f;  // the one population buffer
+  bool exchange = true;          // which of the two steps (the state says: swapped post-collision -> exchange)
 
   KOKKOS_INLINE_FUNCTION void relax(const Real a[15], Real g[15]) const {
     bgk_relax(a, g, k.omega, k.force_pref, k.force[0], k.force[1], k.force[2], k.forced);
@@ -43,9 +44,9 @@ struct AaStep {
     if (is_body(lat.group(c))) return;
     const long S = lat.stride;
     Real a[15], g[15];
-    for (int q = 0; q < 15; ++q) a[q] = f(q * S + c);
+    for (int q = 0; q < 15; ++q) a[q] = lat.load(f(q * S + c), q);
     relax(a, g);
-    for (int q = 0; q < 15; ++q) f(D3Q15::opposite(q) * S + c) = g[q];
+    for (int q = 0; q < 15; ++q) f(D3Q15::opposite(q) * S + c) = lat.enc(g[q], q);
   }
 
   KOKKOS_INLINE_FUNCTION void exchange_cell(const int i, const int j, const int kk, const long c) const {
@@ -62,15 +63,15 @@ struct AaStep {
       long dc = c + lat.offset[q];
       const int rule = interior ? int(kPeriodic) : lat.upwind(r, i, j, kk, dc);
       if (rule == kBounceBack) {
-        f(r * S + c) = g[q];
+        f(r * S + c) = lat.enc(g[q], r);
       } else if (rule == kOutflow) {
-        f(r * S + c) = lat.rest_feq[r];
+        f(r * S + c) = lat.enc(lat.rest_feq[r], r);
       } else if (rule == kVelocity) {
-        f(r * S + c) = lat.inlet_feq[r];
+        f(r * S + c) = lat.enc(lat.inlet_feq[r], r);
       } else if (is_body(lat.group(dc))) {
-        f(r * S + c) = lat.from_body(f, g[q], r, dc);
+        f(r * S + c) = lat.enc(lat.from_body(f, g[q], r, dc), r);
       } else {
-        f(q * S + dc) = g[q];
+        f(q * S + dc) = lat.enc(g[q], q);
       }
     }
   }

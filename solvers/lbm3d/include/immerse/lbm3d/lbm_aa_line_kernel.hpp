@@ -18,12 +18,12 @@
 
 namespace immerse::lbm3d {
 
-template <class Real, class Exec>
+template <class Pop, class Exec>
 struct AaLines {
-  using Lines = CollideStreamLines<Real, Exec>;
+  using Lines = CollideStreamLines<Pop, Exec>;
   using Plan = typename Lines::LinePlan;
   static constexpr int kRun = Lines::kRun;
-  AaStep<Real, Exec> step;     // the buffer, the lattice and the relaxation (step.k); cells outside the runs
+  AaStep<Pop, Exec> step;      // the buffer, the lattice and the relaxation (step.k); cells outside the runs
   Lines lines{step.k, false};  // plans and SIMD runs over the same lattice and relaxation
 
   void operator()(const int line) const {
@@ -36,9 +36,9 @@ struct AaLines {
   void local_line(const int line) const {
     const auto& lat = step.k.lat;
     const long base = static_cast<long>(line) * lat.nx, n = lat.stride;
-    Real* f = step.f.data();
-    const Real* in[15];
-    Real* out[15];
+    Pop* f = step.f.data();
+    const Pop* in[15];
+    Pop* out[15];
     int i = 0;
     while (i < lat.nx) {
       const int limit = (lat.nx - i) < kRun ? (lat.nx - i) : kRun;
@@ -55,9 +55,9 @@ struct AaLines {
 
   // Where the populations arriving at cell 0 of a line with `plan` come from and where its results
   // go (nullptr: a constant-kind source, or a result pushed into an outflow/inlet face).
-  void plan_pointers(const Plan& plan, const long base, const Real* in0[15], Real* out0[15]) const {
+  void plan_pointers(const Plan& plan, const long base, const Pop* in0[15], Pop* out0[15]) const {
     const long n = step.k.lat.stride;
-    Real* f = step.f.data();
+    Pop* f = step.f.data();
     for (int q = 0; q < 15; ++q) {
       const int r = D3Q15::opposite(q);
       // Arriving q: the upwind neighbour's result q (its slot -q), or the own result -q (slot q).
@@ -77,17 +77,17 @@ struct AaLines {
     const int j = line % lat.ny, kk = line / lat.ny;
     const long base = static_cast<long>(line) * lat.nx, n = lat.stride;
     const Plan plan = lines.plan_interior(j, kk);
-    Real* f = step.f.data();
-    Real constant[15][kRun];  // constant-kind sources read these as if they were a line
-    Real discard[kRun];       // results pushed into an outflow/inlet face are dropped here
-    const Real* in0[15];      // source of direction q at cell 0 of the line (nullptr: constant[q])
-    Real* out0[15];           // destination of result q at cell 0 (nullptr: discard)
+    Pop* f = step.f.data();
+    Pop constant[15][kRun];  // constant-kind sources read these as if they were a line
+    Pop discard[kRun];       // results pushed into an outflow/inlet face are dropped here
+    const Pop* in0[15];      // source of direction q at cell 0 of the line (nullptr: constant[q])
+    Pop* out0[15];           // destination of result q at cell 0 (nullptr: discard)
     plan_pointers(plan, base, in0, out0);
     for (int q = 0; q < 15; ++q)
       if (plan.kind[q] == Plan::kConstant)
-        for (int a = 0; a < kRun; ++a) constant[q][a] = plan.value[q];
-    const Real* in[15];
-    Real* out[15];
+        for (int a = 0; a < kRun; ++a) constant[q][a] = lat.enc(plan.value[q], q);
+    const Pop* in[15];
+    Pop* out[15];
     int i = 1;
     while (i < lat.nx - 1) {
       int m = 0;
@@ -106,8 +106,9 @@ struct AaLines {
       for (int q = 0; q < 15; ++q) {
         if (out0[q]) continue;
         const int r = D3Q15::opposite(q);
-        Real* to = f + r * n + base + i;
-        for (int a = 0; a < m; ++a) to[a] = plan.value[r];
+        Pop* to = f + r * n + base + i;
+        const Pop v = lat.enc(plan.value[r], r);
+        for (int a = 0; a < m; ++a) to[a] = v;
       }
       i += m;
     }
@@ -124,20 +125,22 @@ struct AaLines {
       step.exchange_cell(i, j, kk, base + i);
       return;
     }
-    const Real* in0[15];
-    Real* out0[15];
+    const auto& lat = step.k.lat;
+    const Pop* in0[15];
+    Pop* out0[15];
     plan_pointers(plan, base, in0, out0);
-    Real discard[15];
-    const Real* in[15];
-    Real* out[15];
+    Pop discard[15], value[15];  // value: the constant-kind sources as stored
+    const Pop* in[15];
+    Pop* out[15];
     for (int q = 0; q < 15; ++q) {
-      in[q] = in0[q] ? in0[q] + i : &plan.value[q];
+      value[q] = lat.enc(plan.value[q], q);
+      in[q] = in0[q] ? in0[q] + i : &value[q];
       out[q] = out0[q] ? out0[q] + i : &discard[q];
     }
     lines.water_run(in, out, 1);
-    const long n = step.k.lat.stride;
+    const long n = lat.stride;
     for (int q = 0; q < 15; ++q)
-      if (!out0[q]) step.f(D3Q15::opposite(q) * n + base + i) = plan.value[D3Q15::opposite(q)];
+      if (!out0[q]) step.f(D3Q15::opposite(q) * n + base + i) = value[D3Q15::opposite(q)];
   }
 };
 

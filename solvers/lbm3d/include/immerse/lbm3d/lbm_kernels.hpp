@@ -9,7 +9,9 @@
 // lattice rules below (gather with the state stored swapped, upwind, wall_momentum).
 #include <Kokkos_Core.hpp>
 
+#include "immerse/core/half.hpp"
 #include "immerse/lbm3d/d3q15.hpp"
+#include "immerse/lbm3d/lbm_storage.hpp"
 
 namespace immerse::lbm3d {
 
@@ -23,14 +25,16 @@ enum : int { kBodyLadd = 0, kBodyPaper = 1, kBodyPaperLiteral = 2 };
 // cell share their address modulo 4 KiB: they compete for one 8-way L1 set and alias in the store
 // buffer, and the host line kernel runs more than twice as slowly. An odd
 // number of lines, 17, puts block q on L1 set 17 q mod 64: all 15 different.
-template <class Real>
+template <class Pop>
 inline long population_stride(long cells) {
-  constexpr long page = 4096 / sizeof(Real), line = 64 / sizeof(Real);
+  constexpr long page = 4096 / sizeof(Pop), line = 64 / sizeof(Pop);
   return (cells + page - 1) / page * page + 17 * line;
 }
 
-template <class Real, class Device>
+// Pop: the stored type of the populations (lbm_storage.hpp), Real the arithmetic type.
+template <class Pop, class Device>
 struct Lattice {
+  using Real = typename LbmStore<Pop>::real;
   int nx = 0, ny = 0, nz = 0;
   long n = 0;       // cells
   long stride = 0;  // distance between the population blocks q and q + 1 (population_stride)
@@ -42,6 +46,22 @@ struct Lattice {
   long offset[15] = {};       // n - offset[q] is the upwind neighbour of an interior cell
   Kokkos::View<const unsigned char*, Device> group;
   Kokkos::View<const Real*, Device> ub;  // body-cell velocity, 3 blocks of n
+  Real ref[15] = {};                     // binary16 storage: the shift of each slot (w_q rho0) ...
+  Real inv_scale = 1;                    // ... and the scale (lbm_storage.hpp)
+
+  // A stored population of slot q as a number, and a number as the value slot q stores.
+  KOKKOS_FORCEINLINE_FUNCTION Real load(Pop x, int q) const {
+    if constexpr (LbmStore<Pop>::kHalf)
+      return load_shifted_half(x, ref[q], inv_scale);
+    else
+      return x;
+  }
+  KOKKOS_FORCEINLINE_FUNCTION Pop enc(Real x, int q) const {
+    if constexpr (LbmStore<Pop>::kHalf)
+      return store_shifted_half(x, ref[q], inv_scale);
+    else
+      return x;
+  }
 
   // Slot of population q in a cell: q, or its opposite where the state is stored swapped (the AA
   // pattern's post-collision state, lbm_aa_kernels.hpp). The pull pattern always stores unswapped.
@@ -59,15 +79,16 @@ struct Lattice {
   // - paper_literal: both, summed.
   template <class F>
   KOKKOS_INLINE_FUNCTION Real from_body(const F& f, Real own, int q, long sc) const {
-    if (body_rule == kBodyPaper) return f(q * stride + sc);
-    if (body_rule == kBodyPaperLiteral) return own + f(q * stride + sc);
+    if (body_rule == kBodyPaper) return load(f(q * stride + sc), q);
+    if (body_rule == kBodyPaperLiteral) return own + load(f(q * stride + sc), q);
     return own + wall_momentum(q, sc);
   }
   // from_body with the own population read from the post-collision state f (stored swapped when
   // Swapped). F: a View of the populations (const or not: the AA pattern passes its one writable buffer).
   template <bool Swapped = false, class F>
   KOKKOS_INLINE_FUNCTION Real pull_from_body(const F& f, int q, long c, long sc) const {
-    return from_body(f, f(slot<Swapped>(D3Q15::opposite(q)) * stride + c), q, sc);
+    const int o = slot<Swapped>(D3Q15::opposite(q));
+    return from_body(f, load(f(o * stride + c), o), q, sc);
   }
   // 6 w_q rho0 e_q . u_b of body cell sc: what the moving surface adds to a population bounced into q.
   KOKKOS_INLINE_FUNCTION Real wall_momentum(int q, long sc) const {
@@ -101,20 +122,20 @@ struct Lattice {
   KOKKOS_INLINE_FUNCTION void gather(const F& f, int i, int j, int k, long c, Real out[15]) const {
     const bool interior = i > 0 && j > 0 && k > 0 && i < nx - 1 && j < ny - 1 && k < nz - 1;
     if (interior && group(c) == kWater) {  // fast path: no border, no body neighbour
-      for (int q = 0; q < 15; ++q) out[q] = f(slot<Swapped>(q) * stride + c - offset[q]);
+      for (int q = 0; q < 15; ++q) out[q] = load(f(slot<Swapped>(q) * stride + c - offset[q]), q);
       return;
     }
     for (int q = 0; q < 15; ++q) {
       long sc = c - offset[q];
       const int rule = interior ? int(kPeriodic) : upwind(q, i, j, k, sc);
       if (rule == kBounceBack) {
-        out[q] = f(slot<Swapped>(D3Q15::opposite(q)) * stride + c);
+        out[q] = load(f(slot<Swapped>(D3Q15::opposite(q)) * stride + c), q);
       } else if (rule == kOutflow) {
         out[q] = rest_feq[q];
       } else if (rule == kVelocity) {
         out[q] = inlet_feq[q];
       } else {
-        out[q] = is_body(group(sc)) ? pull_from_body<Swapped>(f, q, c, sc) : f(slot<Swapped>(q) * stride + sc);
+        out[q] = is_body(group(sc)) ? pull_from_body<Swapped>(f, q, c, sc) : load(f(slot<Swapped>(q) * stride + sc), q);
       }
     }
   }
@@ -244,12 +265,13 @@ KOKKOS_INLINE_FUNCTION void bgk_relax(const Real f[15], Real g[15], Real omega, 
 // The fused pull collide+stream, one cell per call. Device spaces run it one cell per work item
 // (coalesced along x); host spaces run lines through CollideStreamLines (lbm_line_kernel.hpp), which
 // uses `cell` for the two x ends of a line only.
-template <class Real, class Exec>
+template <class Pop, class Exec>
 struct CollideStream {
   using Device = typename Exec::device_type;
-  Lattice<Real, Device> lat;
-  Kokkos::View<const Real*, Device> src;
-  Kokkos::View<Real*, Device> dst;
+  using Real = typename LbmStore<Pop>::real;
+  Lattice<Pop, Device> lat;
+  Kokkos::View<const Pop*, Device> src;
+  Kokkos::View<Pop*, Device> dst;
   Real omega = 1;  // 1 / tau
   Real force[3] = {0, 0, 0};
   Real force_pref = 0;  // (1 - 1/(2 tau)), Guo's forcing prefactor
@@ -269,7 +291,7 @@ struct CollideStream {
   KOKKOS_INLINE_FUNCTION void collide(const Real f[15], long c) const {
     Real g[15];
     bgk_relax(f, g, omega, force_pref, force[0], force[1], force[2], forced);
-    for (int q = 0; q < 15; ++q) dst(q * lat.stride + c) = g[q];
+    for (int q = 0; q < 15; ++q) dst(q * lat.stride + c) = lat.enc(g[q], q);
   }
   KOKKOS_INLINE_FUNCTION void operator()(const long c) const {
     const int i = static_cast<int>(c % lat.nx);
@@ -284,11 +306,12 @@ struct CollideStream {
 enum class Stored { kPostCollision, kPostCollisionSwapped, kArrived };
 
 // Macroscopic fields of the state the next step will collide (streamed populations).
-template <class Real, class Exec>
+template <class Pop, class Exec>
 struct Moments {
   using Device = typename Exec::device_type;
-  Lattice<Real, Device> lat;
-  Kokkos::View<const Real*, Device> f;
+  using Real = typename LbmStore<Pop>::real;
+  Lattice<Pop, Device> lat;
+  Kokkos::View<const Pop*, Device> f;
   Kokkos::View<Real*, Device> macro;  // 4 blocks: rho, ux, uy, uz
   Real force[3] = {0, 0, 0};
   Stored stored = Stored::kPostCollision;
@@ -303,11 +326,11 @@ struct Moments {
       ux = lat.ub(c);
       uy = lat.ub(n + c);
       uz = lat.ub(2 * n + c);
-      for (int q = 0; q < 15; ++q) rho += f(q * lat.stride + c);
+      for (int q = 0; q < 15; ++q) rho += lat.load(f(q * lat.stride + c), q);
     } else {
       Real g[15];
       if (stored == Stored::kArrived) {
-        for (int q = 0; q < 15; ++q) g[q] = f(q * lat.stride + c);
+        for (int q = 0; q < 15; ++q) g[q] = lat.load(f(q * lat.stride + c), q);
       } else if (stored == Stored::kPostCollisionSwapped) {
         lat.template gather<true>(f, i, j, k, c, g);
       } else {
@@ -336,13 +359,14 @@ struct Moments {
 // velocity: body cells are never streamed into. Body cells are stored unswapped in both patterns (no
 // step touches them); where the water is stored swapped (AA pattern, `swapped`), a C1/C2 cell that
 // becomes water has its populations swapped into the water's layout.
-template <class Real, class Exec>
+template <class Pop, class Exec>
 struct ApplyGroups {
   using Device = typename Exec::device_type;
-  Lattice<Real, Device> lat;
+  using Real = typename LbmStore<Pop>::real;
+  Lattice<Pop, Device> lat;
   Kokkos::View<const int*, Device> region;
   Kokkos::View<unsigned char*, Device> previous;
-  Kokkos::View<Real*, Device> f;
+  Kokkos::View<Pop*, Device> f;
   bool rim_pass = false;
   bool swapped = false;  // water populations stored swapped (AA pattern, after a local step)
   KOKKOS_INLINE_FUNCTION void operator()(const int r) const {
@@ -355,15 +379,16 @@ struct ApplyGroups {
     const unsigned char before = previous(c);
     previous(c) = g;
     if (g == kSurface) {
-      for (int q = 0; q < 15; ++q) f(q * S + c) = D3Q15::feq(q, lat.rho0, lat.ub(c), lat.ub(n + c), lat.ub(2 * n + c));
+      for (int q = 0; q < 15; ++q)
+        f(q * S + c) = lat.enc(D3Q15::feq(q, lat.rho0, lat.ub(c), lat.ub(n + c), lat.ub(2 * n + c)), q);
     } else if (g == kInner) {
-      for (int q = 0; q < 15; ++q) f(q * S + c) = 0;
+      for (int q = 0; q < 15; ++q) f(q * S + c) = lat.enc(Real(0), q);
     } else if (g == kWater || g == kNearBody) {
       if (before == kInner) {
-        for (int q = 0; q < 15; ++q) f(q * S + c) = Real(D3Q15::w(q)) * lat.rho0;
+        for (int q = 0; q < 15; ++q) f(q * S + c) = lat.enc(Real(D3Q15::w(q)) * lat.rho0, q);
       } else if (swapped && is_body(before)) {
         for (int q = 1; q < 15; q += 2) {
-          const Real a = f(q * S + c);
+          const auto a = f(q * S + c);  // raw: the two slots of a pair share their shift
           f(q * S + c) = f((q + 1) * S + c);
           f((q + 1) * S + c) = a;
         }
@@ -383,9 +408,10 @@ struct ApplyGroups {
       const long s = si + static_cast<long>(lat.nx) * (sj + static_cast<long>(lat.ny) * sk);
       if (lat.group(s) != kSurface) continue;
       ++count;
-      for (int q = 0; q < 15; ++q) acc[q] += f(q * S + s);
+      for (int q = 0; q < 15; ++q) acc[q] += lat.load(f(q * S + s), q);
     }
-    for (int q = 0; q < 15; ++q) f(q * S + c) = count > 0 ? acc[q] / Real(count) : Real(D3Q15::w(q)) * lat.rho0;
+    for (int q = 0; q < 15; ++q)
+      f(q * S + c) = lat.enc(count > 0 ? acc[q] / Real(count) : Real(D3Q15::w(q)) * lat.rho0, q);
   }
 };
 

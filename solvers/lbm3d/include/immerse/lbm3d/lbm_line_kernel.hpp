@@ -28,9 +28,10 @@
 
 namespace immerse::lbm3d {
 
-template <class Real, class Exec>
+template <class Pop, class Exec>
 struct CollideStreamLines {
-  CollideStream<Real, Exec> k;     // lattice, buffers, relaxation and force
+  using Real = typename LbmStore<Pop>::real;
+  CollideStream<Pop, Exec> k;      // lattice, buffers, relaxation and force
   bool streaming = false;          // water runs store around the caches (lattice.stores)
   static constexpr int kRun = 64;  // cells per SIMD run: the constant fills below are this long
 
@@ -118,15 +119,15 @@ struct CollideStreamLines {
     const int j = line % lat.ny, kk = line / lat.ny;
     const long base = static_cast<long>(line) * lat.nx;
     const LinePlan plan = plan_interior(j, kk);
-    const Real* src = k.src.data();
-    Real* dst = k.dst.data();
+    const Pop* src = k.src.data();
+    Pop* dst = k.dst.data();
     const long n = lat.stride;
-    Real constant[15][kRun];  // constant-kind directions read these as if they were a line
-    const Real* in[15];
-    Real* out[15];
+    Pop constant[15][kRun];  // constant-kind directions read these as if they were a line
+    const Pop* in[15];
+    Pop* out[15];
     for (int q = 0; q < 15; ++q) {
       if (plan.kind[q] == LinePlan::kConstant)
-        for (int a = 0; a < kRun; ++a) constant[q][a] = plan.value[q];
+        for (int a = 0; a < kRun; ++a) constant[q][a] = lat.enc(plan.value[q], q);
       out[q] = dst + q * n + base;
     }
     // Runs start at the line's first cell, so that they stay aligned with the line (a run from i = 1
@@ -154,7 +155,7 @@ struct CollideStreamLines {
                 : plan.kind[q] == LinePlan::kBounce ? src + o * n + plan.source[q] + i
                                                     : constant[q];
       }
-      Real* at[15];
+      Pop* at[15];
       for (int q = 0; q < 15; ++q) at[q] = out[q] + i;
       water_run(in, at, m);
       i += m;
@@ -171,15 +172,17 @@ struct CollideStreamLines {
       planned_cell(plan, i, base);
       return;
     }
-    const Real* src = k.src.data();
+    const Pop* src = k.src.data();
     const long n = k.lat.stride;
-    const Real* in[15];
-    Real* out[15];
+    const Pop* in[15];
+    Pop* out[15];
+    Pop value[15];  // the constant-kind sources as stored
     for (int q = 0; q < 15; ++q) {
       const int o = D3Q15::opposite(q);
+      value[q] = k.lat.enc(plan.value[q], q);
       in[q] = plan.kind[q] == LinePlan::kPull     ? src + q * n + plan.source[q] + i
               : plan.kind[q] == LinePlan::kBounce ? src + o * n + plan.source[q] + i
-                                                  : &plan.value[q];
+                                                  : &value[q];
       out[q] = k.dst.data() + q * n + base + i;
     }
     water_run(in, out, 1);
@@ -226,10 +229,10 @@ struct CollideStreamLines {
       if (plan.kind[q] == LinePlan::kConstant) {
         f[q] = plan.value[q];
       } else if (plan.kind[q] == LinePlan::kBounce) {
-        f[q] = k.src(D3Q15::opposite(q) * n + c);
+        f[q] = lat.load(k.src(D3Q15::opposite(q) * n + c), q);
       } else {
         const long sc = plan.source[q] + i;
-        f[q] = is_body(lat.group(sc)) ? lat.pull_from_body(k.src, q, c, sc) : k.src(q * n + sc);
+        f[q] = is_body(lat.group(sc)) ? lat.pull_from_body(k.src, q, c, sc) : lat.load(k.src(q * n + sc), q);
       }
     }
     k.collide(f, c);
@@ -242,7 +245,34 @@ struct CollideStreamLines {
   // cells are a vector with the cells past m masked off (no scalar remainder loop, which cost as
   // much as the rest of a 254-cell run). With `streaming` the results go to `staged` (L1) and are
   // then stored around the caches.
-  void water_run(const Real* const in[15], Real* const out[15], const int m) const {
+  // Populations stored in binary16 are widened into float blocks (L1) first and the results narrowed
+  // back (F16C on the host: GCC 12 does not vectorise the conversion inside the cell loop); all 15
+  // inputs are read before any output is written, so in place stays safe.
+  void water_run(const Pop* const in[15], Pop* const out[15], const int m) const {
+    if constexpr (LbmStore<Pop>::kHalf) {
+      alignas(64) Real wide_in[15][kRun], wide_out[15][kRun];
+      const Real* win[15];
+      Real* wout[15];
+      const auto& lat = k.lat;
+      for (int q = 0; q < 15; ++q) {
+        prefetch_line(in[q] + kHalfAhead);
+        prefetch_line(in[q] + kHalfAhead + 32);
+        widen_halves(in[q], wide_in[q], m, lat.inv_scale, lat.ref[q]);
+        win[q] = wide_in[q];
+        wout[q] = wide_out[q];
+      }
+      if (k.forced)
+        vectors<true, false>(win, wout, m);
+      else
+        vectors<false, false>(win, wout, m);
+      for (int q = 0; q < 15; ++q) narrow_halves(wide_out[q], out[q], m, lat.inv_scale, lat.ref[q]);
+    } else {
+      stored_run(in, out, m);
+    }
+  }
+
+  // water_run for populations stored as computed.
+  void stored_run(const Real* const in[15], Real* const out[15], const int m) const {
     Real staged[15][kRun];
     Real* to[15];
     for (int q = 0; q < 15; ++q) to[q] = streaming ? staged[q] : out[q];
@@ -256,17 +286,20 @@ struct CollideStreamLines {
 
   static constexpr int kLanes = 64 / static_cast<int>(sizeof(Real));   // cells per 64-byte vector
   static constexpr int kAhead = 256 / static_cast<int>(sizeof(Real));  // prefetch distance: 4 lines
+  static constexpr int kHalfAhead = 256;                               // binary16: prefetch 512 bytes (8 lines) ahead
 
   // The run one vector at a time, each preceded by a prefetch of its 15 sources 256 bytes ahead.
   // Why: the hardware prefetchers do not keep 15 streams ahead of a loop that computes this much
   // per line loaded, and the out-of-order window holds only a few vectors, so without it one core
   // waits for memory and then computes, in turn (1 thread at 256^3: about the sum of the two
   // times). In place (AA) the sources are the destinations; for pull the stores write-allocate.
-  template <bool Forced>
+  // Prefetch: off for the widened binary16 blocks, which are in L1 already.
+  template <bool Forced, bool Prefetch = true>
   void vectors(const Real* const in[15], Real* const out[15], const int m) const {
     const int full = m - m % kLanes;
     for (int a0 = 0; a0 < full; a0 += kLanes) {
-      for (int q = 0; q < 15; ++q) prefetch_line(in[q] + a0 + kAhead);
+      if constexpr (Prefetch)
+        for (int q = 0; q < 15; ++q) prefetch_line(in[q] + a0 + kAhead);
       cells<Forced, false>(in, out, a0, kLanes);
     }
     if (full < m) cells<Forced, true>(in, out, full, m - full);

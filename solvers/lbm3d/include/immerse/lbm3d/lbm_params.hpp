@@ -31,8 +31,9 @@ constexpr const char* kFaceNames[6] = {"x_min", "x_max", "y_min", "y_max", "z_mi
 
 struct LbmParams {
   int nx = 32, ny = 32, nz = 32;
-  double tau = 0.8;  // BGK relaxation time; nu = (tau - 1/2) / 3
-  bool fp64 = false;
+  double tau = 0.8;    // BGK relaxation time; nu = (tau - 1/2) / 3
+  bool fp64 = false;   // populations stored and computed in double
+  bool fp16s = false;  // populations stored in binary16 (shifted, lbm_storage.hpp), computed in float
   Pattern pattern = Pattern::aa;
   // The host (CPU) kernel writes populations with streaming (non-temporal) stores instead of ordinary
   // ones; off by default, measured slower on this machine (streaming_store.hpp). Devices ignore it.
@@ -67,8 +68,12 @@ Schema& add_storage_keys(Schema& lattice);
 const Choices<Pattern>& pattern_choices();
 // 'ladd' / 'paper' / 'paper_literal': the C3 rule (BodyBoundary).
 const Choices<BodyBoundary>& body_boundary_choices();
-// 'fp32' / 'fp64' -> whether the populations are stored in double precision.
-const Choices<bool>& precision_choices();
+// lattice.precision: 'fp32', 'fp64' or 'fp16s' (binary16 storage, float arithmetic).
+enum class Precision { fp32, fp64, fp16s };
+const Choices<Precision>& precision_choices();
+// Sets p.fp64 and p.fp16s from a lattice.precision value; the name of p's precision.
+void set_precision(LbmParams& p, Precision precision);
+std::string precision_name(const LbmParams& p);
 // 'cached' / 'streaming' -> whether the pull kernel uses non-temporal stores.
 const Choices<bool>& stores_choices();
 std::string to_string(Border b);
