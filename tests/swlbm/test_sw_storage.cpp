@@ -30,6 +30,17 @@ double half_value(std::uint16_t h) {
 
 const Storage kStorages[] = {Storage::fp64, Storage::fp32, Storage::fp16s};
 
+// An nx x ny basin of 1 m deep water, v = 10 m/s, walls all round, in storage st.
+SwParams basin(int nx, int ny, Storage st) {
+  SwParams p;
+  p.nx = nx;
+  p.ny = ny;
+  p.dx = 0.5;
+  p.dt = 0.05;
+  p.storage = st;
+  return p;
+}
+
 }  // namespace
 
 // Widening is exact: every one of the 65536 patterns gives its defined value (NaNs stay NaN).
@@ -91,12 +102,7 @@ TYPED_TEST_SUITE(SwStorage, test::EnabledSpaces, test::SpaceName);
 // the float moment sums (1e-6 m) where the arithmetic is in float.
 TYPED_TEST(SwStorage, StillWaterStaysStill) {
   for (const Storage st : kStorages) {
-    SwParams p;
-    p.nx = 20;
-    p.ny = 12;
-    p.dx = 0.5;
-    p.dt = 0.05;
-    p.storage = st;
+    const SwParams p = basin(20, 12, st);
     auto flow = make_sw_flow(this->backend, p);
     for (int n = 0; n < 200; ++n) flow->step();
     const HostFields f = flow->fields();
@@ -112,14 +118,9 @@ TYPED_TEST(SwStorage, StillWaterStaysStill) {
 // tolerance the cases' conservation checks use (volume_roundoff_tolerance).
 TYPED_TEST(SwStorage, VolumeWithinTheStorageRoundOff) {
   for (const Storage st : kStorages) {
-    SwParams p;
-    p.nx = 40;
-    p.ny = 30;
-    p.dx = 0.5;
-    p.dt = 0.05;
+    SwParams p = basin(40, 30, st);
     p.initial_h = "1 + 0.3 * exp(-((x - 8)^2 + (y - 6)^2) / 4)";
     p.initial_u = "0.2";
-    p.storage = st;
     auto flow = make_sw_flow(this->backend, p);
     const double v0 = flow->volume();
     for (int n = 0; n < 400; ++n) flow->step();
