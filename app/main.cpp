@@ -2,6 +2,8 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <array>
+#include <cstdio>
 #include <cstdlib>
 #include <thread>
 
@@ -9,6 +11,7 @@
 #include "immerse/cases/counterexamples.hpp"
 #include "immerse/cases/runner.hpp"
 #include "immerse/cases/simulation.hpp"
+#include "immerse/core/comm.hpp"
 #include "immerse/core/error.hpp"
 #include "immerse/core/versions.hpp"
 #include "immerse/reports/compare.hpp"
@@ -27,8 +30,29 @@ int cmd_info() {
   if (is_enabled(Backend::openmp))
     fmt::print("threads   {} (OpenMP; set OMP_NUM_THREADS to change)\n", backend_concurrency(Backend::openmp));
   fmt::print("hardware  {} hardware threads\ncompiler  {}\n", std::thread::hardware_concurrency(), compiler_version());
+  if (mpi_built())
+    fmt::print("mpi       {} ({} rank{}; `mpirun -np N immerse run CASE` splits lbm3d lattices, docs/mpi.md)\n",
+               mpi_library(), world().size(), world().size() == 1 ? "" : "s");
+  else
+    fmt::print("mpi       not built (install libopenmpi-dev and reconfigure)\n");
   return 0;
 }
+
+// "1x2x2" -> {1, 2, 2}.
+std::array<int, 3> parse_decomposition(const std::string& text) {
+  std::array<int, 3> d = {0, 0, 0};
+  char x1 = 0, x2 = 0, extra = 0;
+  if (std::sscanf(text.c_str(), "%d%c%d%c%d%c", &d[0], &x1, &d[1], &x2, &d[2], &extra) != 5 || x1 != 'x' || x2 != 'x' ||
+      d[0] < 1 || d[1] < 1 || d[2] < 1)
+    throw InputError(fmt::format("--decompose '{}': give ranks along x, y and z as AxBxC, e.g. 1x2x2", text));
+  return d;
+}
+
+// Ends MPI (when the program started it) after everything else, Kokkos included.
+struct WorldGuard {
+  WorldGuard(int& argc, char**& argv) { init_world(argc, argv); }
+  ~WorldGuard() { finalize_world(); }
+};
 
 json case_list() {
   json out = json::array();
@@ -96,6 +120,7 @@ int main(int argc, char** argv) {
     setenv("OMP_PROC_BIND", "spread", 0);
     setenv("OMP_PLACES", "threads", 0);
   }
+  WorldGuard mpi(argc, argv);
   CLI::App app{"immerse: validation and benchmark suite for real-time fluid / immersed-body solvers"};
   app.require_subcommand(1);
   bool list_json = false, list_keys = false, list_markdown = false;
@@ -108,6 +133,7 @@ int main(int argc, char** argv) {
   RunRequest req;
   std::string backend_name = to_string(default_backend());
   long steps = -1;
+  std::string decompose;
   auto add_run_options = [&](CLI::App* c, bool with_out) {
     c->add_option("case", req.case_name, "canned case name or path/to/case.json (optional with --resume)");
     c->add_option("--backend", backend_name, "serial|openmp|cuda (enabled: see `immerse info`)");
@@ -125,6 +151,9 @@ int main(int argc, char** argv) {
     c->add_option("--resume", req.resume_dir,
                   "continue the run in this output folder from its newest valid checkpoint (same program, "
                   "case and backend)");
+    c->add_option("--decompose", decompose,
+                  "under mpirun: ranks along x, y, z of a split lbm3d lattice, e.g. 1x2x2 (default: chosen; x "
+                  "is never split)");
   };
   auto* run = app.add_subcommand("run", "run a case: writes result.json, series.csv and VTK frames");
   add_run_options(run, true);
@@ -190,6 +219,7 @@ int main(int argc, char** argv) {
       if (*c.command) return c.run();
     req.options.backend = parse_backend(backend_name);
     req.options.steps_override = steps;
+    if (!decompose.empty()) req.options.decompose = parse_decomposition(decompose);
     if (*validate && counterexamples) {
       const Discrimination d = run_counterexamples(req, full);
       if (!req.options.quiet) print_checks(d.reference);
@@ -230,10 +260,19 @@ int main(int argc, char** argv) {
       return reports::write_report(ropt);
     }
   } catch (const Error& e) {
-    fmt::print(stderr, "immerse: error: {}\n", e.what());
+    // On several ranks bad input and numerical failures are met by every rank alike (inputs are
+    // the same, health is gathered): rank 0 reports them. Anything else may be one rank's alone,
+    // and the others would wait for it: that rank reports and ends them all.
+    Comm& comm = world();
+    const bool collective = e.exit_code() == kExitBadInput || e.exit_code() == kExitNumerical;
+    if (comm.size() == 1 || comm.rank() == 0 || !collective)
+      fmt::print(stderr, "immerse: error{}: {}\n", comm.size() > 1 ? fmt::format(" (rank {})", comm.rank()) : "",
+                 e.what());
+    if (comm.size() > 1 && !collective) comm.abort(e.exit_code());
     return e.exit_code();
   } catch (const std::exception& e) {
     fmt::print(stderr, "immerse: internal error: {}\n", e.what());
+    if (world().size() > 1) world().abort(kExitInternal);
     return kExitInternal;
   }
   return 0;

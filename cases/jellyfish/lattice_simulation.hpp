@@ -30,6 +30,7 @@ class LatticeSimulation : public Simulation {
   json compare_tolerances() const override;
 
   bool supports_checkpoint() const override { return true; }
+  bool runs_on_ranks() const override { return true; }
   void archive(StateArchive& a) override {
     flow_->archive(a);
     a.value("lattice.mass0", mass0_);

@@ -10,6 +10,7 @@
 
 #include "checkpoints.hpp"
 #include "immerse/core/choices.hpp"
+#include "immerse/core/comm.hpp"
 #include "immerse/core/csv.hpp"
 #include "immerse/core/error.hpp"
 #include "immerse/core/interrupt.hpp"
@@ -171,7 +172,19 @@ RunOutcome run_case(const RunRequest& request) {
 
   const bool phases_timed = req.options.phase_times || req.options.backend != Backend::cuda;
   set_phase_timing(phases_timed);
+  Comm& comm = world();
+  const bool writer = comm.rank() == 0;  // on several ranks, rank 0 writes every file
+  if (comm.size() > 1 && (checkpoint_every > 0 || start.checkpoint))
+    throw InputError(
+        fmt::format("{}: checkpoints of a run on {} ranks are not implemented yet: leave out "
+                    "--checkpoint-every and --resume, or run on one process (docs/mpi.md)",
+                    start.source, comm.size()));
   std::unique_ptr<Simulation> sim = make_simulation(params, start.source, req.options);
+  if (comm.size() > 1 && !sim->runs_on_ranks())
+    throw InputError(
+        fmt::format("{}: the {} scene of solver {} runs on one process only: start it without mpirun "
+                    "(solver lbm3d's generic lattice cases run on several ranks; docs/mpi.md)",
+                    start.source, params["scene"].get<std::string>(), params["solver"].get<std::string>()));
   if ((checkpoint_every > 0 || start.checkpoint) && !sim->supports_checkpoint())
     throw InputError(
         fmt::format("{}: key 'output.checkpoint_every': the {} scene of solver {} cannot checkpoint "
@@ -189,7 +202,7 @@ RunOutcome run_case(const RunRequest& request) {
                 : req.out_dir.empty()   ? (fs::path("runs") / name / timestamp()).string()
                                         : req.out_dir;
   std::error_code ec;
-  fs::create_directories(out.out_dir, ec);
+  if (writer) fs::create_directories(out.out_dir, ec);
   if (ec) throw OutputError(fmt::format("cannot create output directory {}: {}", out.out_dir, ec.message()));
 
   json result = {{"case", name},
@@ -203,9 +216,10 @@ RunOutcome run_case(const RunRequest& request) {
                  {"versions", versions_json()},
                  // Threads (OpenMP) or concurrent work items (CUDA) this backend ran with: timings need it.
                  {"concurrency", backend_concurrency(req.options.backend)},
+                 {"ranks", comm.size()},
                  {"status", "running"}};
   if (start.checkpoint) result["resumed_from_step"] = done;
-  write_json((fs::path(out.out_dir) / "result.json").string(), result);
+  if (writer) write_json((fs::path(out.out_dir) / "result.json").string(), result);
 
   const long total = sim->total_steps();
   const long series_every = sim->series_every() > 0 ? sim->series_every() : std::max(1L, total / 200);
@@ -217,8 +231,16 @@ RunOutcome run_case(const RunRequest& request) {
     for (const auto& f : start.checkpoint->file.header.at("frames")) collection.emplace_back(f.at(0), f.at(1));
   auto frame = [&](int k) {
     for (const auto& f : sim->write_frame(out.out_dir, k)) collection.emplace_back(sim->time(), f);
-    vtk::write_collection((fs::path(out.out_dir) / "frames.pvd").string(), collection);
+    if (writer) vtk::write_collection((fs::path(out.out_dir) / "frames.pvd").string(), collection);
   };
+  // A series row is computed on every rank (it may gather from all) and written by the writer.
+  const bool has_series = !sim->series_columns().empty();
+  auto series_row = [&] {
+    const std::vector<double> row = sim->series_row();
+    if (series) series->row(row);
+  };
+  // Ctrl-C on any rank stops all of them after the same step.
+  auto stop_requested = [&] { return comm.size() > 1 ? comm.max(interrupted() ? 1.0 : 0.0) > 0 : interrupted(); };
   auto checkpoint = [&](long step) {
     json header = {{"format", 1},
                    {"versions", versions_json()},
@@ -236,14 +258,14 @@ RunOutcome run_case(const RunRequest& request) {
   };
 
   install_interrupt_handler();
-  Progress progress(name, total, req.options.quiet);
+  Progress progress(name, total, req.options.quiet || !writer);
   const long health_every = std::max(1L, std::min(total / 20, 1000L));
   const auto t0 = std::chrono::steady_clock::now();
   const long first = done;
   std::string failure;
   int failure_code = 0;
   try {
-    if (!sim->series_columns().empty()) {
+    if (has_series && writer) {
       const std::string comment = fmt::format("case {} on {}", name, to_string(req.options.backend));
       if (start.checkpoint) {
         // The rows up to the checkpoint stay; rows written after it by the killed run go.
@@ -251,25 +273,25 @@ RunOutcome run_case(const RunRequest& request) {
         series = std::make_unique<CsvWriter>(series_path, sim->series_columns().size());
       } else {
         series = std::make_unique<CsvWriter>(series_path, sim->series_columns(), comment);
-        series->row(sim->series_row());
       }
     }
+    if (has_series && !start.checkpoint) series_row();
     if (frames > 0 && !start.checkpoint) frame(0);
     for (; done < total; ++done) {
-      if (interrupted()) {
+      if (stop_requested()) {
         out.interrupted = true;
         break;
       }
       sim->step();
       const long n = done + 1;
       if (n % health_every == 0 || n == total) sim->check_health();
-      if (series && (n % series_every == 0 || n == total)) series->row(sim->series_row());
+      if (has_series && (n % series_every == 0 || n == total)) series_row();
       if (frames > 0 && n * frames / total != (n - 1) * frames / total) frame(static_cast<int>(n * frames / total));
       if (checkpoint_every > 0 && n % checkpoint_every == 0 && n < total) checkpoint(n);
       progress.update(n);
     }
     if (out.interrupted && checkpoint_every > 0 && done > first) checkpoint(done);
-    sim->write_final(out.out_dir);
+    if (writer) sim->write_final(out.out_dir);
   } catch (const Error& e) {
     // Keep everything written so far, record the failure, then report it.
     failure = e.what();
@@ -290,7 +312,7 @@ RunOutcome run_case(const RunRequest& request) {
     result["status"] = "failed";
     result["error"] = failure;
     try {
-      write_json((fs::path(out.out_dir) / "result.json").string(), result);
+      if (writer) write_json((fs::path(out.out_dir) / "result.json").string(), result);
     } catch (const OutputError& e) {
       // A full disk: the result.json written at the start stays whole, with status "running".
       throw Error(fmt::format("{}\n{}: result.json still says \"running\"", failure, e.what()), failure_code);
@@ -302,7 +324,7 @@ RunOutcome run_case(const RunRequest& request) {
   mark_deviations(out.checks, params["deviations"], start.source);
   result["checks"] = to_json(out.checks);
   result["status"] = out.interrupted ? "interrupted" : "completed";
-  write_json((fs::path(out.out_dir) / "result.json").string(), result);
+  if (writer) write_json((fs::path(out.out_dir) / "result.json").string(), result);
   out.result = result;
   return out;
 }

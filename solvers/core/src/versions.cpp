@@ -1,5 +1,7 @@
 #include "immerse/core/versions.hpp"
 
+#include "immerse/core/comm.hpp"
+
 #include <fmt/format.h>
 #include <Kokkos_Core.hpp>
 
@@ -33,10 +35,12 @@ std::string compiler_version() {
 }
 
 nlohmann::json versions_json() {
-  return {{"immerse", immerse_version()},
-          {"git", git_hash()},
-          {"kokkos", kokkos_version()},
-          {"compiler", compiler_version()}};
+  nlohmann::json v = {{"immerse", immerse_version()},
+                      {"git", git_hash()},
+                      {"kokkos", kokkos_version()},
+                      {"compiler", compiler_version()}};
+  if (mpi_built()) v["mpi"] = mpi_library();
+  return v;
 }
 
 }  // namespace immerse

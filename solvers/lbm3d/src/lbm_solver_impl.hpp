@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 #include "immerse/core/backend.hpp"
 #include "immerse/core/expression.hpp"
@@ -16,10 +17,38 @@
 #include "immerse/core/timer.hpp"
 #include "immerse/lbm3d/lbm_aa_line_kernel.hpp"
 #include "immerse/lbm3d/lbm_flow.hpp"
+#include "immerse/lbm3d/lbm_halo.hpp"
 #include "immerse/lbm3d/lbm_kernels.hpp"
 #include "immerse/lbm3d/lbm_line_kernel.hpp"
 
 namespace immerse::lbm3d {
+
+// The lines and cells a step updates: every one, or, in a block with ghost layers (LbmBlock), the
+// block's own, y in [j0, j0 + nyr) and z in [k0, k0 + nzr). Work item r is own line r.
+struct OwnLines {
+  int ny = 1, j0 = 0, nyr = 1, k0 = 0, nzr = 1;
+  long nx = 1;
+  KOKKOS_INLINE_FUNCTION long line(long r) const { return j0 + r % nyr + ny * (k0 + r / nyr); }
+  KOKKOS_INLINE_FUNCTION long cell(long r) const { return r % nx + nx * line(r / nx); }
+  KOKKOS_INLINE_FUNCTION bool owns(long c) const {
+    const long l = c / nx, j = l % ny, k = l / ny;
+    return j >= j0 && j < j0 + nyr && k >= k0 && k < k0 + nzr;
+  }
+  long lines() const { return static_cast<long>(nyr) * nzr; }
+};
+// A line kernel (host) or a cell kernel (device) run over the own lines or cells only.
+template <class Lines>
+struct OwnLinesOf {
+  Lines lines;
+  OwnLines own;
+  void operator()(const int r) const { lines(static_cast<int>(own.line(r))); }
+};
+template <class Cells>
+struct OwnCellsOf {
+  Cells cells;
+  OwnLines own;
+  KOKKOS_INLINE_FUNCTION void operator()(const long r) const { cells(own.cell(r)); }
+};
 
 template <class Exec, class Pop>
 class LbmSolver final : public LbmFlow {
@@ -61,6 +90,13 @@ class LbmSolver final : public LbmFlow {
     Kokkos::deep_copy(h_group_, group_);
     Kokkos::deep_copy(h_ub_, ub_);
     for (int a = 0; a < 3; ++a) force_[a] = static_cast<Real>(p.force[a]);
+    own_.nx = p.nx;
+    own_.ny = p.ny;
+    own_.j0 = p.block.ghost[2] ? 1 : 0;
+    own_.nyr = p.ny - own_.j0 - (p.block.ghost[3] ? 1 : 0);
+    own_.k0 = p.block.ghost[4] ? 1 : 0;
+    own_.nzr = p.nz - own_.k0 - (p.block.ghost[5] ? 1 : 0);
+    if (p.block.split()) halo_ = std::make_unique<LbmHalo<Pop, Exec>>(p, S_, world());
 
     // Initial populations: equilibrium of the initial formulas at every cell centre, taken as a
     // post-collision state (the first step streams it); the AA pattern stores it swapped.
@@ -70,7 +106,8 @@ class LbmSolver final : public LbmFlow {
     for (int k = 0; k < p.nz; ++k)
       for (int j = 0; j < p.ny; ++j)
         for (int i = 0; i < p.nx; ++i) {
-          const double x = i + 0.5, y = j + 0.5, z = k + 0.5;
+          const auto& o = p.block.origin;  // formulas take global cell centres
+          const double x = o[0] + i + 0.5, y = o[1] + j + 0.5, z = o[2] + k + 0.5;
           const long c = i + static_cast<long>(p.nx) * (j + static_cast<long>(p.ny) * k);
           // u is the physical velocity: the stored momentum is rho u - F/2 (Guo's half-force shift).
           const double r = rho(x, y, z);
@@ -84,11 +121,22 @@ class LbmSolver final : public LbmFlow {
   }
 
   void step() override {
-    const auto scope = timer_.scope("collide_stream");
-    if (aa_)
-      aa_step();
-    else
-      pull_step();
+    if (halo_) {
+      const auto scope = timer_.scope("halo");
+      if (!aa_ || swapped_) halo_->fill(f_[cur_], aa_);  // the pull step, or the AA exchange step, reads them
+    }
+    const bool exchanged = aa_ && swapped_;
+    {
+      const auto scope = timer_.scope("collide_stream");
+      if (aa_)
+        aa_step();
+      else
+        pull_step();
+    }
+    if (halo_ && exchanged) {
+      const auto scope = timer_.scope("halo");
+      halo_->give_back(f_[0]);
+    }
     ++steps_;
   }
 
@@ -152,6 +200,7 @@ class LbmSolver final : public LbmFlow {
       box_ = View<Real*>("macro_box", 5 * cells);
       h_box_ = Kokkos::create_mirror_view(box_);
     }
+    refresh_ghosts();
     Moments<Pop, Exec> k = moments_kernel();
     const auto box = box_;
     const auto group = group_;
@@ -213,10 +262,12 @@ class LbmSolver final : public LbmFlow {
     // First water cell whose moments are not finite or whose equilibrium has a negative population.
     long bad = std::numeric_limits<long>::max();
     double vmax = 0;
+    const OwnLines own = own_;
+    const bool split = halo_ != nullptr;
     Kokkos::parallel_reduce(
         "lbm3d::health", Kokkos::RangePolicy<Exec>(0, n),
         KOKKOS_LAMBDA(const long c, long& first) {
-          if (is_body(group(c))) return;
+          if (is_body(group(c)) || (split && !own.owns(c))) return;
           const Real r = macro(c), ux = macro(n + c), uy = macro(2 * n + c), uz = macro(3 * n + c);
           bool ok = r == r && ux == ux && uy == uy && uz == uz && r > 0 && r < Real(1e30);
           for (int q = 0; ok && q < 15; ++q) ok = D3Q15::feq(q, r, ux, uy, uz) >= 0;
@@ -226,7 +277,7 @@ class LbmSolver final : public LbmFlow {
     Kokkos::parallel_reduce(
         "lbm3d::max_speed", Kokkos::RangePolicy<Exec>(0, n),
         KOKKOS_LAMBDA(const long c, double& vm) {
-          if (is_body(group(c))) return;
+          if (is_body(group(c)) || (split && !own.owns(c))) return;
           const double s = static_cast<double>(macro(n + c) * macro(n + c) + macro(2 * n + c) * macro(2 * n + c) +
                                                macro(3 * n + c) * macro(3 * n + c));
           if (s > vm) vm = s;  // NaN compares false: skipped here, reported above
@@ -237,9 +288,10 @@ class LbmSolver final : public LbmFlow {
     if (bad == std::numeric_limits<long>::max()) return h;
     auto hm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), macro_);
     h.ok = false;
-    h.i = static_cast<int>(bad % p_.nx);
-    h.j = static_cast<int>((bad / p_.nx) % p_.ny);
-    h.k = static_cast<int>(bad / p_.nx / p_.ny);
+    const auto& o = p_.block.origin;  // global cell indices
+    h.i = o[0] + static_cast<int>(bad % p_.nx);
+    h.j = o[1] + static_cast<int>((bad / p_.nx) % p_.ny);
+    h.k = o[2] + static_cast<int>(bad / p_.nx / p_.ny);
     h.rho = hm(bad);
     h.speed =
         std::sqrt(hm(n + bad) * hm(n + bad) + hm(2 * n + bad) * hm(2 * n + bad) + hm(3 * n + bad) * hm(3 * n + bad));
@@ -249,24 +301,43 @@ class LbmSolver final : public LbmFlow {
   }
 
   double mass() const override {
+    double sum = 0;
+    for (const double m : row_masses()) sum += m;
+    return sum;
+  }
+
+  std::vector<double> row_masses() const override {
     const auto f = f_[cur_];
     const auto group = group_;
     const auto lat = lat_;
-    const long n = N_, stride = S_;
+    const OwnLines own = own_;
     const double rho0 = p_.rho0;
     const long nx = p_.nx;
-    (void)n;
-    // One row of x per thread, rows added in order: the same bits on every backend and thread count.
-    return ordered_sum<Exec>(
-        "lbm3d::mass", n / nx, KOKKOS_LAMBDA(const long row, double* acc) {
+    // One own x row per thread, each added in order (ordered_rows): the same bits on every backend
+    // and thread count, and the rows of a split lattice add up like the whole lattice's.
+    const auto rows = ordered_rows<Exec>(
+        "lbm3d::mass", own.lines(), KOKKOS_LAMBDA(const long r, double* acc) {
+          const long row = own.line(r);
           for (long c = row * nx; c < (row + 1) * nx; ++c) {
             if (is_body(group(c))) {
               acc[0] += rho0;
               continue;
             }
-            for (int q = 0; q < 15; ++q) acc[0] += static_cast<double>(lat.load(f(q * stride + c), q));
+            for (int q = 0; q < 15; ++q) acc[0] += static_cast<double>(lat.load(f(q * lat.stride + c), q));
           }
-        })[0];
+        });
+    std::vector<double> out(rows.size());
+    for (size_t r = 0; r < rows.size(); ++r) out[r] = rows[r][0];
+    return out;
+  }
+
+  std::vector<double> raw_populations() const override {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f_[cur_]);
+    std::vector<double> out;
+    out.reserve(15 * own_.lines() * p_.nx);
+    for (int q = 0; q < 15; ++q)
+      for (long r = 0; r < own_.lines() * p_.nx; ++r) out.push_back(static_cast<double>(h(q * S_ + own_.cell(r))));
+    return out;
   }
 
   long steps_done() const override { return steps_; }
@@ -285,26 +356,38 @@ class LbmSolver final : public LbmFlow {
     CollideStream<Pop, Exec> k = relaxation();
     k.src = f_[cur_];
     k.dst = f_[1 - cur_];
-    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible) {
-      const CollideStreamLines<Pop, Exec> lines{k, streaming_};
-      Kokkos::parallel_for("lbm3d::collide_stream", Kokkos::RangePolicy<Exec>(0, p_.ny * p_.nz), lines);
-    } else {
-      Kokkos::parallel_for("lbm3d::collide_stream", Kokkos::RangePolicy<Exec>(0, N_), k);
-    }
+    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
+      run_lines("lbm3d::collide_stream", CollideStreamLines<Pop, Exec>{k, streaming_});
+    else
+      run_cells("lbm3d::collide_stream", k);
     cur_ = 1 - cur_;
   }
 
   // AA pattern: the exchange and local steps alternate in place in f_[0] (lbm_aa_kernels.hpp).
   void aa_step() {
     const AaStep<Pop, Exec> a{relaxation(), f_[0], swapped_};
-    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible) {
-      const AaLines<Pop, Exec> lines{a};
-      Kokkos::parallel_for(swapped_ ? "lbm3d::aa_exchange" : "lbm3d::aa_local",
-                           Kokkos::RangePolicy<Exec>(0, p_.ny * p_.nz), lines);
-    } else {
-      Kokkos::parallel_for(swapped_ ? "lbm3d::aa_exchange" : "lbm3d::aa_local", Kokkos::RangePolicy<Exec>(0, N_), a);
-    }
+    const char* label = swapped_ ? "lbm3d::aa_exchange" : "lbm3d::aa_local";
+    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
+      run_lines(label, AaLines<Pop, Exec>{a});
+    else
+      run_cells(label, a);
     swapped_ = !swapped_;
+  }
+
+  // A line kernel over every line, or over the block's own lines (ghost lines are never updated).
+  template <class Lines>
+  void run_lines(const char* label, const Lines& lines) const {
+    if (!halo_)
+      Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(0, p_.ny * p_.nz), lines);
+    else
+      Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(0, own_.lines()), OwnLinesOf<Lines>{lines, own_});
+  }
+  template <class Cells>
+  void run_cells(const char* label, const Cells& cells) const {
+    if (!halo_)
+      Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(0, N_), cells);
+    else
+      Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(0, own_.lines() * p_.nx), OwnCellsOf<Cells>{cells, own_});
   }
 
   // The lattice and the relaxation constants (no buffers).
@@ -328,7 +411,14 @@ class LbmSolver final : public LbmFlow {
     return k;
   }
 
+  // The moments of a post-collision state gather from the neighbours: in a block, its ghost layers
+  // must hold the neighbours' current populations first (collective: every rank asks at once).
+  void refresh_ghosts() const {
+    if (halo_ && (!aa_ || swapped_)) halo_->fill(f_[cur_], aa_);
+  }
+
   void compute_moments() const {
+    refresh_ghosts();
     Kokkos::parallel_for("lbm3d::moments", Kokkos::RangePolicy<Exec>(0, N_), moments_kernel());
     Exec().fence();
   }
@@ -352,6 +442,8 @@ class LbmSolver final : public LbmFlow {
   Real force_[3] = {0, 0, 0};
   long steps_ = 0;
   PhaseTimer timer_;
+  OwnLines own_;                              // the lines a step updates
+  std::unique_ptr<LbmHalo<Pop, Exec>> halo_;  // a block of a split lattice: its ghost-layer exchange
 };
 
 }  // namespace immerse::lbm3d

@@ -3,6 +3,7 @@
 // health, writes frames, and produces metrics and validation checks. Each family registers a
 // SolverEntry (its case-file schema and a factory); each canned experiment may register a scene
 // that specialises the family's simulation (extra metrics, checks against a paper's numbers).
+#include <array>
 #include <functional>
 #include <memory>
 #include <string>
@@ -75,6 +76,8 @@ struct RunOptions {
   // Time each phase (a fence at every phase's end): always on host backends, where kernels are
   // synchronous and a fence costs nothing; on a device only when asked (--phase-times).
   bool phase_times = false;
+  // --decompose: ranks along x, y, z for a lattice split among MPI ranks (0: chosen; docs/mpi.md).
+  std::array<int, 3> decompose = {0, 0, 0};
 };
 
 class Simulation {
@@ -110,6 +113,10 @@ class Simulation {
   // maxima and tables), listed once in archive() for saving and loading. A simulation that cannot
   // restart yet keeps supports_checkpoint() false, and the runner refuses to checkpoint it.
   virtual bool supports_checkpoint() const { return false; }
+  // Whether the simulation runs on the ranks of an MPI launch (mpirun -np N, N > 1): every rank
+  // makes the same calls, each rank steps its part, and every query answers for the whole; the
+  // runner writes files on rank 0 only and refuses a simulation without it (docs/mpi.md).
+  virtual bool runs_on_ranks() const { return false; }
   virtual void archive(StateArchive& /*a*/) {}
 };
 

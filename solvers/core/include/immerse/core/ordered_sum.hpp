@@ -8,12 +8,14 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 namespace immerse {
 
-// N sums over `rows` rows: row_sum(r, acc) adds row r's terms to acc[0..N-1] in a fixed order.
+// The N sums of each of `rows` rows: row_sum(r, acc) adds row r's terms to acc[0..N-1] in a fixed
+// order; one row per work item. The rows come back to the host in index order.
 template <class Exec, int N = 1, class RowSum>
-std::array<double, N> ordered_sum(const char* name, long rows, const RowSum& row_sum) {
+std::vector<std::array<double, N>> ordered_rows(const char* name, long rows, const RowSum& row_sum) {
   Kokkos::View<double* [N], typename Exec::memory_space> partial(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(name)), rows);
   Kokkos::parallel_for(
@@ -23,9 +25,18 @@ std::array<double, N> ordered_sum(const char* name, long rows, const RowSum& row
         for (int k = 0; k < N; ++k) partial(r, k) = acc[k];
       });
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), partial);
-  std::array<double, N> out{};
+  std::vector<std::array<double, N>> out(rows);
   for (long r = 0; r < rows; ++r)
-    for (int k = 0; k < N; ++k) out[k] += host(r, k);
+    for (int k = 0; k < N; ++k) out[r][k] = host(r, k);
+  return out;
+}
+
+// N sums over `rows` rows (ordered_rows), the row sums added in index order.
+template <class Exec, int N = 1, class RowSum>
+std::array<double, N> ordered_sum(const char* name, long rows, const RowSum& row_sum) {
+  std::array<double, N> out{};
+  for (const auto& row : ordered_rows<Exec, N>(name, rows, row_sum))
+    for (int k = 0; k < N; ++k) out[k] += row[k];
   return out;
 }
 

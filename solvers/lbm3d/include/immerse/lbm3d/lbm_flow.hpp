@@ -62,6 +62,12 @@ class LbmFlow {
   virtual Health health() const = 0;
   // Sum of rho over water cells plus rho0 per body cell (the water the body displaces).
   virtual double mass() const = 0;
+  // The same per x row of the cells this process updates (rows in order: y, then z): the terms of
+  // mass(), which a lattice split among ranks adds in the whole lattice's row order.
+  virtual std::vector<double> row_masses() const = 0;
+  // The stored populations of the cells this process updates, as numbers: slot q of every own cell
+  // (x, then y, then z), q = 0..14. For tests: a split lattice's blocks against the whole one.
+  virtual std::vector<double> raw_populations() const = 0;
   virtual long steps_done() const = 0;
   virtual const LbmParams& params() const = 0;
   virtual Backend backend() const = 0;

@@ -29,6 +29,21 @@ enum class BodyBoundary { ladd, paper, paper_literal };
 // Faces in the order x_min, x_max, y_min, y_max, z_min, z_max.
 constexpr const char* kFaceNames[6] = {"x_min", "x_max", "y_min", "y_max", "z_min", "z_max"};
 
+// Where this process's block sits when the lattice is split among MPI ranks (lbm_blocks.hpp). The
+// local lattice (LbmParams::nx, ny, nz) is then the block plus a one-cell ghost layer on each face
+// that borders another block; ghost cells are never updated, only filled from that block's rank
+// (LbmHalo). The x faces never have one: x lines stay whole, for the host kernel's SIMD runs.
+struct LbmBlock {
+  std::array<int, 3> origin = {0, 0, 0};                    // global index of local cell (0, 0, 0)
+  std::array<bool, 6> ghost = {};                           // the face's outer cell layer is a ghost layer
+  std::array<int, 6> neighbour = {-1, -1, -1, -1, -1, -1};  // rank that owns the cells of that layer
+  bool split() const {
+    for (bool g : ghost)
+      if (g) return true;
+    return false;
+  }
+};
+
 struct LbmParams {
   int nx = 32, ny = 32, nz = 32;
   double tau = 0.8;    // BGK relaxation time; nu = (tau - 1/2) / 3
@@ -48,6 +63,7 @@ struct LbmParams {
   // Initial fields as formulas of the cell centre (x, y, z) = (i + 1/2, j + 1/2, k + 1/2).
   std::string init_rho = "1", init_ux = "0", init_uy = "0", init_uz = "0";
   std::string source = "case";
+  LbmBlock block;  // the whole lattice unless split among ranks
   double viscosity() const { return (tau - 0.5) / 3.0; }
   long cells() const { return static_cast<long>(nx) * ny * nz; }
 };

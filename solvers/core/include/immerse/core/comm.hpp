@@ -1,0 +1,41 @@
+#pragma once
+// The processes of one run: a single process, or the ranks of an MPI launch (`mpirun -np N immerse
+// run ...`). Solvers reach MPI only through this interface, so every family builds and runs without
+// it; an MPI build (IMMERSE_MPI) uses MPI's world communicator when the program was started by an
+// MPI launcher, and a single process otherwise (no MPI_Init for an ordinary run).
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace immerse {
+
+class Comm {
+ public:
+  virtual ~Comm() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // Sends `send_bytes` bytes to rank `to` while receiving `recv_bytes` bytes from rank `from`
+  // (either may be this rank; a negative rank skips that half). Returns when both are done.
+  virtual void sendrecv(const void* send, std::size_t send_bytes, int to, void* recv, std::size_t recv_bytes,
+                        int from) = 0;
+  // Every rank's `mine`, concatenated in rank order, on every rank (the lengths may differ).
+  virtual std::vector<double> allgather(const std::vector<double>& mine) = 0;
+  // The largest `value` of all ranks, on every rank.
+  virtual double max(double value) = 0;
+  virtual void barrier() = 0;
+  // Ends every rank at once with `code` (an error only some ranks met: the others would wait).
+  [[noreturn]] virtual void abort(int code) = 0;
+};
+
+// The communicator of this process (a single process until init_world found an MPI launch).
+Comm& world();
+// Called first by main: starts MPI when built with it and launched by an MPI launcher.
+void init_world(int& argc, char**& argv);
+// Called last by main (MPI_Finalize when MPI was started).
+void finalize_world();
+// Whether this build can run on several ranks (built with MPI).
+bool mpi_built();
+// The MPI library this build uses ("Open MPI v4.1.4"), or "" without MPI.
+std::string mpi_library();
+
+}  // namespace immerse

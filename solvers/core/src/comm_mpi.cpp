@@ -1,0 +1,114 @@
+// world() in an MPI build: MPI_COMM_WORLD when an MPI launcher started this process, else the
+// single process (an ordinary `immerse run` does not initialise MPI at all).
+#include <mpi.h>
+
+#include <cstdlib>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "immerse/core/comm.hpp"
+
+namespace immerse {
+
+Comm& single_process();
+
+namespace {
+
+void check(int code, const char* what) {
+  if (code == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(code, text, &len);
+  throw std::runtime_error(std::string(what) + ": " + std::string(text, len));
+}
+
+int as_count(std::size_t bytes) {
+  if (bytes > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw std::runtime_error("MPI message over 2 GiB: use more ranks");
+  return static_cast<int>(bytes);
+}
+
+class MpiWorld final : public Comm {
+ public:
+  MpiWorld() {
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  }
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  void sendrecv(const void* send, std::size_t send_bytes, int to, void* recv, std::size_t recv_bytes,
+                int from) override {
+    check(MPI_Sendrecv(send, as_count(send_bytes), MPI_BYTE, to < 0 ? MPI_PROC_NULL : to, 0, recv, as_count(recv_bytes),
+                       MPI_BYTE, from < 0 ? MPI_PROC_NULL : from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+          "MPI_Sendrecv");
+  }
+  std::vector<double> allgather(const std::vector<double>& mine) override {
+    const int n = as_count(mine.size());
+    std::vector<int> counts(size_), offsets(size_);
+    check(MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+    long total = 0;
+    for (int r = 0; r < size_; ++r) {
+      offsets[r] = as_count(total);
+      total += counts[r];
+    }
+    std::vector<double> all(total);
+    check(MPI_Allgatherv(mine.data(), n, MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE,
+                         MPI_COMM_WORLD),
+          "MPI_Allgatherv");
+    return all;
+  }
+  double max(double value) override {
+    double out = value;
+    check(MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+    return out;
+  }
+  void barrier() override { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+  [[noreturn]] void abort(int code) override {
+    MPI_Abort(MPI_COMM_WORLD, code);
+    std::exit(code);
+  }
+
+ private:
+  int rank_ = 0, size_ = 1;
+};
+
+MpiWorld* g_world = nullptr;
+
+// Environment variables the common launchers set for every process they start (Open MPI, PMIx,
+// MPICH/Hydra, Slurm's PMI).
+bool launched_by_mpi() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
+    if (std::getenv(v)) return true;
+  return false;
+}
+
+}  // namespace
+
+Comm& world() { return g_world ? static_cast<Comm&>(*g_world) : single_process(); }
+
+void init_world(int& argc, char**& argv) {
+  if (g_world || !launched_by_mpi()) return;
+  int provided = 0;
+  check(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+  static MpiWorld w;
+  g_world = &w;
+}
+
+void finalize_world() {
+  if (!g_world) return;
+  g_world = nullptr;
+  MPI_Finalize();
+}
+
+bool mpi_built() { return true; }
+
+std::string mpi_library() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len = 0;
+  MPI_Get_library_version(text, &len);  // allowed before MPI_Init
+  const std::string s(text, len);
+  return s.substr(0, s.find_first_of(",\n"));  // "Open MPI v4.1.4, package: ..." -> "Open MPI v4.1.4"
+}
+
+}  // namespace immerse

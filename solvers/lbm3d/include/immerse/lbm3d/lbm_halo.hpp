@@ -1,0 +1,151 @@
+#pragma once
+// Ghost-layer exchange of a lattice split among ranks (LbmBlock, lbm_blocks.hpp). Blocks are split
+// along y and z only; each face that borders another block has a one-cell ghost layer in the local
+// lattice. Only the populations that cross a face travel: the 5 of the 15 whose velocity points
+// through it (one face and four corner directions).
+//
+// Pull pattern, before every step: the ghost layers receive the neighbours' post-collision
+// populations that will stream into this block (`fill`). AA pattern: the exchange step reads its
+// neighbours' post-collision state (stored swapped) and pushes its results into their cells, so
+// before it `fill` copies the swapped slots in, and after it `give_back` returns what this block's
+// cells pushed into the ghost layers to the ranks that own those cells; the local step needs nothing.
+//
+// Edges and corners: `fill` exchanges y, then z, each over the whole plane (x and the other axis's
+// ghost cells included), so a z plane carries the y ghost rows the y exchange has just filled: a
+// corner population reaches the diagonal block in two hops. `give_back` goes the other way: z, then
+// y. Buffers are packed and unpacked by Kokkos kernels into contiguous Views and staged through host
+// memory for the communicator (Comm::sendrecv).
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+
+#include "immerse/core/comm.hpp"
+#include "immerse/lbm3d/d3q15.hpp"
+#include "immerse/lbm3d/lbm_params.hpp"
+
+namespace immerse::lbm3d {
+
+// A plane of the local lattice normal to y (axis 1) or z (axis 2) and the 5 slots that cross it.
+// Buffer element e is population slot[e / cells] of plane cell e % cells (x, then the other axis).
+struct HaloPlane {
+  int nx, ny, nz;
+  int axis;
+  long cells, stride;
+  int slot[5];
+  bool shut[6];  // faces of the local lattice with neither a ghost layer nor a periodic wrap
+  KOKKOS_INLINE_FUNCTION long at(long e, int plane) const {
+    const int s = static_cast<int>(e / cells);
+    const long b = e % cells, i = b % nx, t = b / nx;
+    const long c = axis == 1 ? i + nx * (plane + ny * t) : i + nx * (t + ny * plane);
+    return slot[s] * stride + c;
+  }
+  // give_back: whether a cell of this block pushed the value of element e into ghost plane
+  // `plane`. The cell that pushes population q into ghost cell x is x - e_q; where that lies past a
+  // wall, inlet or outflow face (shut), nobody did: the owner's cell got that population from its
+  // own border rule, which the stale ghost value must not overwrite.
+  KOKKOS_INLINE_FUNCTION bool pushed(long e, int plane) const {
+    const int q = slot[e / cells];
+    const long b = e % cells;
+    const int i = static_cast<int>(b % nx), t = static_cast<int>(b / nx);
+    const int p[3] = {i - D3Q15::cx(q), (axis == 1 ? plane : t) - D3Q15::cy(q), (axis == 1 ? t : plane) - D3Q15::cz(q)};
+    const int n[3] = {nx, ny, nz};
+    for (int a = 0; a < 3; ++a)
+      if ((p[a] < 0 && shut[2 * a]) || (p[a] >= n[a] && shut[2 * a + 1])) return false;
+    return true;
+  }
+};
+template <class Pop, class Exec>
+struct HaloPack {
+  HaloPlane pl;
+  Kokkos::View<Pop*, typename Exec::device_type> f, buffer;
+  int plane;
+  KOKKOS_INLINE_FUNCTION void operator()(long e) const { buffer(e) = f(pl.at(e, plane)); }
+};
+template <class Pop, class Exec>
+struct HaloUnpack {
+  HaloPlane pl;
+  Kokkos::View<Pop*, typename Exec::device_type> f, buffer;
+  int plane, sender_plane;  // sender_plane >= 0: give_back from that ghost plane of the sender
+  KOKKOS_INLINE_FUNCTION void operator()(long e) const {
+    if (sender_plane >= 0 && !pl.pushed(e, sender_plane)) return;
+    f(pl.at(e, plane)) = buffer(e);
+  }
+};
+
+template <class Pop, class Exec>
+class LbmHalo {
+  using View = Kokkos::View<Pop*, typename Exec::device_type>;
+
+ public:
+  LbmHalo(const LbmParams& p, long stride, Comm& comm) : p_(p), stride_(stride), comm_(comm) {
+    const long plane = static_cast<long>(p.nx) * std::max(p.ny, p.nz);
+    send_ = View("lbm3d::halo_send", 5 * plane);
+    recv_ = View("lbm3d::halo_recv", 5 * plane);
+    h_send_ = Kokkos::create_mirror_view(send_);
+    h_recv_ = Kokkos::create_mirror_view(recv_);
+  }
+
+  // Ghost layers <- the neighbours' post-collision populations heading into this block (stored in
+  // slot -q when `swapped`: the AA pattern before its exchange step).
+  void fill(const View& f, bool swapped) {
+    for (int axis : {1, 2})
+      for (int dir : {+1, -1}) {
+        const int size = extent(axis);
+        // Toward dir: this block's last own plane on that side goes to the neighbour there; the
+        // ghost plane on the other side receives the same directions from the neighbour there.
+        transfer(f, axis, dir, dir > 0 ? size - 2 : 1, dir > 0 ? 0 : size - 1, swapped, false);
+      }
+  }
+
+  // After an AA exchange step: what this block's cells pushed into the ghost layers (stored
+  // unswapped, in slot q) goes to the owners of those cells, into their own planes.
+  void give_back(const View& f) {
+    for (int axis : {2, 1})
+      for (int dir : {+1, -1}) {
+        const int size = extent(axis);
+        transfer(f, axis, dir, dir > 0 ? size - 1 : 0, dir > 0 ? 1 : size - 2, false, true);
+      }
+  }
+
+ private:
+  int extent(int axis) const { return axis == 1 ? p_.ny : p_.nz; }
+
+  // Sends the populations with e_q along `axis` equal to `dir` of local plane `from` to the rank
+  // across face (axis, dir), and stores those received from the rank across face (axis, -dir) in
+  // plane `to` (the same slots). `returning`: give_back (the sender's plane is its ghost plane).
+  void transfer(const View& f, int axis, int dir, int from, int to, bool swapped, bool returning) {
+    const int hi = 2 * axis + 1, lo = 2 * axis;
+    const int dest = p_.block.ghost[dir > 0 ? hi : lo] ? p_.block.neighbour[dir > 0 ? hi : lo] : -1;
+    const int source = p_.block.ghost[dir > 0 ? lo : hi] ? p_.block.neighbour[dir > 0 ? lo : hi] : -1;
+    if (dest < 0 && source < 0) return;
+    int slots[5], m = 0;
+    for (int q = 1; q < 15; ++q)
+      if ((axis == 1 ? D3Q15::cy(q) : D3Q15::cz(q)) == dir) slots[m++] = swapped ? D3Q15::opposite(q) : q;
+    const long cells = static_cast<long>(p_.nx) * (axis == 1 ? p_.nz : p_.ny), count = 5 * cells;
+    HaloPlane pl{p_.nx, p_.ny, p_.nz, axis, cells, stride_, {slots[0], slots[1], slots[2], slots[3], slots[4]}, {}};
+    for (int face = 0; face < 6; ++face) pl.shut[face] = !p_.block.ghost[face] && p_.border[face] != Border::periodic;
+    if (dest >= 0) {
+      HaloPack<Pop, Exec> k{pl, f, send_, from};
+      Kokkos::parallel_for("lbm3d::halo_pack", Kokkos::RangePolicy<Exec>(0, count), k);
+      Kokkos::deep_copy(h_send_, send_);  // fences; a no-op copy on host spaces
+      Exec().fence();
+    }
+    comm_.sendrecv(h_send_.data(), dest >= 0 ? count * sizeof(Pop) : 0, dest, h_recv_.data(),
+                   source >= 0 ? count * sizeof(Pop) : 0, source);
+    if (source >= 0) {
+      Kokkos::deep_copy(recv_, h_recv_);
+      // The sender's ghost plane mirrors this block's receiving plane: same cells, same shut faces.
+      HaloUnpack<Pop, Exec> k{pl, f, recv_, to, returning ? to : -1};
+      Kokkos::parallel_for("lbm3d::halo_unpack", Kokkos::RangePolicy<Exec>(0, count), k);
+      Exec().fence();
+    }
+  }
+
+  LbmParams p_;
+  long stride_;
+  Comm& comm_;
+  View send_, recv_;
+  typename View::HostMirror h_send_, h_recv_;
+};
+
+}  // namespace immerse::lbm3d

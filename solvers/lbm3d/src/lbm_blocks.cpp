@@ -1,0 +1,281 @@
+#include "immerse/lbm3d/lbm_blocks.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "immerse/core/error.hpp"
+
+namespace immerse::lbm3d {
+
+namespace {
+
+std::array<int, 3> size_of(const LbmParams& p) { return {p.nx, p.ny, p.nz}; }
+
+// Part `c` of `n` cells cut into `parts`: [lo, lo + size).
+void split(int n, int parts, int c, int& lo, int& size) {
+  const int base = n / parts, extra = n % parts;
+  size = base + (c < extra ? 1 : 0);
+  lo = c * base + std::min(c, extra);
+}
+
+}  // namespace
+
+std::array<int, 3> choose_dims(const LbmParams& whole, int ranks, const std::array<int, 3>& requested) {
+  const auto n = size_of(whole);
+  const bool given = requested[0] > 0 || requested[1] > 0 || requested[2] > 0;
+  if (given) {
+    const std::array<int, 3> d = {std::max(requested[0], 1), std::max(requested[1], 1), std::max(requested[2], 1)};
+    if (d[0] != 1)
+      throw InputError(
+          fmt::format("--decompose {}x{}x{}: x is never split (each rank keeps whole x lines for the "
+                      "vectorised kernel): use 1x{}x{}",
+                      d[0], d[1], d[2], d[1] * d[0], d[2]));
+    if (d[1] * d[2] != ranks)
+      throw InputError(
+          fmt::format("--decompose {}x{}x{}: {} blocks for {} ranks: the product must equal the number "
+                      "of ranks (mpirun -np {})",
+                      d[0], d[1], d[2], d[1] * d[2], ranks, d[1] * d[2]));
+    for (int a = 1; a < 3; ++a)
+      if (d[a] > n[a])
+        throw InputError(fmt::format("--decompose {}x{}x{}: {} blocks along {} of a lattice {} cells long: at most {}",
+                                     d[0], d[1], d[2], d[a], a == 1 ? "y" : "z", n[a], n[a]));
+    return d;
+  }
+  // Fewest cut cells: (py - 1) x-z planes and (pz - 1) x-y planes.
+  std::array<int, 3> best = {0, 0, 0};
+  long best_cut = std::numeric_limits<long>::max();
+  for (int py = 1; py <= ranks; ++py) {
+    if (ranks % py != 0) continue;
+    const int pz = ranks / py;
+    if (py > n[1] || pz > n[2]) continue;
+    const long cut = static_cast<long>(py - 1) * n[2] + static_cast<long>(pz - 1) * n[1];
+    if (cut < best_cut) best_cut = cut, best = {1, py, pz};
+  }
+  if (best[0] == 0)
+    throw InputError(fmt::format("{}: a {}x{}x{} lattice cannot be split among {} ranks along y and z", whole.source,
+                                 n[0], n[1], n[2], ranks));
+  return best;
+}
+
+BlockExtent block_of(const LbmParams& whole, const std::array<int, 3>& dims, int rank) {
+  const auto n = size_of(whole);
+  const int c[3] = {0, rank % dims[1], rank / dims[1]};
+  BlockExtent e;
+  for (int a = 0; a < 3; ++a) split(n[a], dims[a], c[a], e.lo[a], e.size[a]);
+  return e;
+}
+
+LbmParams block_params(const LbmParams& whole, const std::array<int, 3>& dims, int rank) {
+  LbmParams p = whole;
+  const BlockExtent e = block_of(whole, dims, rank);
+  const int c[3] = {0, rank % dims[1], rank / dims[1]};
+  int local[3] = {e.size[0], e.size[1], e.size[2]};
+  for (int a = 1; a < 3; ++a) {
+    if (dims[a] == 1) {
+      p.block.origin[a] = 0;
+      continue;
+    }
+    const bool periodic = whole.border[2 * a] == Border::periodic;
+    for (int side = 0; side < 2; ++side) {
+      const int step = side == 0 ? -1 : 1, next = c[a] + step;
+      if (!periodic && (next < 0 || next >= dims[a])) continue;  // the whole lattice's border
+      int nc[3] = {0, c[1], c[2]};
+      nc[a] = (next + dims[a]) % dims[a];
+      p.block.ghost[2 * a + side] = true;
+      p.block.neighbour[2 * a + side] = nc[1] + dims[1] * nc[2];
+      ++local[a];
+    }
+    p.block.origin[a] = e.lo[a] - (p.block.ghost[2 * a] ? 1 : 0);
+  }
+  p.nx = local[0];
+  p.ny = local[1];
+  p.nz = local[2];
+  return p;
+}
+
+namespace {
+
+// The whole lattice's LbmFlow over the ranks of `comm`; this rank steps its block.
+class BlockedLbmFlow final : public LbmFlow {
+ public:
+  BlockedLbmFlow(Backend backend, const LbmParams& whole, const std::array<int, 3>& dims, Comm& comm)
+      : whole_(whole), dims_(dims), comm_(comm), own_(block_of(whole, dims, comm.rank())) {
+    check_stability(whole);
+    local_ = make_lbm_flow(backend, block_params(whole, dims, comm.rank()));
+  }
+
+  void step() override { local_->step(); }
+
+  void set_groups(const CellGroups&) override {
+    throw InputError(
+        fmt::format("{}: bodies on a lattice split among ranks are not implemented yet: run it on one "
+                    "rank (docs/mpi.md)",
+                    whole_.source));
+  }
+
+  Macro macro() const override {
+    // Each rank's own cells: rho, ux, uy, uz, group, gathered in rank order and put in place.
+    const Macro mine = local_->macro(own_box_lo(), own_box_hi());
+    std::vector<double> send;
+    send.reserve(5 * mine.rho.size());
+    for (const auto* v : {&mine.rho, &mine.ux, &mine.uy, &mine.uz}) send.insert(send.end(), v->begin(), v->end());
+    for (unsigned char g : mine.group) send.push_back(g);
+    const std::vector<double> all = comm_.allgather(send);
+    Macro m;
+    m.nx = whole_.nx;
+    m.ny = whole_.ny;
+    m.nz = whole_.nz;
+    const size_t cells = static_cast<size_t>(whole_.cells());
+    m.rho.resize(cells);
+    m.ux.resize(cells);
+    m.uy.resize(cells);
+    m.uz.resize(cells);
+    m.group.resize(cells);
+    size_t at = 0;
+    for (int r = 0; r < comm_.size(); ++r) {
+      const BlockExtent e = block_of(whole_, dims_, r);
+      const size_t n = static_cast<size_t>(e.size[0]) * e.size[1] * e.size[2];
+      for (size_t b = 0; b < n; ++b) {
+        const int i = e.lo[0] + static_cast<int>(b % e.size[0]);
+        const int j = e.lo[1] + static_cast<int>((b / e.size[0]) % e.size[1]);
+        const int k = e.lo[2] + static_cast<int>(b / e.size[0] / e.size[1]);
+        const size_t c = m.at(i, j, k);
+        m.rho[c] = all[at + b];
+        m.ux[c] = all[at + n + b];
+        m.uy[c] = all[at + 2 * n + b];
+        m.uz[c] = all[at + 3 * n + b];
+        m.group[c] = static_cast<unsigned char>(all[at + 4 * n + b]);
+      }
+      at += 5 * n;
+    }
+    return m;
+  }
+
+  Macro macro(const std::array<int, 3>& lo_in, const std::array<int, 3>& hi_in) const override {
+    const Macro whole = macro();
+    const int size[3] = {whole_.nx, whole_.ny, whole_.nz};
+    int lo[3], hi[3];
+    for (int a = 0; a < 3; ++a) {
+      lo[a] = std::clamp(lo_in[a], 0, size[a]);
+      hi[a] = std::clamp(hi_in[a], lo[a], size[a]);
+    }
+    Macro m;
+    m.nx = hi[0] - lo[0];
+    m.ny = hi[1] - lo[1];
+    m.nz = hi[2] - lo[2];
+    for (int a = 0; a < 3; ++a) m.lo[a] = lo[a];
+    for (int k = lo[2]; k < hi[2]; ++k)
+      for (int j = lo[1]; j < hi[1]; ++j)
+        for (int i = lo[0]; i < hi[0]; ++i) {
+          const size_t c = whole.at(i, j, k);
+          m.rho.push_back(whole.rho[c]);
+          m.ux.push_back(whole.ux[c]);
+          m.uy.push_back(whole.uy[c]);
+          m.uz.push_back(whole.uz[c]);
+          m.group.push_back(whole.group[c]);
+        }
+    return m;
+  }
+
+  std::vector<float> velocity() const override {
+    const Macro m = macro();
+    std::vector<float> v;
+    v.reserve(3 * m.ux.size());
+    for (const auto* u : {&m.ux, &m.uy, &m.uz})
+      for (double x : *u) v.push_back(static_cast<float>(x));
+    return v;
+  }
+
+  Health health() const override {
+    // The first unhealthy cell of the whole lattice (the lowest cell index of any rank's first),
+    // and the fastest water anywhere.
+    const Health h = local_->health();
+    const double inf = std::numeric_limits<double>::infinity();
+    const double index = h.ok ? inf : h.i + double(whole_.nx) * (h.j + double(whole_.ny) * h.k);
+    const std::vector<double> all =
+        comm_.allgather({index, h.rho, h.speed, h.max_speed, h.what == "populations not finite" ? 1.0 : 0.0});
+    Health out;
+    int first = -1;
+    for (int r = 0; r < comm_.size(); ++r) {
+      out.max_speed = std::max(out.max_speed, all[5 * r + 3]);
+      if (all[5 * r] < inf && (first < 0 || all[5 * r] < all[5 * first])) first = r;
+    }
+    if (first < 0) return out;
+    const long c = static_cast<long>(all[5 * first]);
+    out.ok = false;
+    out.i = static_cast<int>(c % whole_.nx);
+    out.j = static_cast<int>((c / whole_.nx) % whole_.ny);
+    out.k = static_cast<int>(c / whole_.nx / whole_.ny);
+    out.rho = all[5 * first + 1];
+    out.speed = all[5 * first + 2];
+    out.what = all[5 * first + 4] > 0 ? "populations not finite" : "negative equilibrium population";
+    out.what += fmt::format(" (rank {})", first);
+    return out;
+  }
+
+  double mass() const override {
+    double sum = 0;
+    for (double m : row_masses()) sum += m;
+    return sum;
+  }
+
+  // Every row of the whole lattice, in its order (y, then z), gathered from the ranks owning them.
+  std::vector<double> row_masses() const override {
+    const std::vector<double> all = comm_.allgather(local_->row_masses());
+    std::vector<double> rows(static_cast<size_t>(whole_.ny) * whole_.nz);
+    size_t at = 0;
+    for (int r = 0; r < comm_.size(); ++r) {
+      const BlockExtent e = block_of(whole_, dims_, r);
+      for (int k = 0; k < e.size[2]; ++k)
+        for (int j = 0; j < e.size[1]; ++j)
+          rows[(e.lo[1] + j) + static_cast<size_t>(whole_.ny) * (e.lo[2] + k)] = all[at++];
+    }
+    return rows;
+  }
+
+  std::vector<double> raw_populations() const override { return local_->raw_populations(); }
+  long steps_done() const override { return local_->steps_done(); }
+  const LbmParams& params() const override { return whole_; }
+  Backend backend() const override { return local_->backend(); }
+  std::string precision() const override { return local_->precision(); }
+  std::vector<std::pair<std::string, double>> phase_seconds() const override { return local_->phase_seconds(); }
+  void archive(StateArchive&) override {
+    throw InputError(fmt::format("{}: checkpoints of a lattice split among ranks are not implemented yet (docs/mpi.md)",
+                                 whole_.source));
+  }
+
+ private:
+  // This rank's own cells in its local lattice (past the ghost layers).
+  std::array<int, 3> own_box_lo() const {
+    const LbmParams& p = local_->params();
+    return {0, p.block.ghost[2] ? 1 : 0, p.block.ghost[4] ? 1 : 0};
+  }
+  std::array<int, 3> own_box_hi() const {
+    const auto lo = own_box_lo();
+    return {lo[0] + own_.size[0], lo[1] + own_.size[1], lo[2] + own_.size[2]};
+  }
+
+  LbmParams whole_;
+  std::array<int, 3> dims_;
+  Comm& comm_;
+  BlockExtent own_;
+  std::unique_ptr<LbmFlow> local_;
+};
+
+}  // namespace
+
+std::unique_ptr<LbmFlow> make_lbm_flow_on_ranks(Backend backend, const LbmParams& whole, Comm& comm,
+                                                const std::array<int, 3>& requested) {
+  const bool given = requested[0] > 0 || requested[1] > 0 || requested[2] > 0;
+  if (comm.size() == 1 && (!given || requested[1] * requested[2] <= 1)) {
+    choose_dims(whole, 1, requested);  // rejects an x split on one rank too
+    return make_lbm_flow(backend, whole);
+  }
+  const std::array<int, 3> dims = choose_dims(whole, comm.size(), requested);
+  return std::make_unique<BlockedLbmFlow>(backend, whole, dims, comm);
+}
+
+}  // namespace immerse::lbm3d

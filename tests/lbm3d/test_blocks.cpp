@@ -1,0 +1,104 @@
+// A lattice split into blocks with ghost layers (lbm_blocks.hpp, lbm_halo.hpp), in one process:
+// the decomposition's arithmetic, and the ghost-layer exchange on every enabled backend. A block
+// whose y and z ghost layers are filled from itself is the periodic lattice: after odd and even
+// step counts it must hold the whole lattice's populations bit for bit, in every storage and both
+// patterns (tests/mpi repeats this across real ranks and every border kind).
+#include <gtest/gtest.h>
+
+#include "immerse/core/comm.hpp"
+#include "immerse/core/error.hpp"
+#include "split_lattice.hpp"
+#include "support/backends.hpp"
+
+using namespace immerse;
+using namespace immerse::lbm3d;
+
+TEST(LatticeBlocks, ChoosesTheSplitWithTheFewestCutCells) {
+  LbmParams p;
+  p.nx = 64, p.ny = 64, p.nz = 16;
+  EXPECT_EQ(choose_dims(p, 2, {0, 0, 0}), (std::array<int, 3>{1, 2, 1}));  // cut 16 rows, not 64
+  EXPECT_EQ(choose_dims(p, 4, {0, 0, 0}), (std::array<int, 3>{1, 4, 1}));
+  p.nz = 8;
+  EXPECT_EQ(choose_dims(p, 8, {0, 0, 0}), (std::array<int, 3>{1, 8, 1}));  // 7 x 8 rows, not 3 x 8 + 64
+  p.nz = 64;
+  EXPECT_EQ(choose_dims(p, 4, {0, 0, 0}), (std::array<int, 3>{1, 2, 2}));
+  EXPECT_EQ(choose_dims(p, 4, {1, 1, 4}), (std::array<int, 3>{1, 1, 4}));
+}
+
+TEST(LatticeBlocks, RejectsSplitsThatDoNotFit) {
+  LbmParams p;
+  p.nx = 16, p.ny = 4, p.nz = 4;
+  EXPECT_THROW(choose_dims(p, 2, {2, 1, 1}), InputError);  // x is never split
+  EXPECT_THROW(choose_dims(p, 4, {1, 2, 1}), InputError);  // 2 blocks for 4 ranks
+  EXPECT_THROW(choose_dims(p, 8, {1, 8, 1}), InputError);  // 8 blocks along 4 cells
+  EXPECT_THROW(choose_dims(p, 32, {0, 0, 0}), InputError);
+  try {
+    choose_dims(p, 2, {2, 1, 1});
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("use 1x2x1"), std::string::npos) << e.what();
+  }
+}
+
+TEST(LatticeBlocks, BlocksCoverTheLatticeOnceWithGhostsOnlyTowardOtherBlocks) {
+  LbmParams p;
+  p.nx = 5, p.ny = 11, p.nz = 7;
+  p.border[2] = p.border[3] = Border::bounce_back;  // y walls, z periodic
+  const std::array<int, 3> dims = {1, 3, 2};
+  std::vector<int> owner(p.cells(), -1);
+  for (int r = 0; r < 6; ++r) {
+    const BlockExtent e = block_of(p, dims, r);
+    for (int k = e.lo[2]; k < e.lo[2] + e.size[2]; ++k)
+      for (int j = e.lo[1]; j < e.lo[1] + e.size[1]; ++j)
+        for (int i = e.lo[0]; i < e.lo[0] + e.size[0]; ++i) {
+          auto& o = owner[i + p.nx * (j + p.ny * k)];
+          EXPECT_EQ(o, -1) << "cell owned twice";
+          o = r;
+        }
+    const LbmParams b = block_params(p, dims, r);
+    const int cy = r % 3, cz = r / 3;
+    EXPECT_EQ(b.block.ghost[2], cy > 0);  // walls: no ghost at the lattice's own y faces
+    EXPECT_EQ(b.block.ghost[3], cy < 2);
+    EXPECT_TRUE(b.block.ghost[4] && b.block.ghost[5]);  // periodic z with 2 blocks: both sides
+    EXPECT_EQ(b.block.neighbour[4], cy + 3 * (1 - cz));
+    EXPECT_EQ(b.ny, e.size[1] + (cy > 0) + (cy < 2));
+    EXPECT_EQ(b.block.origin[1], e.lo[1] - (cy > 0 ? 1 : 0));
+  }
+  EXPECT_EQ(std::count(owner.begin(), owner.end(), -1), 0);
+}
+
+template <class Exec>
+class LatticeHalo : public test::BackendTest<Exec> {};
+TYPED_TEST_SUITE(LatticeHalo, test::EnabledSpaces, test::SpaceName);
+
+// One block of the periodic case, its four y/z ghost layers filled from itself (Comm: this process).
+TYPED_TEST(LatticeHalo, SelfFilledGhostLayersAreThePeriodicLattice) {
+  const LbmParams whole_params = split_test::split_cases()[0].params;
+  for (const auto precision : {Precision::fp64, Precision::fp32, Precision::fp16s})
+    for (const auto pattern : {Pattern::aa, Pattern::pull}) {
+      LbmParams whole = whole_params;
+      set_precision(whole, precision);
+      whole.pattern = pattern;
+      whole.force = {1e-5, -2e-5, 1e-5};
+      LbmParams block = whole;
+      block.ny += 2;
+      block.nz += 2;
+      block.block.origin = {0, -1, -1};
+      for (int face = 2; face < 6; ++face) block.block.ghost[face] = true, block.block.neighbour[face] = 0;
+      auto a = make_lbm_flow(this->backend, whole);
+      auto b = make_lbm_flow(this->backend, block);
+      const BlockExtent all{{0, 0, 0}, {whole.nx, whole.ny, whole.nz}};
+      for (int steps : {1, 2, 5}) {
+        while (a->steps_done() < steps) a->step(), b->step();
+        const std::string what =
+            precision_name(whole) + " " + to_string(pattern) + " after " + std::to_string(steps) + " steps";
+        EXPECT_EQ(split_test::bit_differences(split_test::block_from_whole(a->raw_populations(), whole, all),
+                                              b->raw_populations()),
+                  0)
+            << what;
+        EXPECT_EQ(a->mass(), b->mass()) << what;
+        const Macro ma = a->macro(), mb = b->macro({0, 1, 1}, {whole.nx, whole.ny + 1, whole.nz + 1});
+        EXPECT_EQ(split_test::bit_differences(ma.ux, mb.ux), 0) << what;
+        EXPECT_EQ(a->health().max_speed, b->health().max_speed) << what;
+      }
+    }
+}

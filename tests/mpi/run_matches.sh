@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# run_matches.sh MPIEXEC RANKS DECOMPOSE IMMERSE OUT_DIR CASE [run options...]
+# Runs CASE in one process, then under `MPIEXEC -np RANKS` (the lattice split among the ranks as
+# DECOMPOSE says, e.g. 1x2x2, or as the program chooses: "auto");
+# passes when the split run's metrics, checks, status and series.csv equal the single process's
+# bitwise, and only rank 0 wrote (one result.json, no stray files).
+set -u
+mpiexec=$1 ranks=$2 decompose=$3 immerse=$4 out=$5 case=$6
+shift 6
+split=()
+[ "$decompose" = auto ] || split=(--decompose "$decompose")
+rm -rf "$out" && mkdir -p "$out"
+. "$(dirname "$0")/../cli/result_json.sh"
+"$immerse" run "$case" --quiet --out "$out/one" "$@" || fail "the single-process run failed"
+"$mpiexec" -np "$ranks" --oversubscribe "$immerse" run "$case" --quiet --out "$out/split" "${split[@]}" "$@" ||
+  fail "the run on $ranks ranks failed"
+for key in metrics checks status; do
+  [ -n "$(block "$out/one/result.json" $key)" ] || fail "no '$key' in the single-process result.json"
+  diff <(block "$out/one/result.json" $key) <(block "$out/split/result.json" $key) ||
+    fail "'$key' differs between 1 process and $ranks ranks"
+done
+grep -q "\"ranks\": $ranks" "$out/split/result.json" || fail "result.json does not record $ranks ranks"
+cmp -s "$out/one/series.csv" "$out/split/series.csv" ||
+  [ "$(tail -n +2 "$out/one/series.csv")" = "$(tail -n +2 "$out/split/series.csv")" ] ||
+  fail "series.csv differs between 1 process and $ranks ranks"
+echo "run_matches.sh: $case on $ranks ranks equals one process"

@@ -1,0 +1,97 @@
+// The D3Q15 lattice split among the ranks of an MPI launch (ctest runs this program with
+// `mpirun -np 2` and `-np 4`). Every rank also steps the whole lattice by itself; after odd and
+// even step counts its block must hold the whole lattice's populations bit for bit, for every
+// border kind, a body force, both patterns and every storage, along y, z and both; and the gathered
+// mass, fields and fastest speed must equal the whole lattice's to the bit (the sums are added in
+// the whole lattice's order).
+#include <gtest/gtest.h>
+
+#include <Kokkos_Core.hpp>
+
+#include "immerse/core/backend.hpp"
+#include "immerse/core/comm.hpp"
+#include "lbm3d/split_lattice.hpp"
+
+using namespace immerse;
+using namespace immerse::lbm3d;
+
+namespace {
+
+// The splits this many ranks can make of the 12 x 10 x 8 test lattice.
+std::vector<std::array<int, 3>> splits(int ranks) {
+  if (ranks == 2) return {{1, 2, 1}, {1, 1, 2}};
+  if (ranks == 4) return {{1, 2, 2}, {1, 4, 1}, {1, 1, 4}};
+  return {{1, ranks, 1}};
+}
+
+}  // namespace
+
+TEST(LatticeRanks, BlocksHoldTheWholeLatticesPopulations) {
+  Comm& comm = world();
+  ASSERT_GT(comm.size(), 1) << "run under mpirun -np N, N > 1";
+  for (const auto& c : split_test::split_cases())
+    for (const auto& dims : splits(comm.size()))
+      for (const auto precision : {Precision::fp64, Precision::fp32, Precision::fp16s})
+        for (const auto pattern : {Pattern::aa, Pattern::pull}) {
+          LbmParams p = c.params;
+          set_precision(p, precision);
+          p.pattern = pattern;
+          auto whole = make_lbm_flow(default_backend(), p);
+          auto split = make_lbm_flow_on_ranks(default_backend(), p, comm, dims);
+          const BlockExtent own = block_of(p, dims, comm.rank());
+          for (int steps : {1, 4, 7}) {
+            while (whole->steps_done() < steps) whole->step(), split->step();
+            const std::string what = c.name + " " + precision_name(p) + " " + to_string(pattern) + " split 1x" +
+                                     std::to_string(dims[1]) + "x" + std::to_string(dims[2]) + ", rank " +
+                                     std::to_string(comm.rank()) + ", " + std::to_string(steps) + " steps";
+            EXPECT_EQ(split_test::bit_differences(split_test::block_from_whole(whole->raw_populations(), p, own),
+                                                  split->raw_populations()),
+                      0)
+                << what;
+            EXPECT_EQ(whole->mass(), split->mass()) << what;
+            const Macro a = whole->macro(), b = split->macro();
+            EXPECT_EQ(split_test::bit_differences(a.rho, b.rho), 0) << what;
+            EXPECT_EQ(split_test::bit_differences(a.uz, b.uz), 0) << what;
+            EXPECT_EQ(whole->health().max_speed, split->health().max_speed) << what;
+          }
+        }
+}
+
+// A blow-up is found on whichever rank owns the cell, and every rank reports the same cell.
+TEST(LatticeRanks, EveryRankNamesTheSameUnhealthyCell) {
+  Comm& comm = world();
+  LbmParams p = split_test::split_cases()[0].params;
+  p.fp64 = true;
+  p.tau = 0.5001;  // tests/lbm3d/cases/user_lattice_blows_up.json's unstable shear, on 12 x 10 x 8
+  p.init_ux = "0.29 * sin(2 * pi * y / 10) * (z > 4 ? 1 : -1)";
+  p.init_uy = "0.001 * sin(2 * pi * x / 12)";
+  p.init_uz = "0";
+  p.init_rho = "1";
+  auto whole = make_lbm_flow(default_backend(), p);
+  auto split = make_lbm_flow_on_ranks(default_backend(), p, comm, {1, comm.size(), 1});
+  for (int s = 0; s < 3000 && whole->health().ok; ++s) whole->step(), split->step();
+  const Health a = whole->health(), b = split->health();
+  ASSERT_FALSE(a.ok) << "the test flow should blow up";
+  EXPECT_FALSE(b.ok);
+  EXPECT_EQ(a.i, b.i);
+  EXPECT_EQ(a.j, b.j);
+  EXPECT_EQ(a.k, b.k);
+  EXPECT_NE(b.what.find("(rank "), std::string::npos) << b.what;
+  const std::vector<double> mine = {static_cast<double>(b.i + 100 * b.j + 10000 * b.k)};
+  const std::vector<double> all = comm.allgather(mine);
+  for (double x : all) EXPECT_EQ(x, all[0]) << "ranks disagree on the cell";
+}
+
+int main(int argc, char** argv) {
+  init_world(argc, argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  if (world().rank() != 0) {  // one rank's report is enough; failures still fail that rank's exit code
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+  }
+  Kokkos::initialize(argc, argv);
+  const int rc = RUN_ALL_TESTS();
+  Kokkos::finalize();
+  finalize_world();
+  return rc;
+}
