@@ -26,28 +26,28 @@
 namespace immerse::lbm3d {
 
 // A plane of the local lattice normal to y (axis 1) or z (axis 2) and the 5 slots that cross it.
-// Buffer element e is population slot[e / cells] of plane cell e % cells (x, then the other axis).
+// The buffer holds rows of nx values: row r is slot[r / other] at position r % other along the
+// other axis (z for a y plane, y for a z plane). Kernels run over (row, i), i fastest.
 struct HaloPlane {
   int nx, ny, nz;
   int axis;
-  long cells, stride;
+  long other, stride;
   int slot[5];
   bool shut[6];  // faces of the local lattice with neither a ghost layer nor a periodic wrap
-  KOKKOS_INLINE_FUNCTION long at(long e, int plane) const {
-    const int s = static_cast<int>(e / cells);
-    const long b = e % cells, i = b % nx, t = b / nx;
+  // Population index of element (row, i) in plane `plane`.
+  KOKKOS_INLINE_FUNCTION long at(long row, long i, int plane) const {
+    const long t = row % other;
     const long c = axis == 1 ? i + nx * (plane + ny * t) : i + nx * (t + ny * plane);
-    return slot[s] * stride + c;
+    return slot[row / other] * stride + c;
   }
-  // give_back: whether a cell of this block pushed the value of element e into ghost plane
-  // `plane`. The cell that pushes population q into ghost cell x is x - e_q; where that lies past a
-  // wall, inlet or outflow face (shut), nobody did: the owner's cell got that population from its
-  // own border rule, which the stale ghost value must not overwrite.
-  KOKKOS_INLINE_FUNCTION bool pushed(long e, int plane) const {
-    const int q = slot[e / cells];
-    const long b = e % cells;
-    const int i = static_cast<int>(b % nx), t = static_cast<int>(b / nx);
-    const int p[3] = {i - D3Q15::cx(q), (axis == 1 ? plane : t) - D3Q15::cy(q), (axis == 1 ? t : plane) - D3Q15::cz(q)};
+  // give_back: whether a cell of this block pushed element (row, i) into ghost plane `plane`. The
+  // cell that pushes population q into ghost cell x is x - e_q; where that lies past a wall, inlet
+  // or outflow face (shut), nobody did: the owner's cell got that population from its own border
+  // rule, which the stale ghost value must not overwrite.
+  KOKKOS_INLINE_FUNCTION bool pushed(long row, long i, int plane) const {
+    const int q = slot[row / other], t = static_cast<int>(row % other);
+    const int p[3] = {static_cast<int>(i) - D3Q15::cx(q), (axis == 1 ? plane : t) - D3Q15::cy(q),
+                      (axis == 1 ? t : plane) - D3Q15::cz(q)};
     const int n[3] = {nx, ny, nz};
     for (int a = 0; a < 3; ++a)
       if ((p[a] < 0 && shut[2 * a]) || (p[a] >= n[a] && shut[2 * a + 1])) return false;
@@ -59,16 +59,16 @@ struct HaloPack {
   HaloPlane pl;
   Kokkos::View<Pop*, typename Exec::device_type> f, buffer;
   int plane;
-  KOKKOS_INLINE_FUNCTION void operator()(long e) const { buffer(e) = f(pl.at(e, plane)); }
+  KOKKOS_INLINE_FUNCTION void operator()(long row, long i) const { buffer(row * pl.nx + i) = f(pl.at(row, i, plane)); }
 };
 template <class Pop, class Exec>
 struct HaloUnpack {
   HaloPlane pl;
   Kokkos::View<Pop*, typename Exec::device_type> f, buffer;
   int plane, sender_plane;  // sender_plane >= 0: give_back from that ghost plane of the sender
-  KOKKOS_INLINE_FUNCTION void operator()(long e) const {
-    if (sender_plane >= 0 && !pl.pushed(e, sender_plane)) return;
-    f(pl.at(e, plane)) = buffer(e);
+  KOKKOS_INLINE_FUNCTION void operator()(long row, long i) const {
+    if (sender_plane >= 0 && !pl.pushed(row, i, sender_plane)) return;
+    f(pl.at(row, i, plane)) = buffer(row * pl.nx + i);
   }
 };
 
@@ -121,13 +121,14 @@ class LbmHalo {
     int slots[5], m = 0;
     for (int q = 1; q < 15; ++q)
       if ((axis == 1 ? D3Q15::cy(q) : D3Q15::cz(q)) == dir) slots[m++] = swapped ? D3Q15::opposite(q) : q;
-    const long cells = static_cast<long>(p_.nx) * (axis == 1 ? p_.nz : p_.ny), count = 5 * cells;
-    HaloPlane pl{p_.nx, p_.ny, p_.nz, axis, cells, stride_, {slots[0], slots[1], slots[2], slots[3], slots[4]}, {}};
+    const long other = axis == 1 ? p_.nz : p_.ny, count = 5 * other * p_.nx;
+    HaloPlane pl{p_.nx, p_.ny, p_.nz, axis, other, stride_, {slots[0], slots[1], slots[2], slots[3], slots[4]}, {}};
     for (int face = 0; face < 6; ++face) pl.shut[face] = !p_.block.ghost[face] && p_.border[face] != Border::periodic;
+    using Rows = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2, Kokkos::Iterate::Right>>;
+    const Rows rows({0, 0}, {5 * other, static_cast<long>(p_.nx)});
     if (dest >= 0) {
-      HaloPack<Pop, Exec> k{pl, f, send_, from};
-      Kokkos::parallel_for("lbm3d::halo_pack", Kokkos::RangePolicy<Exec>(0, count), k);
-      Kokkos::deep_copy(h_send_, send_);  // fences; a no-op copy on host spaces
+      Kokkos::parallel_for("lbm3d::halo_pack", rows, HaloPack<Pop, Exec>{pl, f, send_, from});
+      Kokkos::deep_copy(h_send_, send_);  // a no-op copy on host spaces
       Exec().fence();
     }
     comm_.sendrecv(h_send_.data(), dest >= 0 ? count * sizeof(Pop) : 0, dest, h_recv_.data(),
@@ -135,8 +136,7 @@ class LbmHalo {
     if (source >= 0) {
       Kokkos::deep_copy(recv_, h_recv_);
       // The sender's ghost plane mirrors this block's receiving plane: same cells, same shut faces.
-      HaloUnpack<Pop, Exec> k{pl, f, recv_, to, returning ? to : -1};
-      Kokkos::parallel_for("lbm3d::halo_unpack", Kokkos::RangePolicy<Exec>(0, count), k);
+      Kokkos::parallel_for("lbm3d::halo_unpack", rows, HaloUnpack<Pop, Exec>{pl, f, recv_, to, returning ? to : -1});
       Exec().fence();
     }
   }
