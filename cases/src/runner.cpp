@@ -173,7 +173,7 @@ RunOutcome run_case(const RunRequest& request) {
   const bool phases_timed = req.options.phase_times || req.options.backend != Backend::cuda;
   set_phase_timing(phases_timed);
   Comm& comm = world();
-  const bool writer = comm.rank() == 0;  // on several ranks, rank 0 writes every file
+  const bool writer = comm.rank() == 0;  // on several ranks, rank 0 writes every file but frame pieces
   if (comm.size() > 1 && (checkpoint_every > 0 || start.checkpoint))
     throw InputError(
         fmt::format("{}: checkpoints of a run on {} ranks are not implemented yet: leave out "
@@ -204,6 +204,7 @@ RunOutcome run_case(const RunRequest& request) {
   std::error_code ec;
   if (writer) fs::create_directories(out.out_dir, ec);
   if (ec) throw OutputError(fmt::format("cannot create output directory {}: {}", out.out_dir, ec.message()));
+  if (comm.size() > 1) comm.barrier();  // every rank writes its piece of the frames into it
 
   json result = {{"case", name},
                  {"paper", params["paper"]},

@@ -23,4 +23,15 @@ grep -q "\"ranks\": $ranks" "$out/split/result.json" || fail "result.json does n
 cmp -s "$out/one/series.csv" "$out/split/series.csv" ||
   [ "$(tail -n +2 "$out/one/series.csv")" = "$(tail -n +2 "$out/split/series.csv")" ] ||
   fail "series.csv differs between 1 process and $ranks ranks"
+# Frames: where one process wrote lattice_N.vti, the split run wrote lattice_N.pvti joining one
+# piece per rank, each piece present.
+for f in "$out"/one/lattice_*.vti; do
+  [ -e "$f" ] || continue
+  p="$out/split/$(basename "${f%.vti}").pvti"
+  [ -f "$p" ] || fail "no $(basename "$p") for $(basename "$f")"
+  [ "$(grep -c '<Piece ' "$p")" = "$ranks" ] || fail "$(basename "$p") does not list $ranks pieces"
+  for piece in $(sed -n 's/.*Source="\([^"]*\)".*/\1/p' "$p"); do
+    [ -f "$out/split/$piece" ] || fail "$(basename "$p") names $piece, which is missing"
+  done
+done
 echo "run_matches.sh: $case on $ranks ranks equals one process"

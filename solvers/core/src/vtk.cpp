@@ -21,13 +21,44 @@ ImageField vector_field(const std::string& name, const std::vector<double>& x, c
   return f;
 }
 
+namespace {
+// VTK extents count points: cells lo..lo+n span points lo..lo+n.
+std::string extent_of(const ImageBox& b) {
+  return fmt::format("{} {} {} {} {} {}", b.lo[0], b.lo[0] + b.cells[0], b.lo[1], b.lo[1] + b.cells[1], b.lo[2],
+                     b.lo[2] + b.cells[2]);
+}
+}  // namespace
+
 void write_image(const std::string& path, std::array<int, 3> cells, std::array<double, 3> origin,
                  std::array<double, 3> spacing, const std::vector<ImageField>& fields) {
+  write_image_piece(path, cells, ImageBox{{0, 0, 0}, cells}, origin, spacing, fields);
+}
+
+void write_parallel_image(const std::string& path, std::array<int, 3> whole, std::array<double, 3> origin,
+                          std::array<double, 3> spacing, const std::vector<std::pair<ImageBox, std::string>>& pieces,
+                          const std::vector<ImageField>& fields) {
   write_file_atomically(path, [&](OutputFile& out) {
-    const std::string extent = fmt::format("0 {} 0 {} 0 {}", cells[0], cells[1], cells[2]);
+    out.print("<?xml version=\"1.0\"?>\n<VTKFile type=\"PImageData\" version=\"0.1\" byte_order=\"LittleEndian\">\n");
+    out.print(
+        "<PImageData WholeExtent=\"{}\" GhostLevel=\"0\" Origin=\"{:.9g} {:.9g} {:.9g}\" Spacing=\"{:.9g} {:.9g} "
+        "{:.9g}\">\n<PCellData>\n",
+        extent_of({{0, 0, 0}, whole}), origin[0], origin[1], origin[2], spacing[0], spacing[1], spacing[2]);
+    for (const auto& f : fields)
+      out.print("<PDataArray type=\"Float64\" Name=\"{}\" NumberOfComponents=\"{}\"/>\n", f.name, f.components);
+    out.print("</PCellData>\n");
+    for (const auto& [box, file] : pieces) out.print("<Piece Extent=\"{}\" Source=\"{}\"/>\n", extent_of(box), file);
+    out.print("</PImageData>\n</VTKFile>\n");
+  });
+}
+
+void write_image_piece(const std::string& path, std::array<int, 3> whole, const ImageBox& box,
+                       std::array<double, 3> origin, std::array<double, 3> spacing,
+                       const std::vector<ImageField>& fields) {
+  write_file_atomically(path, [&](OutputFile& out) {
+    const std::string extent = extent_of(box);
     out.print("<?xml version=\"1.0\"?>\n<VTKFile type=\"ImageData\" version=\"0.1\" byte_order=\"LittleEndian\">\n");
     out.print("<ImageData WholeExtent=\"{}\" Origin=\"{:.9g} {:.9g} {:.9g}\" Spacing=\"{:.9g} {:.9g} {:.9g}\">\n",
-              extent, origin[0], origin[1], origin[2], spacing[0], spacing[1], spacing[2]);
+              extent_of({{0, 0, 0}, whole}), origin[0], origin[1], origin[2], spacing[0], spacing[1], spacing[2]);
     out.print("<Piece Extent=\"{}\">\n<CellData>\n", extent);
     for (const auto& f : fields) {
       out.print("<DataArray type=\"Float64\" Name=\"{}\" NumberOfComponents=\"{}\" format=\"ascii\">\n", f.name,

@@ -102,7 +102,7 @@ namespace {
 class BlockedLbmFlow final : public LbmFlow {
  public:
   BlockedLbmFlow(Backend backend, const LbmParams& whole, const std::array<int, 3>& dims, Comm& comm)
-      : whole_(whole), dims_(dims), comm_(comm), own_(block_of(whole, dims, comm.rank())) {
+      : whole_(whole), dims_(dims), comm_(comm) {
     check_stability(whole);
     local_ = make_lbm_flow(backend, block_params(whole, dims, comm.rank()));
   }
@@ -118,7 +118,7 @@ class BlockedLbmFlow final : public LbmFlow {
 
   Macro macro() const override {
     // Each rank's own cells: rho, ux, uy, uz, group, gathered in rank order and put in place.
-    const Macro mine = local_->macro(own_box_lo(), own_box_hi());
+    const Macro mine = local_->own_macro();
     std::vector<double> send;
     send.reserve(5 * mine.rho.size());
     for (const auto* v : {&mine.rho, &mine.ux, &mine.uy, &mine.uz}) send.insert(send.end(), v->begin(), v->end());
@@ -236,6 +236,7 @@ class BlockedLbmFlow final : public LbmFlow {
     return rows;
   }
 
+  Macro own_macro() const override { return local_->own_macro(); }
   std::vector<double> raw_populations() const override { return local_->raw_populations(); }
   long steps_done() const override { return local_->steps_done(); }
   const LbmParams& params() const override { return whole_; }
@@ -248,20 +249,9 @@ class BlockedLbmFlow final : public LbmFlow {
   }
 
  private:
-  // This rank's own cells in its local lattice (past the ghost layers).
-  std::array<int, 3> own_box_lo() const {
-    const LbmParams& p = local_->params();
-    return {0, p.block.ghost[2] ? 1 : 0, p.block.ghost[4] ? 1 : 0};
-  }
-  std::array<int, 3> own_box_hi() const {
-    const auto lo = own_box_lo();
-    return {lo[0] + own_.size[0], lo[1] + own_.size[1], lo[2] + own_.size[2]};
-  }
-
   LbmParams whole_;
   std::array<int, 3> dims_;
   Comm& comm_;
-  BlockExtent own_;
   std::unique_ptr<LbmFlow> local_;
 };
 

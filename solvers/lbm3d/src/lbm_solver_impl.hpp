@@ -220,6 +220,14 @@ class LbmSolver final : public LbmFlow {
                       [&](long b) { return static_cast<unsigned char>(h_box_(4 * cells + b)); });
   }
 
+  Macro own_macro() const override {
+    if (!halo_) return macro();
+    const int j0 = own_.j0, k0 = own_.k0;
+    Macro m = macro({0, j0, k0}, {p_.nx, j0 + own_.nyr, k0 + own_.nzr});
+    for (int a = 0; a < 3; ++a) m.lo[a] += p_.block.origin[a];  // where the block starts in the whole lattice
+    return m;
+  }
+
   // A Macro of ext cells starting at lo from host blocks rho, ux, uy, uz of `h` (block length: the
   // cell count) and the groups `group_of(cell)`.
   template <class H, class G>

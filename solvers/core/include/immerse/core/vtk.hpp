@@ -24,6 +24,20 @@ ImageField vector_field(const std::string& name, const std::vector<double>& x, c
 void write_image(const std::string& path, std::array<int, 3> cells, std::array<double, 3> origin,
                  std::array<double, 3> spacing, const std::vector<ImageField>& fields);
 
+// Cells lo <= (i, j, k) < lo + cells of a grid.
+struct ImageBox {
+  std::array<int, 3> lo = {0, 0, 0}, cells = {0, 0, 0};
+};
+// One piece of a grid of `whole` cells (a process's block): a .vti holding the box's cells only.
+void write_image_piece(const std::string& path, std::array<int, 3> whole, const ImageBox& box,
+                       std::array<double, 3> origin, std::array<double, 3> spacing,
+                       const std::vector<ImageField>& fields);
+// The .pvti that ParaView opens as one grid made of `pieces` (each a box and its .vti, named
+// relative to the .pvti), with the cell arrays `fields` (their values are not used).
+void write_parallel_image(const std::string& path, std::array<int, 3> whole, std::array<double, 3> origin,
+                          std::array<double, 3> spacing, const std::vector<std::pair<ImageBox, std::string>>& pieces,
+                          const std::vector<ImageField>& fields);
+
 struct PointField {
   std::string name;
   std::vector<double> values;  // one per point

@@ -57,6 +57,9 @@ class LbmFlow {
   // The same for the cells lo <= (i, j, k) < hi only (clamped to the lattice): the moments of that box
   // alone are computed and copied, for measurements taken every step.
   virtual Macro macro(const std::array<int, 3>& lo, const std::array<int, 3>& hi) const = 0;
+  // The cells this process updates: the whole lattice, or this rank's block of a lattice split
+  // among ranks (Macro::lo: where the block starts in the whole lattice). Not collective.
+  virtual Macro own_macro() const = 0;
   // Velocity only (for tracers): ux, uy, uz blocks of nx ny nz each.
   virtual std::vector<float> velocity() const = 0;
   virtual Health health() const = 0;
