@@ -11,7 +11,8 @@ struct Bilinear {
   double fx, fy;
 };
 
-Bilinear weights(const FloatWater& w, double x, double y) {
+template <class T>
+Bilinear weights(const FloatWaterOf<T>& w, double x, double y) {
   // Cell centres at (i + 1/2) dx.
   const double gx = std::clamp(x / w.dx - 0.5, 0.0, w.nx - 1.0), gy = std::clamp(y / w.dx - 0.5, 0.0, w.ny - 1.0);
   Bilinear b;
@@ -24,7 +25,8 @@ Bilinear weights(const FloatWater& w, double x, double y) {
   return b;
 }
 
-double sample(const FloatWater& w, const double* f, const Bilinear& b) {
+template <class T>
+double sample(const FloatWaterOf<T>& w, const T* f, const Bilinear& b) {
   auto at = [&](int i, int j) { return f[static_cast<size_t>(j) * w.nx + i]; };
   return (1 - b.fy) * ((1 - b.fx) * at(b.i0, b.j0) + b.fx * at(b.i1, b.j0)) +
          b.fy * ((1 - b.fx) * at(b.i0, b.j1) + b.fx * at(b.i1, b.j1));
@@ -32,9 +34,13 @@ double sample(const FloatWater& w, const double* f, const Bilinear& b) {
 
 }  // namespace
 
-double FloatWater::depth(double x, double y) const { return sample(*this, h, weights(*this, x, y)); }
+template <class T>
+double FloatWaterOf<T>::depth(double x, double y) const {
+  return sample(*this, h, weights(*this, x, y));
+}
 
-Eigen::Vector2d FloatWater::velocity(double x, double y) const {
+template <class T>
+Eigen::Vector2d FloatWaterOf<T>::velocity(double x, double y) const {
   const Bilinear b = weights(*this, x, y);
   return {sample(*this, u, b), sample(*this, v, b)};
 }
@@ -78,7 +84,8 @@ Wetness float_cut_triangle(const std::array<Eigen::Vector3d, 3>& p, double level
   return Wetness::partial;
 }
 
-FloatLoads float_body_loads(const bodies::TriMesh& local, const bodies::FloatBodyState& s, const FloatWater& w,
+template <class T>
+FloatLoads float_body_loads(const bodies::TriMesh& local, const bodies::FloatBodyState& s, const FloatWaterOf<T>& w,
                             const FloatForceCoefficients& k, std::vector<FloatFootprintTriangle>* footprint,
                             std::vector<double>* pressure) {
   FloatLoads L;
@@ -135,5 +142,14 @@ FloatLoads float_body_loads(const bodies::TriMesh& local, const bodies::FloatBod
   }
   return L;
 }
+
+template struct FloatWaterOf<double>;
+template struct FloatWaterOf<float>;
+template FloatLoads float_body_loads(const bodies::TriMesh&, const bodies::FloatBodyState&, const FloatWaterOf<double>&,
+                                     const FloatForceCoefficients&, std::vector<FloatFootprintTriangle>*,
+                                     std::vector<double>*);
+template FloatLoads float_body_loads(const bodies::TriMesh&, const bodies::FloatBodyState&, const FloatWaterOf<float>&,
+                                     const FloatForceCoefficients&, std::vector<FloatFootprintTriangle>*,
+                                     std::vector<double>*);
 
 }  // namespace immerse::coupling

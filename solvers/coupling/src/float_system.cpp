@@ -1,5 +1,6 @@
 // FloatSystem on one execution space: the water on the device, forces and Bullet on the host,
-// instantiated for every enabled space.
+// instantiated for every enabled space and water storage (V, the populations' stored type; the
+// water's fields are in SwSolver<Exec, V>::real, which the coupling reads and writes as is).
 #include "immerse/coupling/float_system.hpp"
 #include "immerse/core/backend.hpp"
 
@@ -17,10 +18,11 @@
 namespace immerse::coupling {
 namespace {
 
-template <class Exec>
+template <class Exec, class V>
 class FloatSystemImpl final : public FloatSystem {
  public:
-  using device = typename swlbm::SwSolver<Exec>::device;
+  using device = typename swlbm::SwSolver<Exec, V>::device;
+  using real = typename swlbm::SwSolver<Exec, V>::real;
   // Host work (per-body forces) runs on the host space matching the backend: serial stays serial.
   using host_exec =
       std::conditional_t<std::is_same<Exec, Kokkos::Serial>::value, Kokkos::Serial, Kokkos::DefaultHostExecutionSpace>;
@@ -32,7 +34,7 @@ class FloatSystemImpl final : public FloatSystem {
     views_.bodies = Kokkos::View<double* [8], device>("float::bodies", specs.size());
     bodies_host_ = Kokkos::create_mirror_view(views_.bodies);
     Kokkos::parallel_for("float::clear", Kokkos::RangePolicy<Exec>(0, n),
-                         FloatClearMask<device>{views_.mask, water_.force_x(), water_.force_y()});
+                         FloatClearMask<device, real>{views_.mask, water_.force_x(), water_.force_y()});
     for (auto& s : specs) {
       FloatBodyRuntime rt;
       rt.mass = bodies::float_mass_model(s.mesh, s.mass, s.centre_of_mass ? &*s.centre_of_mass : nullptr);
@@ -157,7 +159,7 @@ class FloatSystemImpl final : public FloatSystem {
     Kokkos::deep_copy(u, water_.velocity_x());
     Kokkos::deep_copy(v, water_.velocity_y());
     const swlbm::SwParams& p = water_.params();
-    const FloatWater w{p.nx, p.ny, p.dx, h.data(), u.data(), v.data()};
+    const FloatWaterOf<real> w{p.nx, p.ny, p.dx, h.data(), u.data(), v.data()};
     const int nb = body_count();
     std::vector<bodies::FloatBodyState> states(nb);
     for (int b = 0; b < nb; ++b) states[b] = rigid_.state(b);
@@ -207,16 +209,16 @@ class FloatSystemImpl final : public FloatSystem {
     const swlbm::SwParams& p = water_.params();
     const int n = p.nx * p.ny;
     Kokkos::parallel_for("float::clear", Kokkos::RangePolicy<Exec>(0, n),
-                         FloatClearMask<device>{views_.mask, water_.force_x(), water_.force_y()});
+                         FloatClearMask<device, real>{views_.mask, water_.force_x(), water_.force_y()});
     Kokkos::parallel_for("float::rasterise", Kokkos::RangePolicy<Exec>(0, static_cast<int>(total)),
                          FloatRasterise<device>{views_, p.nx, p.ny, p.dx});
     Kokkos::parallel_for(
         "float::forcing", Kokkos::RangePolicy<Exec>(0, n),
-        FloatForcing<device>{views_, water_.depth(), water_.velocity_x(), water_.velocity_y(), water_.force_x(),
-                             water_.force_y(), p.nx, p.ny, p.dx, p.dt, cp_.k_plus, cp_.k_minus});
+        FloatForcing<device, real>{views_, water_.depth(), water_.velocity_x(), water_.velocity_y(), water_.force_x(),
+                                   water_.force_y(), p.nx, p.ny, p.dx, p.dt, cp_.k_plus, cp_.k_minus});
   }
 
-  swlbm::SwSolver<Exec> water_;
+  swlbm::SwSolver<Exec, V> water_;
   bodies::FloatRigidWorld rigid_;
   FloatCouplingParams cp_;
   std::vector<FloatBodyRuntime> bodies_;
@@ -238,7 +240,9 @@ std::unique_ptr<FloatSystem> make_float_system(Backend backend, const swlbm::SwP
   swlbm::check_stability(water);
   return with_backend(backend, [&](auto tag) -> std::unique_ptr<FloatSystem> {
     using Exec = typename decltype(tag)::execution_space;
-    return std::make_unique<FloatSystemImpl<Exec>>(water, std::move(bodies), coupling);
+    return swlbm::with_storage(water.storage, [&](auto stored) -> std::unique_ptr<FloatSystem> {
+      return std::make_unique<FloatSystemImpl<Exec, decltype(stored)>>(water, std::move(bodies), coupling);
+    });
   });
 }
 

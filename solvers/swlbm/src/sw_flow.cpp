@@ -1,4 +1,5 @@
-// Instantiates the shallow-water LBM for every execution space compiled into this build.
+// Instantiates the shallow-water LBM for every execution space compiled into this build and every
+// population storage.
 #include "immerse/core/backend.hpp"
 #include "immerse/core/memory_budget.hpp"
 #include "immerse/swlbm/stability.hpp"
@@ -6,7 +7,10 @@
 
 namespace immerse::swlbm {
 
-#define IMMERSE_INSTANTIATE(Exec) template class SwSolver<Exec>;
+#define IMMERSE_INSTANTIATE(Exec)        \
+  template class SwSolver<Exec, double>; \
+  template class SwSolver<Exec, float>;  \
+  template class SwSolver<Exec, std::uint16_t>;
 IMMERSE_FOR_EACH_BACKEND(IMMERSE_INSTANTIATE)
 #undef IMMERSE_INSTANTIATE
 
@@ -15,7 +19,9 @@ std::unique_ptr<SwFlow> make_sw_flow(Backend backend, const SwParams& params) {
   check_stability(params);
   return with_backend(backend, [&](auto tag) -> std::unique_ptr<SwFlow> {
     using Exec = typename decltype(tag)::execution_space;
-    return std::make_unique<SwSolver<Exec>>(params);
+    return with_storage(params.storage, [&](auto stored) -> std::unique_ptr<SwFlow> {
+      return std::make_unique<SwSolver<Exec, decltype(stored)>>(params);
+    });
   });
 }
 

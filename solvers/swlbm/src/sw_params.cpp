@@ -20,7 +20,7 @@ std::string to_string(Storage s) { return kStorage.name(s); }
 VolumeTolerance volume_roundoff_tolerance(Storage s) {
   switch (s) {
     case Storage::fp32:
-      return {1e-5, "lattice.storage fp32: float rounding of the stored deviations, measured <= 2.2e-6"};
+      return {1e-5, "lattice.storage fp32: float rounding of the stored deviations, measured <= 2.3e-6"};
     case Storage::fp16s:
       return {5e-4, "lattice.storage fp16s: binary16's unit round-off 2^-11, measured <= 1.1e-4"};
     default:

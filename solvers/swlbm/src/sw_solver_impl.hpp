@@ -1,30 +1,30 @@
 #pragma once
-// Definitions of SwSolver<Exec>; included once by sw_flow.cpp, which instantiates them for every
-// enabled execution space.
+// Definitions of SwSolver<Exec, V>; included once by sw_flow.cpp, which instantiates them for every
+// enabled execution space and storage.
 #include <fmt/format.h>
 
 #include <cmath>
 #include <type_traits>
 
+#include "immerse/core/error.hpp"
 #include "immerse/core/ordered_sum.hpp"
 #include "immerse/core/state_views.hpp"
 #include "immerse/swlbm/sw_solver.hpp"
 
 namespace immerse::swlbm {
 
-template <class Exec>
-SwSolver<Exec>::SwSolver(const SwParams& p)
+template <class Exec, class V>
+SwSolver<Exec, V>::SwSolver(const SwParams& p)
     : p_(p),
       inflow_h_(p.inflow_h, p.source + ": key 'boundaries.inflow_h'"),
       inflow_u_(p.inflow_u, p.source + ": key 'boundaries.inflow_u'"),
       inflow_v_(p.inflow_v, p.source + ": key 'boundaries.inflow_v'") {
+  if (p.storage != storage_of<V>())
+    throw Error(fmt::format("SwSolver: lattice.storage {} built with the value type of {}", to_string(p.storage),
+                            to_string(storage_of<V>())),
+                kExitInternal);
   const int n = p.nx * p.ny;
-  for (int l = 0; l < 2; ++l) {
-    const std::string name = fmt::format("swlbm::f{}", l);
-    if (p.storage == Storage::fp64) f64_[l] = pops<double>(name, n, 9);
-    if (p.storage == Storage::fp32) f32_[l] = pops<float>(name, n, 9);
-    if (p.storage == Storage::fp16s) f16_[l] = pops<std::uint16_t>(name, n, 9);
-  }
+  for (int l = 0; l < 2; ++l) f_[l] = pops(fmt::format("swlbm::f{}", l), n, 9);
   h_ = field("swlbm::h", n);
   ux_ = field("swlbm::u", n);
   uy_ = field("swlbm::v", n);
@@ -32,7 +32,7 @@ SwSolver<Exec>::SwSolver(const SwParams& p)
   fy_ = field("swlbm::Fy", n);
   const int len[4] = {p.ny, p.ny, p.nx, p.nx};
   for (int s = 0; s < 4; ++s) {
-    border_[s] = typename SwStep<device>::border(fmt::format("swlbm::border{}", s), len[s]);
+    border_[s] = typename SwStep<device, V>::border(fmt::format("swlbm::border{}", s), len[s]);
     border_host_[s] = Kokkos::create_mirror_view(border_[s]);
   }
   const Border kinds[4] = {p.left, p.right, p.bottom, p.top};
@@ -46,13 +46,15 @@ SwSolver<Exec>::SwSolver(const SwParams& p)
   auto hh = Kokkos::create_mirror_view(h_);
   auto hu = Kokkos::create_mirror_view(ux_);
   auto hv = Kokkos::create_mirror_view(uy_);
+  double sum = 0;  // of the initial depths (before their rounding to `real`)
   for (int j = 0; j < p.ny; ++j)
     for (int i = 0; i < p.nx; ++i) {
-      const double x = (i + 0.5) * p.dx, y = (j + 0.5) * p.dx;
+      const double x = (i + 0.5) * p.dx, y = (j + 0.5) * p.dx, h = h0(x, y);
       const int c = j * p.nx + i;
-      hh(c) = h0(x, y);
-      hu(c) = u0(x, y);
-      hv(c) = v0(x, y);
+      sum += h;
+      hh(c) = static_cast<real>(h);
+      hu(c) = static_cast<real>(u0(x, y));
+      hv(c) = static_cast<real>(v0(x, y));
     }
   Kokkos::deep_copy(h_, hh);
   Kokkos::deep_copy(ux_, hu);
@@ -60,39 +62,19 @@ SwSolver<Exec>::SwSolver(const SwParams& p)
   // The reduced formats store deviations from the still-water equilibrium at the mean initial depth;
   // binary16's scale puts that depth between 2^13 and 2^14 (a power of two: scaling is exact), so a
   // deviation of 4 to 8 depths still fits below its largest finite value, 65504.
-  double sum = 0;
-  for (int c = 0; c < n; ++c) sum += hh(c);
   ref_depth_ = sum / n > 0 ? sum / n : 1.0;
   for (int a = 0; a < 9; ++a) ref_[a] = sw_equilibrium(a, ref_depth_, 0, 0, p.g, p.lattice_speed());
   inv_scale_ = std::ldexp(1.0, std::ilogb(ref_depth_) + 1 - 14);
-  if (p.storage == Storage::fp64) init_with<double>();
-  if (p.storage == Storage::fp32) init_with<float>();
-  if (p.storage == Storage::fp16s) init_with<std::uint16_t>();
+  // The equilibrium populations of the initial fields.
+  SwInitEquilibrium<device, V> k{f_[0], h_, ux_, uy_, p.g, p.lattice_speed()};
+  if constexpr (!std::is_same_v<V, double>)
+    for (int a = 0; a < 9; ++a) k.ref[a] = static_cast<real>(ref_[a]), k.inv_scale = static_cast<real>(inv_scale_);
+  Kokkos::parallel_for("swlbm::init", Kokkos::RangePolicy<Exec>(0, n), k);
   Exec().fence();
 }
 
-template <class Exec>
-template <class V>
-void SwSolver<Exec>::init_with() {
-  SwInitEquilibrium<device, V> k{buffers<V>()[0], h_, ux_, uy_, p_.g, p_.lattice_speed()};
-  if constexpr (!std::is_same_v<V, double>)
-    for (int a = 0; a < 9; ++a) k.ref[a] = static_cast<float>(ref_[a]), k.inv_scale = static_cast<float>(inv_scale_);
-  Kokkos::parallel_for("swlbm::init", Kokkos::RangePolicy<Exec>(0, p_.nx * p_.ny), k);
-}
-
-template <class Exec>
-template <class V>
-typename SwSolver<Exec>::template pops<V>* SwSolver<Exec>::buffers() {
-  if constexpr (std::is_same_v<V, double>)
-    return f64_;
-  else if constexpr (std::is_same_v<V, float>)
-    return f32_;
-  else
-    return f16_;
-}
-
-template <class Exec>
-void SwSolver<Exec>::fill_borders(double t) {
+template <class Exec, class V>
+void SwSolver<Exec, V>::fill_borders(double t) {
   const Border kinds[4] = {p_.left, p_.right, p_.bottom, p_.top};
   const WaveMaker& w = p_.wave;
   const double c = w.c != 0 ? w.c : std::sqrt(p_.g * w.depth);
@@ -124,8 +106,8 @@ void SwSolver<Exec>::fill_borders(double t) {
   }
 }
 
-template <class Exec>
-void SwSolver<Exec>::launch_step() {
+template <class Exec, class V>
+void SwSolver<Exec, V>::launch_step() {
   {
     auto scope = phases_.scope("borders");
     if (borders_move_) fill_borders(time_);
@@ -133,23 +115,10 @@ void SwSolver<Exec>::launch_step() {
   // On host spaces the launch runs the kernel; on a device it only queues it (with phase timing on,
   // the scope waits for it).
   auto scope = phases_.scope("water step");
-  if (p_.storage == Storage::fp64) step_with<double>();
-  if (p_.storage == Storage::fp32) step_with<float>();
-  if (p_.storage == Storage::fp16s) step_with<std::uint16_t>();
-  cur_ = 1 - cur_;
-  time_ += p_.dt;
-  ++steps_;
-}
-
-template <class Exec>
-template <class V>
-void SwSolver<Exec>::step_with() {
   using Step = SwStep<device, V>;
-  using R = typename Step::R;
   const double v = p_.lattice_speed();
-  auto f = buffers<V>();
-  Step k{f[cur_],
-         f[1 - cur_],
+  Step k{f_[cur_],
+         f_[1 - cur_],
          h_,
          ux_,
          uy_,
@@ -164,45 +133,49 @@ void SwSolver<Exec>::step_with() {
          {static_cast<int>(p_.left), static_cast<int>(p_.right), static_cast<int>(p_.bottom), static_cast<int>(p_.top)},
          p_.g,
          v,
-         static_cast<R>(1.0 / p_.tau),
-         p_.dt / (6.0 * v * v),
-         static_cast<R>(p_.g / (6.0 * v * v))};
+         static_cast<real>(v),
+         static_cast<real>(1.0 / p_.tau),
+         static_cast<real>(p_.dt / (6.0 * v * v) * v),
+         static_cast<real>(p_.g / (6.0 * v * v))};
   if constexpr (!std::is_same_v<V, double>) {
-    for (int a = 0; a < 9; ++a) k.ref[a] = static_cast<R>(ref_[a]);
-    k.inv_scale = static_cast<R>(inv_scale_);
+    for (int a = 0; a < 9; ++a) k.ref[a] = static_cast<real>(ref_[a]);
+    k.inv_scale = static_cast<real>(inv_scale_);
   }
   if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
     Kokkos::parallel_for("swlbm::step_rows", Kokkos::RangePolicy<Exec>(0, p_.ny), typename Step::Rows{k});
   else
     Kokkos::parallel_for("swlbm::step", Kokkos::RangePolicy<Exec>(0, p_.nx * p_.ny), k);
+  cur_ = 1 - cur_;
+  time_ += p_.dt;
+  ++steps_;
 }
 
-template <class Exec>
-void SwSolver<Exec>::step() {
+template <class Exec, class V>
+void SwSolver<Exec, V>::step() {
   launch_step();
 }
 
-template <class Exec>
-HostFields SwSolver<Exec>::fields() const {
+template <class Exec, class V>
+HostFields SwSolver<Exec, V>::fields() const {
   HostFields out;
   out.nx = p_.nx;
   out.ny = p_.ny;
   out.dx = p_.dx;
   out.time = time_;
   const size_t n = static_cast<size_t>(p_.nx) * p_.ny;
-  out.h.resize(n);
-  out.u.resize(n);
-  out.v.resize(n);
-  Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> hh(out.h.data(), n), hu(out.u.data(), n),
-      hv(out.v.data(), n);
-  Kokkos::deep_copy(hh, h_);
-  Kokkos::deep_copy(hu, ux_);
-  Kokkos::deep_copy(hv, uy_);
+  // Host copies (the fields themselves on host spaces), widened to double.
+  auto to_host = [n](const field& f, std::vector<double>& out) {
+    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f);
+    out.assign(host.data(), host.data() + n);
+  };
+  to_host(h_, out.h);
+  to_host(ux_, out.u);
+  to_host(uy_, out.v);
   return out;
 }
 
-template <class Exec>
-FieldStatus SwSolver<Exec>::status() const {
+template <class Exec, class V>
+FieldStatus SwSolver<Exec, V>::status() const {
   const int n = p_.nx * p_.ny;
   auto h = h_;
   auto u = ux_;
@@ -214,12 +187,13 @@ FieldStatus SwSolver<Exec>::status() const {
   Kokkos::parallel_reduce(
       "swlbm::first_bad", Kokkos::RangePolicy<Exec>(0, n),
       KOKKOS_LAMBDA(const int c, int& m) {
+        const double hc = h(c), uc = u(c), wc = w(c);
         int code = 3 * n;
-        if (!(h(c) > 0) || !Kokkos::Experimental::isfinite(h(c)))
+        if (!(hc > 0) || !Kokkos::Experimental::isfinite(hc))
           code = 3 * c;
-        else if (!Kokkos::Experimental::isfinite(u(c)))
+        else if (!Kokkos::Experimental::isfinite(uc))
           code = 3 * c + 1;
-        else if (!Kokkos::Experimental::isfinite(w(c)))
+        else if (!Kokkos::Experimental::isfinite(wc))
           code = 3 * c + 2;
         if (code < m) m = code;
       },
@@ -236,19 +210,24 @@ FieldStatus SwSolver<Exec>::status() const {
   double min_h = 0, max_speed = 0, max_courant = 0;
   Kokkos::parallel_reduce(
       "swlbm::min_h", Kokkos::RangePolicy<Exec>(0, n),
-      KOKKOS_LAMBDA(const int c, double& m) { m = h(c) < m ? h(c) : m; }, Kokkos::Min<double>(min_h));
+      KOKKOS_LAMBDA(const int c, double& m) {
+        const double hc = h(c);
+        m = hc < m ? hc : m;
+      },
+      Kokkos::Min<double>(min_h));
   Kokkos::parallel_reduce(
       "swlbm::max_speed", Kokkos::RangePolicy<Exec>(0, n),
       KOKKOS_LAMBDA(const int c, double& m) {
-        const double sp = Kokkos::Experimental::sqrt(u(c) * u(c) + w(c) * w(c));
+        const double uc = u(c), wc = w(c);
+        const double sp = Kokkos::Experimental::sqrt(uc * uc + wc * wc);
         m = sp > m ? sp : m;
       },
       Kokkos::Max<double>(max_speed));
   Kokkos::parallel_reduce(
       "swlbm::max_courant", Kokkos::RangePolicy<Exec>(0, n),
       KOKKOS_LAMBDA(const int c, double& m) {
-        const double cr =
-            (Kokkos::Experimental::sqrt(u(c) * u(c) + w(c) * w(c)) + Kokkos::Experimental::sqrt(g * h(c))) / v;
+        const double uc = u(c), wc = w(c), hc = h(c);
+        const double cr = (Kokkos::Experimental::sqrt(uc * uc + wc * wc) + Kokkos::Experimental::sqrt(g * hc)) / v;
         m = cr > m ? cr : m;
       },
       Kokkos::Max<double>(max_courant));
@@ -258,8 +237,8 @@ FieldStatus SwSolver<Exec>::status() const {
   return s;
 }
 
-template <class Exec>
-double SwSolver<Exec>::volume() const {
+template <class Exec, class V>
+double SwSolver<Exec, V>::volume() const {
   auto h = h_;
   const long nx = p_.nx;
   // Rows added in order: the same bits on every backend and thread count.
@@ -270,22 +249,17 @@ double SwSolver<Exec>::volume() const {
   return sum * p_.dx * p_.dx;
 }
 
-template <class Exec>
-std::vector<std::pair<std::string, double>> SwSolver<Exec>::phase_seconds() const {
+template <class Exec, class V>
+std::vector<std::pair<std::string, double>> SwSolver<Exec, V>::phase_seconds() const {
   return {phases_.totals_s().begin(), phases_.totals_s().end()};
 }
 
-template <class Exec>
-void SwSolver<Exec>::archive(StateArchive& a) {
+template <class Exec, class V>
+void SwSolver<Exec, V>::archive(StateArchive& a) {
   a.value("swlbm.time", time_);
   a.value("swlbm.steps", steps_);
   a.value("swlbm.buffer", cur_);
-  for (int l = 0; l < 2; ++l) {
-    const std::string key = fmt::format("swlbm.f{}", l);
-    if (p_.storage == Storage::fp64) archive_view(a, key, f64_[l]);
-    if (p_.storage == Storage::fp32) archive_view(a, key, f32_[l]);
-    if (p_.storage == Storage::fp16s) archive_view(a, key, f16_[l]);
-  }
+  for (int l = 0; l < 2; ++l) archive_view(a, fmt::format("swlbm.f{}", l), f_[l]);
   archive_view(a, "swlbm.h", h_);
   archive_view(a, "swlbm.u", ux_);
   archive_view(a, "swlbm.v", uy_);

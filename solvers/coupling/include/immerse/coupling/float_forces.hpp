@@ -19,16 +19,19 @@
 namespace immerse::coupling {
 
 // The water surface as the body sees it: depth and velocity sampled bilinearly between cell
-// centres (clamped at the borders); the bottom is flat at z = 0, so the surface is at z = h.
-struct FloatWater {
+// centres (clamped at the borders); the bottom is flat at z = 0, so the surface is at z = h. The
+// fields are T (the water's: double, or float for the reduced storages); sampling is in double.
+template <class T>
+struct FloatWaterOf {
   int nx = 0, ny = 0;
   double dx = 1;
-  const double* h = nullptr;
-  const double* u = nullptr;
-  const double* v = nullptr;
+  const T* h = nullptr;
+  const T* u = nullptr;
+  const T* v = nullptr;
   double depth(double x, double y) const;
   Eigen::Vector2d velocity(double x, double y) const;
 };
+using FloatWater = FloatWaterOf<double>;
 
 struct FloatForceCoefficients {
   double rho = 1000, g = 9.81;
@@ -56,7 +59,9 @@ using FloatFootprintTriangle = std::array<double, 6>;
 // Loads of the water on one body. `local` is the mesh in the body frame (CoM at the origin);
 // downward-facing wetted pieces are appended to `footprint` when given. `pressure` (optional, one
 // per face) receives rho g h at the face centroid, 0 when dry (the hull-pressure display).
-FloatLoads float_body_loads(const bodies::TriMesh& local, const bodies::FloatBodyState& s, const FloatWater& w,
+// T: double or float.
+template <class T>
+FloatLoads float_body_loads(const bodies::TriMesh& local, const bodies::FloatBodyState& s, const FloatWaterOf<T>& w,
                             const FloatForceCoefficients& k, std::vector<FloatFootprintTriangle>* footprint,
                             std::vector<double>* pressure = nullptr);
 

@@ -12,6 +12,8 @@
 // the cell's normal velocity past the body's (F . n dt <= h (V . n - u . n) when pushing, the mirror
 // when dragging): a body cannot push water faster than it moves itself, which keeps fast spinning
 // bodies (a capsizing mast) from blowing up the water. The paper's eq. 7 has no such cap.
+// The water's fields are in R, the arithmetic type of its storage (double, or float for fp32 and
+// fp16s); the forcing is computed in double and rounded to R where it is written.
 #include <Kokkos_Core.hpp>
 
 namespace immerse::coupling {
@@ -24,10 +26,10 @@ struct FloatMaskViews {
   Kokkos::View<int*, Device> mask;           // body index per cell, -1: open water
 };
 
-template <class Device>
+template <class Device, class R = double>
 struct FloatClearMask {
   Kokkos::View<int*, Device> mask;
-  Kokkos::View<double*, Device> fx, fy;
+  Kokkos::View<R*, Device> fx, fy;
   KOKKOS_INLINE_FUNCTION void operator()(const int c) const {
     mask(c) = -1;
     fx(c) = 0;
@@ -74,10 +76,10 @@ struct FloatRasterise {
   }
 };
 
-template <class Device>
+template <class Device, class R = double>
 struct FloatForcing {
   FloatMaskViews<Device> v;
-  Kokkos::View<double*, Device> h, ux, uy, fx, fy;
+  Kokkos::View<R*, Device> h, ux, uy, fx, fy;
   int nx, ny;
   double dx, dt, k_plus, k_minus;
   KOKKOS_INLINE_FUNCTION void operator()(const int c) const {
@@ -97,21 +99,22 @@ struct FloatForcing {
     if (Nx == 0 && Ny == 0) return;  // inside the section (or a symmetric sliver): no boundary
     const double norm = Kokkos::Experimental::sqrt(static_cast<double>(Nx * Nx + Ny * Ny));
     const double nxu = Nx / norm, nyu = Ny / norm;  // eq. 9
+    const double hc = h(c), uxc = ux(c), uyc = uy(c);
     // The body's horizontal velocity at the cell centre (at the water surface z = h).
-    const double rx = (i + 0.5) * dx - v.bodies(b, 0), ry = (j + 0.5) * dx - v.bodies(b, 1), rz = h(c) - v.bodies(b, 2);
+    const double rx = (i + 0.5) * dx - v.bodies(b, 0), ry = (j + 0.5) * dx - v.bodies(b, 1), rz = hc - v.bodies(b, 2);
     const double wx = v.bodies(b, 5), wy = v.bodies(b, 6), wz = v.bodies(b, 7);
     const double Vx = v.bodies(b, 3) + wy * rz - wz * ry, Vy = v.bodies(b, 4) + wz * rx - wx * rz;
     const double Vn = Vx * nxu + Vy * nyu;
     const double k = Vn > 0 ? k_plus : k_minus;  // eq. 7
-    const double un = ux(c) * nxu + uy(c) * nyu;
-    double Fn = k * h(c) * Vn;
-    const double limit = h(c) * (Vn - un) / dt;
+    const double un = uxc * nxu + uyc * nyu;
+    double Fn = k * hc * Vn;
+    const double limit = hc * (Vn - un) / dt;
     if (Vn > 0)
       Fn = Fn < limit ? Fn : (limit > 0 ? limit : 0.0);
     else
       Fn = Fn > limit ? Fn : (limit < 0 ? limit : 0.0);
-    fx(c) = Fn * nxu;
-    fy(c) = Fn * nyu;
+    fx(c) = static_cast<R>(Fn * nxu);
+    fy(c) = static_cast<R>(Fn * nyu);
   }
 };
 

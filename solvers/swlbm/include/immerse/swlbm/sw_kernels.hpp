@@ -6,7 +6,7 @@
 // The force term carries no weights (sum_a v_a v_a^T = 6 v^2 I), so it adds dt F to h u; F is a
 // momentum flux density (m^2/s^2) written by the body coupling.
 // The populations are stored as V (sw_storage.hpp: double, or float / binary16 deviations from a
-// reference), the arithmetic is in SwStore<V>::real; the macroscopic fields stay double.
+// reference); the arithmetic and the macroscopic fields (h, u, v, F) are in SwStore<V>::real.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <type_traits>
@@ -25,7 +25,7 @@ struct SwStep {
   using S = SwStore<V>;
   using R = typename S::real;
   using pops = Kokkos::View<V**, Kokkos::LayoutLeft, Device>;
-  using field = Kokkos::View<double*, Device>;
+  using field = Kokkos::View<R*, Device>;
   using border = Kokkos::View<double* [3], Device>;  // h, u, v along a border
 
   pops f_old, f_new;
@@ -33,9 +33,10 @@ struct SwStep {
   border left, right, bottom, top;
   int nx, ny;
   int kind[4];
-  double g, v;
-  R omega;
-  double force_coef;
+  double g, v;      // gravity, lattice speed (the border equilibria are in double)
+  R vr;             // v
+  R omega;          // 1 / tau
+  R force_scale;    // v dt / (6 v^2): the force term's coefficient of F
   R g6v2;           // g / (6 v^2)
   R ref[9] = {};    // the stored populations' shift (zero for double)
   R inv_scale = 1;  // and scale (binary16)
@@ -173,13 +174,13 @@ struct SwStep {
     // U = u / v: lattice units; h u = v sum c_a f_a.
     const R U = (f1 + f2 + f8 - f4 - f5 - f6) * inv, W = (f6 + f7 + f8 - f2 - f3 - f4) * inv;
     h(c) = hs;
-    ux(c) = v * U;
-    uy(c) = v * W;
+    ux(c) = vr * U;
+    uy(c) = vr * W;
     // Eq. 2 in lattice form: s_a = (v_a . u) / v^2 = c_a . U, A = g h / (6 v^2),
     //   f_0 = h (1 - 5 A - 2 |U|^2 / 3),  f_a = w_a h (A + s_a / 3 + s_a^2 / 2 - |U|^2 / 6).
     const R q = U * U + W * W, A = g6v2 * hs;
     const R ax = hs * (A - q / R(6)), dg = R(0.25) * ax, hs4 = R(0.25) * hs;
-    const R Fx = static_cast<R>(force_coef * v * fx(c)), Fy = static_cast<R>(force_coef * v * fy(c));
+    const R Fx = force_scale * fx(c), Fy = force_scale * fy(c);
     out(0, f0 - omega * (f0 - hs * (R(1) - R(5) * A - R(2) * q / R(3))));
     out(1, f1 - omega * (f1 - moving(ax, hs, U)) + Fx);
     out(2, f2 - omega * (f2 - moving(dg, hs4, U - W)) + Fx - Fy);
@@ -197,7 +198,7 @@ template <class Device, class V = double>
 struct SwInitEquilibrium {
   using S = SwStore<V>;
   Kokkos::View<V**, Kokkos::LayoutLeft, Device> f;
-  Kokkos::View<double*, Device> h, ux, uy;
+  Kokkos::View<typename S::real*, Device> h, ux, uy;
   double g, v;
   typename S::real ref[9] = {}, inv_scale = 1;
   KOKKOS_INLINE_FUNCTION void operator()(const int c) const {

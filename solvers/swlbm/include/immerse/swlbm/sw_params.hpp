@@ -43,8 +43,8 @@ SwParams sw_params_from_json(const json& resolved, const std::string& source);
 std::string to_string(Storage s);
 // The relative change of sum h a run without sources may show from rounding alone, and why: the
 // tolerance of the volume conservation checks. fp64: 1e-10 (double round-off); fp32: 1e-5 and fp16s:
-// 5e-4 (binary16's unit round-off, 2^-11), each about 4.5 times the largest drift measured over the
-// canned floating cases (2.2e-6 and 1.1e-4): the rounding of the stored deviations is not
+// 5e-4 (binary16's unit round-off, 2^-11), 4.3 and 4.5 times the largest drift measured over the
+// canned floating cases (2.3e-6 and 1.1e-4): the rounding of the stored deviations is not
 // mass-conserving, and it drifts with the flow rather than averaging out.
 struct VolumeTolerance {
   double tol;

@@ -1,8 +1,12 @@
 #pragma once
-// The shallow-water LBM on one execution space. Owns two population arrays (pull streaming swaps
-// them each step), the macroscopic fields and the body force field. The coupling reaches the
-// device views directly (depth/velocity to read, force to write) through this class.
+// The shallow-water LBM on one execution space, with its populations stored as V (lattice.storage:
+// double for fp64, float for fp32, binary16 bits for fp16s; sw_storage.hpp). Owns two population
+// arrays (pull streaming swaps them each step), the macroscopic fields and the body force field, in
+// the storage's arithmetic type (double for fp64, float for fp32 and fp16s). The coupling reaches
+// the device views directly (depth/velocity to read, force to write) through this class.
 #include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <type_traits>
 
 #include "immerse/core/backend.hpp"
 #include "immerse/core/expression.hpp"
@@ -12,14 +16,33 @@
 
 namespace immerse::swlbm {
 
-template <class Exec>
+// Calls f(V{}) with the stored value type of storage s: double, float or std::uint16_t.
+template <class F>
+decltype(auto) with_storage(Storage s, F&& f) {
+  switch (s) {
+    case Storage::fp32:
+      return f(float{});
+    case Storage::fp16s:
+      return f(std::uint16_t{});
+    default:
+      return f(double{});
+  }
+}
+
+template <class V>
+constexpr Storage storage_of() {
+  return std::is_same_v<V, double> ? Storage::fp64 : std::is_same_v<V, float> ? Storage::fp32 : Storage::fp16s;
+}
+
+template <class Exec, class V = double>
 class SwSolver final : public SwFlow {
  public:
   using device = Kokkos::Device<Exec, typename Exec::memory_space>;
-  using field = Kokkos::View<double*, device>;
-  template <class V>
+  using real = typename SwStore<V>::real;  // arithmetic, and the fields' type
+  using field = Kokkos::View<real*, device>;
   using pops = Kokkos::View<V**, Kokkos::LayoutLeft, device>;
 
+  // p.storage must be V's (make_sw_flow and make_float_system pick V from it).
   explicit SwSolver(const SwParams& p);
 
   void step() override;
@@ -37,16 +60,8 @@ class SwSolver final : public SwFlow {
   Backend backend() const override { return backend_of<Exec>(); }
   std::vector<std::pair<std::string, double>> phase_seconds() const override;
 
-  // Public only because nvcc rejects extended lambdas in private member functions.
-  template <class V>
-  void step_with();  // the step on the populations stored as V
-  template <class V>
-  void init_with();  // equilibrium populations from h_, ux_, uy_
-  template <class V>
-  pops<V>* buffers();  // the two population arrays of storage V (null arrays unless lattice.storage is V's)
-
-  // Device fields for the coupling: depth and velocity of the latest step, the force F (m^2/s^2)
-  // applied in the next step (zero unless written).
+  // Device fields for the coupling, in `real`: depth and velocity of the latest step, the force F
+  // (m^2/s^2) applied in the next step (zero unless written).
   field depth() const { return h_; }
   field velocity_x() const { return ux_; }
   field velocity_y() const { return uy_; }
@@ -57,16 +72,13 @@ class SwSolver final : public SwFlow {
   void fill_borders(double t);
 
   SwParams p_;
-  // The populations in the storage lattice.storage picks (the other two pairs stay empty), the shift
-  // and scale of the reduced formats (sw_storage.hpp).
-  pops<double> f64_[2];
-  pops<float> f32_[2];
-  pops<std::uint16_t> f16_[2];
+  // The populations, the shift and scale of the reduced formats (sw_storage.hpp).
+  pops f_[2];
   double ref_depth_ = 1, ref_[9] = {}, inv_scale_ = 1;
   int cur_ = 0;
   field h_, ux_, uy_, fx_, fy_;
-  typename SwStep<device>::border border_[4];
-  typename SwStep<device>::border::HostMirror border_host_[4];
+  typename SwStep<device, V>::border border_[4];
+  typename SwStep<device, V>::border::HostMirror border_host_[4];
   Expression inflow_h_, inflow_u_, inflow_v_;
   bool borders_move_ = false;
   double time_ = 0;
