@@ -1,0 +1,111 @@
+// Scaling of the D3Q15 lattice over MPI ranks (docs/mpi.md): Google Benchmark rows, run under the
+// MPI launcher, e.g. on a 2-core machine
+//   OMP_NUM_THREADS=2 scaling_lbm3d                         (1 rank x 2 threads)
+//   mpirun -np 2 -x OMP_NUM_THREADS=1 scaling_lbm3d         (2 ranks x 1 thread)
+// Rows (AA pattern, FP32, periodic):
+//   lbm3d_weak/<N>/ranks:R/threads:T    every rank updates an N^3 block (the lattice N x N py x N pz)
+//   lbm3d_strong/<N>/ranks:R/threads:T  one N^3 lattice split among the ranks
+// Every rank runs the same fixed number of iterations (a collective loop cannot let each rank pick
+// its own); an iteration's time is the slowest rank's (manual time), and rank 0 reports. Counters:
+// lattice_updates_per_s of the whole lattice; halo_ms_per_step, the slowest rank's exchange phase
+// (pack, MPI_Sendrecv, unpack, and the wait for its neighbours); halo_bytes_per_step, what one rank
+// sends per step (AA: one message per ghost face per step, averaged over the exchange/local pair).
+#include <benchmark/benchmark.h>
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "immerse/core/backend.hpp"
+#include "immerse/core/comm.hpp"
+#include "immerse/lbm3d/lbm_blocks.hpp"
+
+using namespace immerse;
+
+namespace {
+
+double halo_seconds(const lbm3d::LbmFlow& flow) {
+  for (const auto& [name, s] : flow.phase_seconds())
+    if (name == "halo") return s;
+  return 0;
+}
+
+// Bytes one rank sends per step: 5 populations of every cell of each ghost plane.
+double halo_bytes_per_step(const lbm3d::LbmParams& local) {
+  double bytes = 0;
+  for (int face = 2; face < 6; ++face)
+    if (local.block.ghost[face]) bytes += 5.0 * local.nx * (face < 4 ? local.nz : local.ny) * sizeof(float);
+  return bytes;
+}
+
+void lattice_steps(benchmark::State& state, bool weak, int n) {
+  Comm& comm = world();
+  lbm3d::LbmParams p;
+  p.nx = p.ny = p.nz = n;
+  const std::array<int, 3> dims = lbm3d::choose_dims(p, comm.size(), {0, 0, 0});
+  if (weak) p.ny = n * dims[1], p.nz = n * dims[2];
+  p.tau = 0.8;
+  p.source = "scaling_lbm3d";
+  p.init_ux = "0.02 * sin(2 * pi * y / " + std::to_string(p.ny) + ")";
+  auto flow = lbm3d::make_lbm_flow_on_ranks(default_backend(), p, comm, dims);
+  flow->step();
+  flow->step();
+  const double halo0 = halo_seconds(*flow);
+  for (auto _ : state) {  // two steps: the AA pattern's exchange and local steps
+    comm.barrier();
+    const auto t0 = std::chrono::steady_clock::now();
+    flow->step();
+    flow->step();
+    state.SetIterationTime(comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
+  }
+  const double steps = 2.0 * state.iterations();
+  state.counters["lattice_updates_per_s"] =
+      benchmark::Counter(double(p.cells()) * 2, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["halo_ms_per_step"] = 1e3 * comm.max(halo_seconds(*flow) - halo0) / steps;
+  state.counters["halo_bytes_per_step"] =
+      comm.size() > 1 ? halo_bytes_per_step(lbm3d::block_params(p, dims, comm.rank())) : 0.0;
+  state.counters["ranks"] = comm.size();
+  state.counters["threads"] = backend_concurrency(default_backend());
+}
+
+// Rank 0 reports; the others run the same benchmarks silently.
+class Silent : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>&) override {}
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  init_world(argc, argv);
+  std::vector<char*> args(argv, argv + argc);
+  if (world().rank() != 0)  // only rank 0 writes --benchmark_out
+    args.erase(std::remove_if(args.begin(), args.end(),
+                              [](const char* a) { return std::strncmp(a, "--benchmark_out", 15) == 0; }),
+               args.end());
+  int count = static_cast<int>(args.size());
+  char** v = args.data();
+  Kokkos::initialize(count, v);
+  benchmark::Initialize(&count, v);
+  const std::string suffix =
+      "/ranks:" + std::to_string(world().size()) + "/threads:" + std::to_string(backend_concurrency(default_backend()));
+  for (int n : {64, 128})
+    for (bool weak : {true, false})
+      benchmark::RegisterBenchmark(((weak ? "lbm3d_weak/" : "lbm3d_strong/") + std::to_string(n) + suffix).c_str(),
+                                   lattice_steps, weak, n)
+          ->UseManualTime()
+          ->Iterations(n == 64 ? 40 : 10)
+          ->Unit(benchmark::kMillisecond);
+  Silent silent;
+  if (world().rank() == 0)
+    benchmark::RunSpecifiedBenchmarks();
+  else
+    benchmark::RunSpecifiedBenchmarks(&silent);
+  Kokkos::finalize();
+  finalize_world();
+  return 0;
+}
