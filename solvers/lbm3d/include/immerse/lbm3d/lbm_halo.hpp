@@ -27,31 +27,30 @@ namespace immerse::lbm3d {
 
 // A plane of the local lattice normal to y (axis 1) or z (axis 2) and the 5 slots that cross it.
 // The buffer holds rows of nx values: row r is slot[r / other] at position r % other along the
-// other axis (z for a y plane, y for a z plane). Kernels run over (row, i), i fastest.
+// other axis (z for a y plane, y for a z plane). Host spaces copy a row per work item (contiguous,
+// vectorised); device spaces one value per work item (coalesced along x).
 struct HaloPlane {
   int nx, ny, nz;
   int axis;
   long other, stride;
   int slot[5];
   bool shut[6];  // faces of the local lattice with neither a ghost layer nor a periodic wrap
-  // Population index of element (row, i) in plane `plane`.
-  KOKKOS_INLINE_FUNCTION long at(long row, long i, int plane) const {
+  // Population index of element (row, 0) in plane `plane`.
+  KOKKOS_INLINE_FUNCTION long row_start(long row, int plane) const {
     const long t = row % other;
-    const long c = axis == 1 ? i + nx * (plane + ny * t) : i + nx * (t + ny * plane);
+    const long c = axis == 1 ? nx * (plane + ny * t) : nx * (t + ny * plane);
     return slot[row / other] * stride + c;
   }
-  // give_back: whether a cell of this block pushed element (row, i) into ghost plane `plane`. The
-  // cell that pushes population q into ghost cell x is x - e_q; where that lies past a wall, inlet
-  // or outflow face (shut), nobody did: the owner's cell got that population from its own border
-  // rule, which the stale ghost value must not overwrite.
-  KOKKOS_INLINE_FUNCTION bool pushed(long row, long i, int plane) const {
+  // give_back: the x range [lo, hi) of row `row` of ghost plane `plane` that cells of this block
+  // pushed into (empty: none). The cell that pushes population q into ghost cell x is x - e_q;
+  // where that lies past a wall, inlet or outflow face (shut), nobody did: the owner's cell got
+  // that population from its own border rule, which the stale ghost value must not overwrite.
+  KOKKOS_INLINE_FUNCTION void pushed(long row, int plane, int& lo, int& hi) const {
     const int q = slot[row / other], t = static_cast<int>(row % other);
-    const int p[3] = {static_cast<int>(i) - D3Q15::cx(q), (axis == 1 ? plane : t) - D3Q15::cy(q),
-                      (axis == 1 ? t : plane) - D3Q15::cz(q)};
-    const int n[3] = {nx, ny, nz};
-    for (int a = 0; a < 3; ++a)
-      if ((p[a] < 0 && shut[2 * a]) || (p[a] >= n[a] && shut[2 * a + 1])) return false;
-    return true;
+    const int py = (axis == 1 ? plane : t) - D3Q15::cy(q), pz = (axis == 1 ? t : plane) - D3Q15::cz(q);
+    lo = D3Q15::cx(q) > 0 && shut[0] ? 1 : 0;
+    hi = D3Q15::cx(q) < 0 && shut[1] ? nx - 1 : nx;
+    if ((py < 0 && shut[2]) || (py >= ny && shut[3]) || (pz < 0 && shut[4]) || (pz >= nz && shut[5])) hi = lo;
   }
 };
 template <class Pop, class Exec>
@@ -59,16 +58,35 @@ struct HaloPack {
   HaloPlane pl;
   Kokkos::View<Pop*, typename Exec::device_type> f, buffer;
   int plane;
-  KOKKOS_INLINE_FUNCTION void operator()(long row, long i) const { buffer(row * pl.nx + i) = f(pl.at(row, i, plane)); }
+  KOKKOS_INLINE_FUNCTION void operator()(long row, long i) const {
+    buffer(row * pl.nx + i) = f(pl.row_start(row, plane) + i);
+  }
+  void operator()(long row) const {
+    const Pop* from = f.data() + pl.row_start(row, plane);
+    Pop* to = buffer.data() + row * pl.nx;
+    for (int i = 0; i < pl.nx; ++i) to[i] = from[i];
+  }
 };
 template <class Pop, class Exec>
 struct HaloUnpack {
   HaloPlane pl;
   Kokkos::View<Pop*, typename Exec::device_type> f, buffer;
   int plane, sender_plane;  // sender_plane >= 0: give_back from that ghost plane of the sender
+  KOKKOS_INLINE_FUNCTION void range(long row, int& lo, int& hi) const {
+    lo = 0, hi = pl.nx;
+    if (sender_plane >= 0) pl.pushed(row, sender_plane, lo, hi);
+  }
   KOKKOS_INLINE_FUNCTION void operator()(long row, long i) const {
-    if (sender_plane >= 0 && !pl.pushed(row, i, sender_plane)) return;
-    f(pl.at(row, i, plane)) = buffer(row * pl.nx + i);
+    int lo, hi;
+    range(row, lo, hi);
+    if (i >= lo && i < hi) f(pl.row_start(row, plane) + i) = buffer(row * pl.nx + i);
+  }
+  void operator()(long row) const {
+    int lo, hi;
+    range(row, lo, hi);
+    const Pop* from = buffer.data() + row * pl.nx;
+    Pop* to = f.data() + pl.row_start(row, plane);
+    for (int i = lo; i < hi; ++i) to[i] = from[i];
   }
 };
 
@@ -124,10 +142,8 @@ class LbmHalo {
     const long other = axis == 1 ? p_.nz : p_.ny, count = 5 * other * p_.nx;
     HaloPlane pl{p_.nx, p_.ny, p_.nz, axis, other, stride_, {slots[0], slots[1], slots[2], slots[3], slots[4]}, {}};
     for (int face = 0; face < 6; ++face) pl.shut[face] = !p_.block.ghost[face] && p_.border[face] != Border::periodic;
-    using Rows = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2, Kokkos::Iterate::Right>>;
-    const Rows rows({0, 0}, {5 * other, static_cast<long>(p_.nx)});
     if (dest >= 0) {
-      Kokkos::parallel_for("lbm3d::halo_pack", rows, HaloPack<Pop, Exec>{pl, f, send_, from});
+      for_rows("lbm3d::halo_pack", 5 * other, HaloPack<Pop, Exec>{pl, f, send_, from});
       Kokkos::deep_copy(h_send_, send_);  // a no-op copy on host spaces
       Exec().fence();
     }
@@ -136,9 +152,22 @@ class LbmHalo {
     if (source >= 0) {
       Kokkos::deep_copy(recv_, h_recv_);
       // The sender's ghost plane mirrors this block's receiving plane: same cells, same shut faces.
-      Kokkos::parallel_for("lbm3d::halo_unpack", rows, HaloUnpack<Pop, Exec>{pl, f, recv_, to, returning ? to : -1});
+      for_rows("lbm3d::halo_unpack", 5 * other, HaloUnpack<Pop, Exec>{pl, f, recv_, to, returning ? to : -1});
       Exec().fence();
     }
+  }
+
+  // A row kernel over `rows` rows of nx values: a row per work item on host spaces, a value per
+  // work item (x fastest) on devices.
+  template <class Kernel>
+  void for_rows(const char* label, long rows, const Kernel& k) const {
+    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
+      Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(0, rows), k);
+    else
+      Kokkos::parallel_for(label,
+                           Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2, Kokkos::Iterate::Right>>(
+                               {0, 0}, {rows, static_cast<long>(p_.nx)}),
+                           k);
   }
 
   LbmParams p_;
