@@ -302,6 +302,7 @@ int write_report(const ReportOptions& opt) {
         fmt::print(stderr, "report: benchmark program {} failed; its table is left out\n", prog.string());
       }
     }
+    if (!programs.empty()) run_scaling_benchmark(programs.front().parent_path(), opt.dir);
     if (!programs.empty())
       fmt::print(stderr, "report: the benchmark programs took {:.0f} s ({} repetition{} per row)\n",
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), opt.repetitions,
@@ -335,6 +336,7 @@ int write_report(const ReportOptions& opt) {
       {"cases", cases_section},
       {"counterexamples", discrimination_section},
       {"throughput", benchmark_section},
+      {"scaling", scaling_section},
       {"baseline", [&](const ReportContext&) { return against_baseline ? baseline_section(*against_baseline) : ""; }},
       {"backends", [&](const ReportContext&) { return backends_link(opt.dir); }},
       {"gpu", [&](const ReportContext&) { return gpu_section(opt.gpu_dir, opt.dir); }},

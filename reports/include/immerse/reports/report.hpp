@@ -2,6 +2,7 @@
 // `immerse report`: runs every canned case, the benchmarks and the quick backend comparison, then
 // writes reports/latest/index.md with one section per paper (paper's figures beside ours, plots by
 // gnuplot), the throughput table, the backends compared and the machine it ran on.
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <string>
@@ -84,6 +85,12 @@ std::string discrimination_section(const ReportContext& ctx);
 // The newest GPU kit run kept in gpu_dir: cuda against the reference backend, and its benchmarks
 // (links relative to report_dir, where index.md is written).
 std::string gpu_section(const std::string& gpu_dir, const std::string& report_dir);
+
+// The lattice over MPI ranks (scaling_section.cpp): runs scaling_lbm3d from `bench_dir` as 1 rank x
+// T threads and T ranks x 1 thread into report_dir (nothing without it or mpirun); the section
+// tabulates both runs found in ctx.dir, empty when they are missing.
+void run_scaling_benchmark(const std::filesystem::path& bench_dir, const std::string& report_dir);
+std::string scaling_section(const ReportContext& ctx);
 
 int write_report(const ReportOptions& opt);
 
