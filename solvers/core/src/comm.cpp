@@ -19,6 +19,7 @@ class SingleProcess final : public Comm {
       throw std::logic_error("sendrecv: a single process can only exchange with itself, the same byte count");
     if (to == 0 && send_bytes > 0) std::memmove(recv, send, send_bytes);
   }
+  bool device_buffers() const override { return false; }  // memmove needs host memory
   std::vector<double> allgather(const std::vector<double>& mine) override { return mine; }
   double max(double value) override { return value; }
   void barrier() override {}

@@ -1,6 +1,9 @@
 // world() in an MPI build: MPI_COMM_WORLD when an MPI launcher started this process, else the
 // single process (an ordinary `immerse run` does not initialise MPI at all).
 #include <mpi.h>
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h>  // MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support
+#endif
 
 #include <cstdlib>
 #include <limits>
@@ -34,7 +37,11 @@ class MpiWorld final : public Comm {
   MpiWorld() {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+    cuda_aware_ = MPIX_Query_cuda_support() == 1;  // built with CUDA support and enabled at run time
+#endif
   }
+  bool device_buffers() const override { return cuda_aware_; }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   void sendrecv(const void* send, std::size_t send_bytes, int to, void* recv, std::size_t recv_bytes,
@@ -71,6 +78,7 @@ class MpiWorld final : public Comm {
 
  private:
   int rank_ = 0, size_ = 1;
+  bool cuda_aware_ = false;
 };
 
 MpiWorld* g_world = nullptr;

@@ -18,6 +18,9 @@ class Comm {
   // (either may be this rank; a negative rank skips that half). Returns when both are done.
   virtual void sendrecv(const void* send, std::size_t send_bytes, int to, void* recv, std::size_t recv_bytes,
                         int from) = 0;
+  // Whether sendrecv takes device (CUDA) memory directly: a CUDA-aware MPI says so
+  // (MPIX_Query_cuda_support). Otherwise device buffers are staged through host memory.
+  virtual bool device_buffers() const = 0;
   // Every rank's `mine`, concatenated in rank order, on every rank (the lengths may differ).
   virtual std::vector<double> allgather(const std::vector<double>& mine) = 0;
   // The largest `value` of all ranks, on every rank.

@@ -14,7 +14,7 @@
 // ghost cells included), so a z plane carries the y ghost rows the y exchange has just filled: a
 // corner population reaches the diagonal block in two hops. `give_back` goes the other way: z, then
 // y. Buffers are packed and unpacked by Kokkos kernels into contiguous Views and staged through host
-// memory for the communicator (Comm::sendrecv).
+// memory for the communicator (Comm::sendrecv), or handed to it as they are where MPI is CUDA-aware.
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -144,13 +144,13 @@ class LbmHalo {
     for (int face = 0; face < 6; ++face) pl.shut[face] = !p_.block.ghost[face] && p_.border[face] != Border::periodic;
     if (dest >= 0) {
       for_rows("lbm3d::halo_pack", 5 * other, HaloPack<Pop, Exec>{pl, f, send_, from});
-      Kokkos::deep_copy(h_send_, send_);  // a no-op copy on host spaces
+      if (!direct_) Kokkos::deep_copy(h_send_, send_);  // a no-op copy on host spaces
       Exec().fence();
     }
-    comm_.sendrecv(h_send_.data(), dest >= 0 ? count * sizeof(Pop) : 0, dest, h_recv_.data(),
-                   source >= 0 ? count * sizeof(Pop) : 0, source);
+    comm_.sendrecv(direct_ ? send_.data() : h_send_.data(), dest >= 0 ? count * sizeof(Pop) : 0, dest,
+                   direct_ ? recv_.data() : h_recv_.data(), source >= 0 ? count * sizeof(Pop) : 0, source);
     if (source >= 0) {
-      Kokkos::deep_copy(recv_, h_recv_);
+      if (!direct_) Kokkos::deep_copy(recv_, h_recv_);
       // The sender's ghost plane mirrors this block's receiving plane: same cells, same shut faces.
       for_rows("lbm3d::halo_unpack", 5 * other, HaloUnpack<Pop, Exec>{pl, f, recv_, to, returning ? to : -1});
       Exec().fence();
@@ -173,6 +173,10 @@ class LbmHalo {
   LbmParams p_;
   long stride_;
   Comm& comm_;
+  // Device buffers go to MPI as they are when it is CUDA-aware; otherwise through host mirrors
+  // (on host spaces the mirrors are the buffers themselves).
+  bool direct_ =
+      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible && comm_.device_buffers();
   View send_, recv_;
   typename View::HostMirror h_send_, h_recv_;
 };
