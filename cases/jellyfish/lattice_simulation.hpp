@@ -40,7 +40,7 @@ class LatticeSimulation : public Simulation {
   lbm3d::LbmFlow& flow() { return *flow_; }
 
  protected:
-  double kinetic_energy(const lbm3d::Macro& m) const;
+  double kinetic_energy() const;
 
   std::unique_ptr<lbm3d::LbmFlow> flow_;
   lbm3d::LbmParams params_;

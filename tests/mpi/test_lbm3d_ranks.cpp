@@ -2,8 +2,8 @@
 // `mpirun -np 2` and `-np 4`). Every rank also steps the whole lattice by itself; after odd and
 // even step counts its block must hold the whole lattice's populations bit for bit, for every
 // border kind, a body force, both patterns and every storage, along y, z and both; and the gathered
-// mass, fields and fastest speed must equal the whole lattice's to the bit (the sums are added in
-// the whole lattice's order).
+// mass and kinetic energy per row, fields and fastest speed must equal the whole lattice's to the
+// bit (the sums are added in the whole lattice's order).
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
@@ -49,6 +49,8 @@ TEST(LatticeRanks, BlocksHoldTheWholeLatticesPopulations) {
                       0)
                 << what;
             EXPECT_EQ(whole->mass(), split->mass()) << what;
+            EXPECT_EQ(split_test::bit_differences(whole->row_kinetic_energies(), split->row_kinetic_energies()), 0)
+                << what;
             const Macro a = whole->macro(), b = split->macro();
             EXPECT_EQ(split_test::bit_differences(a.rho, b.rho), 0) << what;
             EXPECT_EQ(split_test::bit_differences(a.uz, b.uz), 0) << what;

@@ -222,19 +222,8 @@ class BlockedLbmFlow final : public LbmFlow {
     return sum;
   }
 
-  // Every row of the whole lattice, in its order (y, then z), gathered from the ranks owning them.
-  std::vector<double> row_masses() const override {
-    const std::vector<double> all = comm_.allgather(local_->row_masses());
-    std::vector<double> rows(static_cast<size_t>(whole_.ny) * whole_.nz);
-    size_t at = 0;
-    for (int r = 0; r < comm_.size(); ++r) {
-      const BlockExtent e = block_of(whole_, dims_, r);
-      for (int k = 0; k < e.size[2]; ++k)
-        for (int j = 0; j < e.size[1]; ++j)
-          rows[(e.lo[1] + j) + static_cast<size_t>(whole_.ny) * (e.lo[2] + k)] = all[at++];
-    }
-    return rows;
-  }
+  std::vector<double> row_masses() const override { return whole_rows(local_->row_masses()); }
+  std::vector<double> row_kinetic_energies() const override { return whole_rows(local_->row_kinetic_energies()); }
 
   Macro own_macro() const override { return local_->own_macro(); }
   std::vector<double> raw_populations() const override { return local_->raw_populations(); }
@@ -249,6 +238,21 @@ class BlockedLbmFlow final : public LbmFlow {
   }
 
  private:
+  // Every row of the whole lattice, in its order (y, then z), gathered from the ranks owning them
+  // (`mine`: this rank's own rows, in the same order).
+  std::vector<double> whole_rows(const std::vector<double>& mine) const {
+    const std::vector<double> all = comm_.allgather(mine);
+    std::vector<double> rows(static_cast<size_t>(whole_.ny) * whole_.nz);
+    size_t at = 0;
+    for (int r = 0; r < comm_.size(); ++r) {
+      const BlockExtent e = block_of(whole_, dims_, r);
+      for (int k = 0; k < e.size[2]; ++k)
+        for (int j = 0; j < e.size[1]; ++j)
+          rows[(e.lo[1] + j) + static_cast<size_t>(whole_.ny) * (e.lo[2] + k)] = all[at++];
+    }
+    return rows;
+  }
+
   LbmParams whole_;
   std::array<int, 3> dims_;
   Comm& comm_;

@@ -339,6 +339,26 @@ class LbmSolver final : public LbmFlow {
     return out;
   }
 
+  std::vector<double> row_kinetic_energies() const override {
+    compute_moments();
+    const auto macro = macro_;
+    const auto group = group_;
+    const OwnLines own = own_;
+    const long n = N_, nx = p_.nx;
+    const auto rows = ordered_rows<Exec>(
+        "lbm3d::kinetic_energy", own.lines(), KOKKOS_LAMBDA(const long r, double* acc) {
+          const long row = own.line(r);
+          for (long c = row * nx; c < (row + 1) * nx; ++c) {
+            if (is_body(group(c))) continue;
+            const double rho = macro(c), ux = macro(n + c), uy = macro(2 * n + c), uz = macro(3 * n + c);
+            acc[0] += 0.5 * rho * (ux * ux + uy * uy + uz * uz);
+          }
+        });
+    std::vector<double> out(rows.size());
+    for (size_t r = 0; r < rows.size(); ++r) out[r] = rows[r][0];
+    return out;
+  }
+
   std::vector<double> raw_populations() const override {
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f_[cur_]);
     std::vector<double> out;

@@ -58,7 +58,8 @@ class LbmFlow {
   // alone are computed and copied, for measurements taken every step.
   virtual Macro macro(const std::array<int, 3>& lo, const std::array<int, 3>& hi) const = 0;
   // The cells this process updates: the whole lattice, or this rank's block of a lattice split
-  // among ranks (Macro::lo: where the block starts in the whole lattice). Not collective.
+  // among ranks (Macro::lo: where the block starts in the whole lattice). Collective on a split
+  // lattice, like every query: the moments read the ghost layers, refreshed from the neighbours.
   virtual Macro own_macro() const = 0;
   // Velocity only (for tracers): ux, uy, uz blocks of nx ny nz each.
   virtual std::vector<float> velocity() const = 0;
@@ -68,6 +69,9 @@ class LbmFlow {
   // The same per x row of the cells this process updates (rows in order: y, then z): the terms of
   // mass(), which a lattice split among ranks adds in the whole lattice's row order.
   virtual std::vector<double> row_masses() const = 0;
+  // Kinetic energy, sum of rho |u|^2 / 2 over water cells, per x row in the same order (a split
+  // lattice adds them like the mass, without gathering the fields).
+  virtual std::vector<double> row_kinetic_energies() const = 0;
   // The stored populations of the cells this process updates, as numbers: slot q of every own cell
   // (x, then y, then z), q = 0..14. For tests: a split lattice's blocks against the whole one.
   virtual std::vector<double> raw_populations() const = 0;
