@@ -40,8 +40,6 @@ class LatticeSimulation : public Simulation {
   lbm3d::LbmFlow& flow() { return *flow_; }
 
  protected:
-  double kinetic_energy() const;
-
   std::unique_ptr<lbm3d::LbmFlow> flow_;
   lbm3d::LbmParams params_;
   long steps_;

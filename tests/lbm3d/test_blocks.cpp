@@ -103,3 +103,15 @@ TYPED_TEST(LatticeHalo, SelfFilledGhostLayersAreThePeriodicLattice) {
       }
     }
 }
+
+// The up-front Mach check of a block samples its initial formulas at the block's own cells, in
+// global coordinates (LbmBlock::origin), not at the whole lattice's first cells.
+TEST(LatticeBlocks, InitialSpeedIsSampledWhereTheBlockIs) {
+  LbmParams whole;
+  whole.nx = 4, whole.ny = 32, whole.nz = 4;
+  whole.init_ux = "y > 20 ? 0.2 : 0";  // fast only in the upper half's upper part
+  const std::array<int, 3> dims = {1, 2, 1};
+  EXPECT_EQ(max_initial_speed(block_params(whole, dims, 0)), 0.0);  // y < 17.5 with its ghosts
+  EXPECT_EQ(max_initial_speed(block_params(whole, dims, 1)), 0.2);
+  EXPECT_EQ(max_initial_speed(whole), 0.2);
+}

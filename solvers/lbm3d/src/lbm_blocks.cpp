@@ -216,12 +216,6 @@ class BlockedLbmFlow final : public LbmFlow {
     return out;
   }
 
-  double mass() const override {
-    double sum = 0;
-    for (double m : row_masses()) sum += m;
-    return sum;
-  }
-
   std::vector<double> row_masses() const override { return whole_rows(local_->row_masses()); }
   std::vector<double> row_kinetic_energies() const override { return whole_rows(local_->row_kinetic_energies()); }
 

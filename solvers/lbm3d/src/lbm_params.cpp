@@ -136,7 +136,8 @@ double max_initial_speed(const LbmParams& p) {
   for (int k = 0; k < nz; ++k)
     for (int j = 0; j < ny; ++j)
       for (int i = 0; i < nx; ++i) {
-        const double x = i + 0.5, y = j + 0.5, z = k + 0.5;
+        const auto& o = p.block.origin;  // formulas take global cell centres (a block of a split lattice)
+        const double x = o[0] + i + 0.5, y = o[1] + j + 0.5, z = o[2] + k + 0.5;
         vmax = std::max(vmax,
                         std::sqrt(ux(x, y, z) * ux(x, y, z) + uy(x, y, z) * uy(x, y, z) + uz(x, y, z) * uz(x, y, z)));
       }

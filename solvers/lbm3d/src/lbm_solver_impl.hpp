@@ -50,6 +50,17 @@ struct OwnCellsOf {
   KOKKOS_INLINE_FUNCTION void operator()(const long r) const { cells(own.cell(r)); }
 };
 
+// term(c, acc) over the cells of own line r, in x order (LbmSolver::own_row_sums).
+template <class Term>
+struct OwnRowSum {
+  Term term;
+  OwnLines own;
+  KOKKOS_INLINE_FUNCTION void operator()(const long r, double* acc) const {
+    const long row = own.line(r);
+    for (long c = row * own.nx; c < (row + 1) * own.nx; ++c) term(c, acc[0]);
+  }
+};
+
 template <class Exec, class Pop>
 class LbmSolver final : public LbmFlow {
   using Device = typename Exec::device_type;
@@ -308,55 +319,32 @@ class LbmSolver final : public LbmFlow {
     return h;
   }
 
-  double mass() const override {
-    double sum = 0;
-    for (const double m : row_masses()) sum += m;
-    return sum;
-  }
-
   std::vector<double> row_masses() const override {
     const auto f = f_[cur_];
     const auto group = group_;
     const auto lat = lat_;
-    const OwnLines own = own_;
     const double rho0 = p_.rho0;
-    const long nx = p_.nx;
-    // One own x row per thread, each added in order (ordered_rows): the same bits on every backend
-    // and thread count, and the rows of a split lattice add up like the whole lattice's.
-    const auto rows = ordered_rows<Exec>(
-        "lbm3d::mass", own.lines(), KOKKOS_LAMBDA(const long r, double* acc) {
-          const long row = own.line(r);
-          for (long c = row * nx; c < (row + 1) * nx; ++c) {
-            if (is_body(group(c))) {
-              acc[0] += rho0;
-              continue;
-            }
-            for (int q = 0; q < 15; ++q) acc[0] += static_cast<double>(lat.load(f(q * lat.stride + c), q));
+    return own_row_sums(
+        "lbm3d::mass", KOKKOS_LAMBDA(const long c, double& acc) {
+          if (is_body(group(c))) {
+            acc += rho0;
+            return;
           }
+          for (int q = 0; q < 15; ++q) acc += static_cast<double>(lat.load(f(q * lat.stride + c), q));
         });
-    std::vector<double> out(rows.size());
-    for (size_t r = 0; r < rows.size(); ++r) out[r] = rows[r][0];
-    return out;
   }
 
   std::vector<double> row_kinetic_energies() const override {
     compute_moments();
     const auto macro = macro_;
     const auto group = group_;
-    const OwnLines own = own_;
-    const long n = N_, nx = p_.nx;
-    const auto rows = ordered_rows<Exec>(
-        "lbm3d::kinetic_energy", own.lines(), KOKKOS_LAMBDA(const long r, double* acc) {
-          const long row = own.line(r);
-          for (long c = row * nx; c < (row + 1) * nx; ++c) {
-            if (is_body(group(c))) continue;
-            const double rho = macro(c), ux = macro(n + c), uy = macro(2 * n + c), uz = macro(3 * n + c);
-            acc[0] += 0.5 * rho * (ux * ux + uy * uy + uz * uz);
-          }
+    const long n = N_;
+    return own_row_sums(
+        "lbm3d::kinetic_energy", KOKKOS_LAMBDA(const long c, double& acc) {
+          if (is_body(group(c))) return;
+          const double rho = macro(c), ux = macro(n + c), uy = macro(2 * n + c), uz = macro(3 * n + c);
+          acc += 0.5 * rho * (ux * ux + uy * uy + uz * uz);
         });
-    std::vector<double> out(rows.size());
-    for (size_t r = 0; r < rows.size(); ++r) out[r] = rows[r][0];
-    return out;
   }
 
   std::vector<double> raw_populations() const override {
@@ -400,6 +388,17 @@ class LbmSolver final : public LbmFlow {
     else
       run_cells(label, a);
     swapped_ = !swapped_;
+  }
+
+  // term(c, acc) of every cell of each own x row, added in x order, one row per work item
+  // (ordered_rows): the same bits on every backend and thread count, and the rows of a split
+  // lattice add up like the whole lattice's.
+  template <class Term>
+  std::vector<double> own_row_sums(const char* label, const Term& term) const {
+    const auto rows = ordered_rows<Exec>(label, own_.lines(), OwnRowSum<Term>{term, own_});
+    std::vector<double> out(rows.size());
+    for (size_t r = 0; r < rows.size(); ++r) out[r] = rows[r][0];
+    return out;
   }
 
   // A line kernel over every line, or over the block's own lines (ghost lines are never updated).

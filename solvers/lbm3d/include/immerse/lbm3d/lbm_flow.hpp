@@ -64,13 +64,14 @@ class LbmFlow {
   // Velocity only (for tracers): ux, uy, uz blocks of nx ny nz each.
   virtual std::vector<float> velocity() const = 0;
   virtual Health health() const = 0;
-  // Sum of rho over water cells plus rho0 per body cell (the water the body displaces).
-  virtual double mass() const = 0;
-  // The same per x row of the cells this process updates (rows in order: y, then z): the terms of
-  // mass(), which a lattice split among ranks adds in the whole lattice's row order.
+  // Sum of rho over water cells plus rho0 per body cell (the water the body displaces): row_masses()
+  // added in order.
+  double mass() const { return sum_in_order(row_masses()); }
+  // The same per x row (rows in order: y, then z): of the cells this process updates, or, split
+  // among ranks, of the whole lattice, gathered by row; so the sums have the same bits on N ranks.
   virtual std::vector<double> row_masses() const = 0;
-  // Kinetic energy, sum of rho |u|^2 / 2 over water cells, per x row in the same order (a split
-  // lattice adds them like the mass, without gathering the fields).
+  // Kinetic energy, the sum of rho |u|^2 / 2 over water cells, the same way (no field gathered).
+  double kinetic_energy() const { return sum_in_order(row_kinetic_energies()); }
   virtual std::vector<double> row_kinetic_energies() const = 0;
   // The stored populations of the cells this process updates, as numbers: slot q of every own cell
   // (x, then y, then z), q = 0..14. For tests: a split lattice's blocks against the whole one.
@@ -83,6 +84,13 @@ class LbmFlow {
   virtual std::vector<std::pair<std::string, double>> phase_seconds() const = 0;
   // The whole state (populations, the AA step kind, cell groups, body velocities), for checkpoints.
   virtual void archive(StateArchive& a) = 0;
+
+ private:
+  static double sum_in_order(const std::vector<double>& rows) {
+    double sum = 0;
+    for (const double r : rows) sum += r;
+    return sum;
+  }
 };
 
 // Checks the parameters (check_stability) and builds the solver with all cells water.
