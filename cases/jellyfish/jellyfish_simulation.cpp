@@ -7,8 +7,10 @@
 #include <cmath>
 #include <filesystem>
 
+#include "immerse/core/comm.hpp"
 #include "immerse/core/error.hpp"
 #include "immerse/core/vtk.hpp"
+#include "immerse/lbm3d/lbm_blocks.hpp"
 #include "lattice_simulation.hpp"
 
 namespace immerse::cases {
@@ -58,7 +60,9 @@ JellyfishSimulation::JellyfishSimulation(const json& r, const std::string& sourc
     lattice_.border[f] = lbm3d::border_choices().parse(r["borders"][lbm3d::kFaceNames[f]],
                                                        std::string("borders.") + lbm3d::kFaceNames[f]);
   lattice_.init_rho = fmt::format("{}", lattice_.rho0);
-  flow_ = lbm3d::make_lbm_flow(opt.backend, lattice_);
+  // On several MPI ranks each steps its block of the lattice; the bell, its cell groups and the
+  // passive particles are stepped identically on every rank (the same inputs in the same order).
+  flow_ = lbm3d::make_lbm_flow_on_ranks(opt.backend, lattice_, world(), opt.decompose);
 
   bodies::JellyBellParams bp;
   const auto& b = r["bell"];
@@ -293,18 +297,17 @@ std::vector<double> JellyfishSimulation::series_row() {
 
 std::vector<std::string> JellyfishSimulation::write_frame(const std::string& dir, int index) {
   std::vector<std::string> files;
-  const lbm3d::Macro m = flow_->macro();
+  const lbm3d::Macro m = flow_->own_macro();
   const double to_cm_s = cell_cm_ / dt_s_;
   vtk::ImageField speed{"speed_cm_s", 1, {}}, group{"group", 1, {}};
   for (size_t c = 0; c < m.rho.size(); ++c) {
     speed.values.push_back(to_cm_s * std::sqrt(m.ux[c] * m.ux[c] + m.uy[c] * m.uy[c] + m.uz[c] * m.uz[c]));
     group.values.push_back(m.group[c]);
   }
-  const std::string lattice = fmt::format("water_{:05d}.vti", index);
-  vtk::write_image((std::filesystem::path(dir) / lattice).string(), {m.nx, m.ny, m.nz}, {0, 0, 0},
-                   {cell_cm_, cell_cm_, cell_cm_},
-                   {vtk::vector_field("velocity_cm_s", m.ux, m.uy, m.uz, to_cm_s), speed, group});
-  files.push_back(lattice);
+  files.push_back(write_lattice_image(dir, "water", index, {lattice_.nx, lattice_.ny, lattice_.nz}, cell_cm_, m,
+                                      {vtk::vector_field("velocity_cm_s", m.ux, m.uy, m.uz, to_cm_s), speed, group}));
+  // The body and the particles: the same on every rank, written by rank 0.
+  const bool writer = world().rank() == 0;
   std::vector<std::array<double, 3>> pts;
   vtk::PointField sv{"surface_speed_cm_s", {}};
   for (const auto& s : bell_->sample_surface(cell_cm_)) {
@@ -312,13 +315,13 @@ std::vector<std::string> JellyfishSimulation::write_frame(const std::string& dir
     sv.values.push_back(s.v.norm());
   }
   const std::string surf = fmt::format("bell_{:05d}.vtp", index);
-  vtk::write_points((std::filesystem::path(dir) / surf).string(), pts, {sv}, {});
+  if (writer) vtk::write_points((std::filesystem::path(dir) / surf).string(), pts, {sv}, {});
   files.push_back(surf);
   if (tracers_) {
     pts.clear();
     for (const auto& x : tracers_->positions()) pts.push_back({x.x(), x.y(), x.z()});
     const std::string name = fmt::format("tracers_{:05d}.vtp", index);
-    vtk::write_points((std::filesystem::path(dir) / name).string(), pts, {}, {});
+    if (writer) vtk::write_points((std::filesystem::path(dir) / name).string(), pts, {}, {});
     files.push_back(name);
   }
   // Chains as polylines: the algae and the tentacles.
@@ -335,7 +338,7 @@ std::vector<std::string> JellyfishSimulation::write_frame(const std::string& dir
       }
     }
     const std::string name = fmt::format("{}_{:05d}.vtp", prefix, index);
-    vtk::write_points((std::filesystem::path(dir) / name).string(), pts, {}, lines);
+    if (writer) vtk::write_points((std::filesystem::path(dir) / name).string(), pts, {}, lines);
     files.push_back(name);
   }
   return files;

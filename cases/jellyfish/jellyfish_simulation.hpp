@@ -41,6 +41,7 @@ class JellyfishSimulation : public Simulation {
   json compare_tolerances() const override;
 
   bool supports_checkpoint() const override { return true; }
+  bool runs_on_ranks() const override { return true; }
   void archive(StateArchive& a) override;
 
   const bodies::JellyBell& bell() const { return *bell_; }

@@ -183,7 +183,7 @@ RunOutcome run_case(const RunRequest& request) {
   if (comm.size() > 1 && !sim->runs_on_ranks())
     throw InputError(
         fmt::format("{}: the {} scene of solver {} runs on one process only: start it without mpirun "
-                    "(solver lbm3d's generic lattice cases run on several ranks; docs/mpi.md)",
+                    "(solver lbm3d's generic lattice cases and the jellyfish scenes run on several ranks; docs/mpi.md)",
                     start.source, params["scene"].get<std::string>(), params["solver"].get<std::string>()));
   if ((checkpoint_every > 0 || start.checkpoint) && !sim->supports_checkpoint())
     throw InputError(

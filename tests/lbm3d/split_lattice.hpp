@@ -62,6 +62,29 @@ inline std::vector<double> block_from_whole(const std::vector<double>& whole, co
   return out;
 }
 
+// The groups of a block's local lattice (whole groups `g`, every cell in the region): local cell
+// (i, j, k) is the whole lattice's cell origin + (i, j, k), wrapped around periodically.
+inline lbm3d::CellGroups block_groups(const lbm3d::CellGroups& g, const lbm3d::LbmParams& whole,
+                                      const lbm3d::LbmParams& block) {
+  lbm3d::CellGroups out;
+  const long n = block.cells(), wn = whole.cells();
+  out.group.resize(n);
+  out.ub.resize(3 * n);
+  const auto& o = block.block.origin;
+  for (int k = 0; k < block.nz; ++k)
+    for (int j = 0; j < block.ny; ++j)
+      for (int i = 0; i < block.nx; ++i) {
+        const int wi = (i + o[0] + whole.nx) % whole.nx, wj = (j + o[1] + whole.ny) % whole.ny,
+                  wk = (k + o[2] + whole.nz) % whole.nz;
+        const long c = i + static_cast<long>(block.nx) * (j + static_cast<long>(block.ny) * k);
+        const long wc = wi + static_cast<long>(whole.nx) * (wj + static_cast<long>(whole.ny) * wk);
+        out.group[c] = g.group[wc];
+        for (int a = 0; a < 3; ++a) out.ub[a * n + c] = g.ub[a * wn + wc];
+        out.region.push_back(static_cast<int>(c));
+      }
+  return out;
+}
+
 // Number of entries that differ in any bit (NaN equal to NaN).
 inline long bit_differences(const std::vector<double>& a, const std::vector<double>& b) {
   if (a.size() != b.size()) return -1;

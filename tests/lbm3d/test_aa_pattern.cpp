@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "body_groups.hpp"
 #include "immerse/core/error.hpp"
 #include "immerse/lbm3d/lbm_aa_line_kernel.hpp"
 #include "immerse/lbm3d/lbm_flow.hpp"
@@ -103,29 +104,6 @@ TEST(LatticeAaPattern, KernelsMatchThePullPatternOnEveryBorderKind) {
 
 namespace {
 
-// A cube body (C1 shell, C2 rim, A core, C3 water around it) centred at (ci, cj, ck), moving with
-// velocity (0.02, -0.01, 0.005): the groups JellyGroups would give, on every cell of the lattice.
-CellGroups cube_body(const LbmParams& p, int ci, int cj, int ck) {
-  CellGroups g;
-  const long n = p.cells();
-  g.group.assign(n, kWater);
-  g.ub.assign(3 * n, 0.f);
-  for (int k = 0; k < p.nz; ++k)
-    for (int j = 0; j < p.ny; ++j)
-      for (int i = 0; i < p.nx; ++i) {
-        const int d = std::max({std::abs(i - ci), std::abs(j - cj), std::abs(k - ck)});
-        const long c = i + static_cast<long>(p.nx) * (j + static_cast<long>(p.ny) * k);
-        g.group[c] = d <= 1 ? kInner : d == 2 ? kInnerRim : d == 3 ? kSurface : d == 4 ? kNearBody : kWater;
-        if (is_body(g.group[c])) {
-          g.ub[c] = 0.02f;
-          g.ub[n + c] = -0.01f;
-          g.ub[2 * n + c] = 0.005f;
-        }
-        g.region.push_back(static_cast<int>(c));
-      }
-  return g;
-}
-
 double max_field_difference(const Macro& a, const Macro& b) {
   double d = 0;
   for (size_t c = 0; c < a.rho.size(); ++c)
@@ -167,13 +145,13 @@ TYPED_TEST(LatticeAaSolver, SameFieldsAsThePullPattern) {
     aa_params.pattern = Pattern::aa;
     pull_params.pattern = Pattern::pull;
     auto aa = make_lbm_flow(this->backend, aa_params), pull = make_lbm_flow(this->backend, pull_params);
-    aa->set_groups(cube_body(p, 10, 7, 6));
-    pull->set_groups(cube_body(p, 10, 7, 6));
+    aa->set_groups(body_test::cube_body(p, 10, 7, 6));
+    pull->set_groups(body_test::cube_body(p, 10, 7, 6));
     const double tol = fp64 ? 1e-12 : p.fp16s ? 1e-4 : 1e-5;
     for (int s = 1; s <= 12; ++s) {
       if (s == 7) {  // before step 7: six steps done, both hold a post-collision state
-        aa->set_groups(cube_body(p, 11, 7, 6));
-        pull->set_groups(cube_body(p, 11, 7, 6));
+        aa->set_groups(body_test::cube_body(p, 11, 7, 6));
+        pull->set_groups(body_test::cube_body(p, 11, 7, 6));
       }
       aa->step();
       pull->step();

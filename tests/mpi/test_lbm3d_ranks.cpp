@@ -3,13 +3,15 @@
 // even step counts its block must hold the whole lattice's populations bit for bit, for every
 // border kind, a body force, both patterns and every storage, along y, z and both; and the gathered
 // mass and kinetic energy per row, fields and fastest speed must equal the whole lattice's to the
-// bit (the sums are added in the whole lattice's order).
+// bit (the sums are added in the whole lattice's order). With moving bodies crossing the block
+// borders (the whole lattice's groups given to every rank, as the jellyfish scene does), the same.
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
 
 #include "immerse/core/backend.hpp"
 #include "immerse/core/comm.hpp"
+#include "lbm3d/body_groups.hpp"
 #include "lbm3d/split_lattice.hpp"
 
 using namespace immerse;
@@ -57,6 +59,49 @@ TEST(LatticeRanks, BlocksHoldTheWholeLatticesPopulations) {
             EXPECT_EQ(whole->health().max_speed, split->health().max_speed) << what;
           }
         }
+}
+
+// Two bodies move across the block borders every step (a cube along y and z, a plate that the z
+// splits cut between its C1 and C2 layers), each step setting the whole lattice's groups on every
+// rank. FP64 and FP32, both patterns, Ladd's C3 rule and the paper's (which reads C1 and C2 cells).
+// Body cells stay off the outermost planes (tests/lbm3d/test_blocks.cpp says why).
+TEST(LatticeRanks, MovingBodiesCrossTheBlockBorders) {
+  Comm& comm = world();
+  for (const auto& c : split_test::split_cases())
+    for (const auto& dims : splits(comm.size()))
+      for (const auto rule : {BodyBoundary::ladd, BodyBoundary::paper})
+        for (const auto precision : {Precision::fp64, Precision::fp32})
+          for (const auto pattern : {Pattern::aa, Pattern::pull}) {
+            LbmParams p = c.params;
+            set_precision(p, precision);
+            p.pattern = pattern;
+            p.body_boundary = rule;
+            auto whole = make_lbm_flow(default_backend(), p);
+            auto split = make_lbm_flow_on_ranks(default_backend(), p, comm, dims);
+            const BlockExtent own = block_of(p, dims, comm.rank());
+            CellGroups before;
+            for (int s = 0; s < 9; ++s) {
+              CellGroups g = body_test::cube_and_plate(p, 2, 2 + s % 6, 2 + s % 4, 6, 3);
+              if (s > 0) g = body_test::changed_since(before, g);
+              whole->set_groups(g);
+              split->set_groups(g);
+              before = g;
+              whole->step(), split->step();
+              const std::string what = c.name + " " + precision_name(p) + " " + to_string(pattern) + " C3 rule " +
+                                       body_boundary_choices().name(rule) + " split 1x" + std::to_string(dims[1]) +
+                                       "x" + std::to_string(dims[2]) + ", rank " + std::to_string(comm.rank()) + ", " +
+                                       std::to_string(s + 1) + " steps";
+              const long mine = split_test::bit_differences(
+                  split_test::block_from_whole(whole->raw_populations(), p, own), split->raw_populations());
+              EXPECT_EQ(mine, 0) << what;
+              // Every rank stops at once (a rank left alone would wait in the next exchange).
+              ASSERT_EQ(comm.max(mine != 0 ? 1.0 : 0.0), 0.0) << what << ": populations differ on some rank";
+              EXPECT_EQ(whole->mass(), split->mass()) << what;
+              const Macro a = whole->macro({3, 2, 1}, {9, 8, 6}), b = split->macro({3, 2, 1}, {9, 8, 6});
+              EXPECT_EQ(split_test::bit_differences(a.ux, b.ux), 0) << what;
+              EXPECT_EQ(a.group, b.group) << what;
+            }
+          }
 }
 
 // A blow-up is found on whichever rank owns the cell, and every rank reports the same cell.

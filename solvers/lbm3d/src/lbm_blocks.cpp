@@ -109,26 +109,67 @@ class BlockedLbmFlow final : public LbmFlow {
 
   void step() override { local_->step(); }
 
-  void set_groups(const CellGroups&) override {
-    throw InputError(
-        fmt::format("{}: bodies on a lattice split among ranks are not implemented yet: run it on one "
-                    "rank (docs/mpi.md)",
-                    whole_.source));
+  // The whole lattice's groups (every rank computes the same, from the same body): this block's
+  // cells take theirs, ghost cells included (a ghost layer across a periodic face holds the cells
+  // of the other side).
+  void set_groups(const CellGroups& whole) override {
+    const LbmParams& p = local_->params();
+    const long n = p.cells(), wn = whole_.cells();
+    if (local_groups_.group.empty()) {
+      local_groups_.group.assign(n, kWater);
+      local_groups_.ub.assign(3 * n, 0.f);
+    }
+    local_groups_.region.clear();
+    const int wsize[3] = {whole_.nx, whole_.ny, whole_.nz}, lsize[3] = {p.nx, p.ny, p.nz};
+    for (const int wc : whole.region) {
+      const int w[3] = {wc % whole_.nx, (wc / whole_.nx) % whole_.ny, wc / whole_.nx / whole_.ny};
+      // Local positions of global cell w along each axis: w - origin, or one period away (ghosts).
+      int along[3][2], count[3] = {0, 0, 0};
+      for (int a = 0; a < 3; ++a)
+        for (int shift : {-wsize[a], 0, wsize[a]}) {
+          const int l = w[a] - p.block.origin[a] + shift;
+          if (l >= 0 && l < lsize[a] && count[a] < 2) along[a][count[a]++] = l;
+        }
+      for (int x = 0; x < count[0]; ++x)
+        for (int y = 0; y < count[1]; ++y)
+          for (int z = 0; z < count[2]; ++z) {
+            const long lc =
+                along[0][x] + static_cast<long>(p.nx) * (along[1][y] + static_cast<long>(p.ny) * along[2][z]);
+            local_groups_.group[lc] = whole.group[wc];
+            for (int a = 0; a < 3; ++a) local_groups_.ub[a * n + lc] = whole.ub[a * wn + wc];
+            local_groups_.region.push_back(static_cast<int>(lc));
+          }
+    }
+    local_->set_groups(local_groups_);
   }
 
-  Macro macro() const override {
-    // Each rank's own cells: rho, ux, uy, uz, group, gathered in rank order and put in place.
-    const Macro mine = local_->own_macro();
+  Macro macro() const override { return macro({0, 0, 0}, {whole_.nx, whole_.ny, whole_.nz}); }
+
+  // The box's cells from the ranks that own them: each sends the part of the box in its block.
+  Macro macro(const std::array<int, 3>& lo_in, const std::array<int, 3>& hi_in) const override {
+    const int size[3] = {whole_.nx, whole_.ny, whole_.nz};
+    BlockExtent box;
+    for (int a = 0; a < 3; ++a) {
+      box.lo[a] = std::clamp(lo_in[a], 0, size[a]);
+      box.size[a] = std::clamp(hi_in[a], box.lo[a], size[a]) - box.lo[a];
+    }
+    // Every rank asks its solver (collective: the moments refresh the ghost layers), maybe for nothing.
+    const BlockExtent part = overlap(box, block_of(whole_, dims_, comm_.rank()));
+    const auto& origin = local_->params().block.origin;
+    std::array<int, 3> llo, lhi;
+    for (int a = 0; a < 3; ++a) llo[a] = part.lo[a] - origin[a], lhi[a] = llo[a] + part.size[a];
+    const Macro mine = local_->macro(llo, lhi);
     std::vector<double> send;
     send.reserve(5 * mine.rho.size());
     for (const auto* v : {&mine.rho, &mine.ux, &mine.uy, &mine.uz}) send.insert(send.end(), v->begin(), v->end());
     for (unsigned char g : mine.group) send.push_back(g);
     const std::vector<double> all = comm_.allgather(send);
     Macro m;
-    m.nx = whole_.nx;
-    m.ny = whole_.ny;
-    m.nz = whole_.nz;
-    const size_t cells = static_cast<size_t>(whole_.cells());
+    m.nx = box.size[0];
+    m.ny = box.size[1];
+    m.nz = box.size[2];
+    for (int a = 0; a < 3; ++a) m.lo[a] = box.lo[a];
+    const size_t cells = static_cast<size_t>(m.nx) * m.ny * m.nz;
     m.rho.resize(cells);
     m.ux.resize(cells);
     m.uy.resize(cells);
@@ -136,12 +177,12 @@ class BlockedLbmFlow final : public LbmFlow {
     m.group.resize(cells);
     size_t at = 0;
     for (int r = 0; r < comm_.size(); ++r) {
-      const BlockExtent e = block_of(whole_, dims_, r);
+      const BlockExtent e = overlap(box, block_of(whole_, dims_, r));
       const size_t n = static_cast<size_t>(e.size[0]) * e.size[1] * e.size[2];
       for (size_t b = 0; b < n; ++b) {
-        const int i = e.lo[0] + static_cast<int>(b % e.size[0]);
-        const int j = e.lo[1] + static_cast<int>((b / e.size[0]) % e.size[1]);
-        const int k = e.lo[2] + static_cast<int>(b / e.size[0] / e.size[1]);
+        const int i = e.lo[0] + static_cast<int>(b % e.size[0]) - box.lo[0];
+        const int j = e.lo[1] + static_cast<int>((b / e.size[0]) % e.size[1]) - box.lo[1];
+        const int k = e.lo[2] + static_cast<int>(b / e.size[0] / e.size[1]) - box.lo[2];
         const size_t c = m.at(i, j, k);
         m.rho[c] = all[at + b];
         m.ux[c] = all[at + n + b];
@@ -151,32 +192,6 @@ class BlockedLbmFlow final : public LbmFlow {
       }
       at += 5 * n;
     }
-    return m;
-  }
-
-  Macro macro(const std::array<int, 3>& lo_in, const std::array<int, 3>& hi_in) const override {
-    const Macro whole = macro();
-    const int size[3] = {whole_.nx, whole_.ny, whole_.nz};
-    int lo[3], hi[3];
-    for (int a = 0; a < 3; ++a) {
-      lo[a] = std::clamp(lo_in[a], 0, size[a]);
-      hi[a] = std::clamp(hi_in[a], lo[a], size[a]);
-    }
-    Macro m;
-    m.nx = hi[0] - lo[0];
-    m.ny = hi[1] - lo[1];
-    m.nz = hi[2] - lo[2];
-    for (int a = 0; a < 3; ++a) m.lo[a] = lo[a];
-    for (int k = lo[2]; k < hi[2]; ++k)
-      for (int j = lo[1]; j < hi[1]; ++j)
-        for (int i = lo[0]; i < hi[0]; ++i) {
-          const size_t c = whole.at(i, j, k);
-          m.rho.push_back(whole.rho[c]);
-          m.ux.push_back(whole.ux[c]);
-          m.uy.push_back(whole.uy[c]);
-          m.uz.push_back(whole.uz[c]);
-          m.group.push_back(whole.group[c]);
-        }
     return m;
   }
 
@@ -247,10 +262,22 @@ class BlockedLbmFlow final : public LbmFlow {
     return rows;
   }
 
+  // The cells of a and b both (sizes zero where they do not meet).
+  static BlockExtent overlap(const BlockExtent& a, const BlockExtent& b) {
+    BlockExtent e;
+    for (int d = 0; d < 3; ++d) {
+      e.lo[d] = std::max(a.lo[d], b.lo[d]);
+      e.size[d] = std::max(0, std::min(a.lo[d] + a.size[d], b.lo[d] + b.size[d]) - e.lo[d]);
+      if (e.size[d] == 0) return BlockExtent{a.lo, {0, 0, 0}};
+    }
+    return e;
+  }
+
   LbmParams whole_;
   std::array<int, 3> dims_;
   Comm& comm_;
   std::unique_ptr<LbmFlow> local_;
+  CellGroups local_groups_;  // set_groups: the block's groups, kept between calls
 };
 
 }  // namespace

@@ -134,7 +134,8 @@ class LbmSolver final : public LbmFlow {
   void step() override {
     if (halo_) {
       const auto scope = timer_.scope("halo");
-      if (!aa_ || swapped_) halo_->fill(f_[cur_], aa_);  // the pull step, or the AA exchange step, reads them
+      if (!aa_ || swapped_)
+        halo_->fill(f_[cur_], aa_, halo_groups());  // the pull step, or the AA exchange step, reads them
     }
     const bool exchanged = aa_ && swapped_;
     {
@@ -146,7 +147,7 @@ class LbmSolver final : public LbmFlow {
     }
     if (halo_ && exchanged) {
       const auto scope = timer_.scope("halo");
-      halo_->give_back(f_[0]);
+      halo_->give_back(f_[0], halo_groups());
     }
     ++steps_;
   }
@@ -161,6 +162,7 @@ class LbmSolver final : public LbmFlow {
     archive_view(a, "lbm3d.group_previous", previous_);
     archive_view(a, "lbm3d.body_velocity", ub_);
     if (a.loading()) {
+      bodies_ = true;  // the archived groups may hold bodies
       Kokkos::deep_copy(h_group_, group_);
       Kokkos::deep_copy(h_ub_, ub_);
     }
@@ -168,6 +170,7 @@ class LbmSolver final : public LbmFlow {
 
   void set_groups(const CellGroups& g) override {
     const auto scope = timer_.scope("groups");
+    bodies_ = bodies_ || !g.region.empty();
     // Only the cells of the region can have changed: write those into the host mirrors (on host
     // spaces the mirrors are the device views themselves and the deep copies below are no-ops).
     for (const int c : g.region) {
@@ -376,6 +379,7 @@ class LbmSolver final : public LbmFlow {
       run_lines("lbm3d::collide_stream", CollideStreamLines<Pop, Exec>{k, streaming_});
     else
       run_cells("lbm3d::collide_stream", k);
+    if (halo_ && bodies_) copy_ghost_bodies(k.src, k.dst);
     cur_ = 1 - cur_;
   }
 
@@ -389,6 +393,26 @@ class LbmSolver final : public LbmFlow {
       run_cells(label, a);
     swapped_ = !swapped_;
   }
+
+  // The pull step copies every own body cell into the next buffer (CollideStream::cell); the ghost
+  // layers' body cells too must be there, where set_groups averages C1 populations into C2 cells
+  // (fill brings only the 5 slots that cross each face).
+  void copy_ghost_bodies(const View<const Pop*>& src, const View<Pop*>& dst) const {
+    const OwnLines own = own_;
+    const auto group = group_;
+    const long nx = p_.nx, S = S_;
+    Kokkos::parallel_for(
+        "lbm3d::copy_ghost_bodies", Kokkos::RangePolicy<Exec>(0, static_cast<long>(p_.ny) * p_.nz),
+        KOKKOS_LAMBDA(const long line) {
+          if (own.owns(line * nx)) return;
+          for (long c = line * nx; c < (line + 1) * nx; ++c)
+            if (is_body(group(c)))
+              for (int q = 0; q < 15; ++q) dst(q * S + c) = src(q * S + c);
+        });
+  }
+
+  // The cell groups for the ghost-layer exchange: the groups once a body was set, else none.
+  HaloGroups<Exec> halo_groups() const { return bodies_ ? HaloGroups<Exec>(group_) : HaloGroups<Exec>(); }
 
   // term(c, acc) of every cell of each own x row, added in x order, one row per work item
   // (ordered_rows): the same bits on every backend and thread count, and the rows of a split
@@ -441,7 +465,7 @@ class LbmSolver final : public LbmFlow {
   // The moments of a post-collision state gather from the neighbours: in a block, its ghost layers
   // must hold the neighbours' current populations first (collective: every rank asks at once).
   void refresh_ghosts() const {
-    if (halo_ && (!aa_ || swapped_)) halo_->fill(f_[cur_], aa_);
+    if (halo_ && (!aa_ || swapped_)) halo_->fill(f_[cur_], aa_, halo_groups());
   }
 
   void compute_moments() const {
@@ -456,6 +480,7 @@ class LbmSolver final : public LbmFlow {
   bool streaming_ = false;  // host line kernel stores around the caches (lattice.stores)
   bool aa_ = true;          // lattice.pattern: AA (one buffer, in place) or pull (two buffers)
   bool swapped_ = true;     // AA: the water's post-collision state is stored swapped (next: exchange)
+  bool bodies_ = false;     // set_groups has set cell groups: the ghost-layer exchange looks at them
   View<Pop*> f_[2];
   int cur_ = 0;  // pull: the buffer holding the state (AA: always 0)
   View<unsigned char*> group_, previous_;

@@ -351,13 +351,12 @@ struct Moments {
 };
 
 // Applies new cell groups to the cells of `region`: C1 gets f_eq(rho0, u_surface), C2 the average of
-// its C1 neighbours' populations, A zero; a body cell that became water starts from what it held
-// (C1/C2: equilibrium at rho0) or, coming from A (zeros), from rest equilibrium at rho0.
-// Two passes over the region: the first sets every cell but C2, the second (rim_pass) averages for
-// each C2 cell the populations its C1 neighbours now hold, instead of recomputing up to 14 x 15
-// equilibria per C2 cell. A C1 cell outside the region still holds the equilibrium of its unchanged
-// velocity: body cells are never streamed into. Body cells are stored unswapped in both patterns (no
-// step touches them); where the water is stored swapped (AA pattern, `swapped`), a C1/C2 cell that
+// its C1 neighbours' populations (across periodic faces too), A zero; a body cell that became water starts from what it
+// held (C1/C2: equilibrium at rho0) or, coming from A (zeros), from rest equilibrium at rho0. Two passes over the
+// region: the first sets every cell but C2, the second (rim_pass) averages for each C2 cell the populations its C1
+// neighbours now hold, instead of recomputing up to 14 x 15 equilibria per C2 cell. A C1 cell outside the region still
+// holds the equilibrium of its unchanged velocity: body cells are never streamed into. Body cells are stored unswapped
+// in both patterns (no step touches them); where the water is stored swapped (AA pattern, `swapped`), a C1/C2 cell that
 // becomes water has its populations swapped into the water's layout.
 template <class Pop, class Exec>
 struct ApplyGroups {
@@ -402,10 +401,18 @@ struct ApplyGroups {
     const int j = static_cast<int>(rr % lat.ny), k = static_cast<int>(rr / lat.ny);
     Real acc[15] = {};
     int count = 0;
+    const int size[3] = {lat.nx, lat.ny, lat.nz};
     for (int p = 1; p < 15; ++p) {
-      const int si = i + D3Q15::cx(p), sj = j + D3Q15::cy(p), sk = k + D3Q15::cz(p);
-      if (si < 0 || sj < 0 || sk < 0 || si >= lat.nx || sj >= lat.ny || sk >= lat.nz) continue;
-      const long s = si + static_cast<long>(lat.nx) * (sj + static_cast<long>(lat.ny) * sk);
+      // The neighbour, across a periodic face too (a split lattice's ghost layers hold it there).
+      int s3[3] = {i + D3Q15::cx(p), j + D3Q15::cy(p), k + D3Q15::cz(p)};
+      bool inside = true;
+      for (int a = 0; a < 3; ++a) {
+        if (s3[a] >= 0 && s3[a] < size[a]) continue;
+        inside = inside && lat.border[2 * a + (s3[a] < 0 ? 0 : 1)] == kPeriodic;
+        s3[a] += s3[a] < 0 ? size[a] : -size[a];
+      }
+      if (!inside) continue;
+      const long s = s3[0] + static_cast<long>(lat.nx) * (s3[1] + static_cast<long>(lat.ny) * s3[2]);
       if (lat.group(s) != kSurface) continue;
       ++count;
       for (int q = 0; q < 15; ++q) acc[q] += lat.load(f(q * S + s), q);
