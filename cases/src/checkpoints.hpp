@@ -1,7 +1,8 @@
 #pragma once
-// The runner's checkpoints: <run>/checkpoints/step_<step>.ckpt, the newest two kept. Each holds a
-// header (program version, resolved case, backend, step, time, the series.csv length and the frames
-// written so far) and the simulation's archived state (docs/checkpoint.md).
+// The runner's checkpoints: <run>/checkpoints/step_<step>.ckpt, the newest two kept; on several MPI
+// ranks, step_<step>_r<rank>.ckpt, one per rank. Each holds a header (program version, resolved
+// case, backend, ranks and split, step, time, the series.csv length and the frames written so far)
+// and the simulation's archived state, on several ranks that of the rank's block (docs/checkpoint.md).
 #include <string>
 
 #include "immerse/cases/simulation.hpp"
@@ -18,7 +19,8 @@ struct FoundCheckpoint {
   std::string path;
 };
 
-// The newest checkpoint under <out_dir>/checkpoints that reads whole; a truncated or corrupt one is
+// The newest checkpoint under <out_dir>/checkpoints that reads whole (on several ranks: this rank's
+// of the newest step that reads whole on every rank; collective); a truncated or corrupt one is
 // reported on stderr and the previous one used. InputError (exit 2) when none is usable.
 FoundCheckpoint newest_checkpoint(const std::string& out_dir);
 

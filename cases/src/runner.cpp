@@ -153,6 +153,24 @@ Start start_of(const RunRequest& req, RunOptions& options) {
   }
   // Checkpoints continue as the run was started, unless asked otherwise.
   if (req.checkpoint_every >= 0) s.params["output"]["checkpoint_every"] = req.checkpoint_every;
+  // A split lattice resumes on as many ranks, split alike (--decompose as the run was started).
+  const int ranks = h.value("ranks", 1);
+  if (ranks != world().size())
+    throw InputError(
+        fmt::format("--resume {}: the checkpoint was written by a run on {} rank{}, this is {}: resume "
+                    "it with{}",
+                    req.resume_dir, ranks, ranks == 1 ? "" : "s", world().size(),
+                    ranks == 1 ? "out mpirun" : fmt::format(" mpirun -np {}", ranks)));
+  const std::array<int, 3> split = h.value("decompose", std::array<int, 3>{0, 0, 0});
+  if (options.decompose != std::array<int, 3>{0, 0, 0} && options.decompose != split)
+    throw InputError(fmt::format(
+        "--resume {}: the checkpoint's run was split {}, not --decompose {}x{}x{}: resume it "
+        "without --decompose",
+        req.resume_dir,
+        split == std::array<int, 3>{0, 0, 0} ? std::string("as the program chose")
+                                             : fmt::format("--decompose {}x{}x{}", split[0], split[1], split[2]),
+        options.decompose[0], options.decompose[1], options.decompose[2]));
+  options.decompose = split;
   const Backend written = parse_backend(h.at("backend"));
   if (req.backend_given && options.backend != written)
     throw InputError(fmt::format("--resume {}: the checkpoint was written on the {} backend, not {}: resume on {}",
@@ -174,11 +192,6 @@ RunOutcome run_case(const RunRequest& request) {
   set_phase_timing(phases_timed);
   Comm& comm = world();
   const bool writer = comm.rank() == 0;  // on several ranks, rank 0 writes every file but frame pieces
-  if (comm.size() > 1 && (checkpoint_every > 0 || start.checkpoint))
-    throw InputError(
-        fmt::format("{}: checkpoints of a run on {} ranks are not implemented yet: leave out "
-                    "--checkpoint-every and --resume, or run on one process (docs/mpi.md)",
-                    start.source, comm.size()));
   std::unique_ptr<Simulation> sim = make_simulation(params, start.source, req.options);
   if (comm.size() > 1 && !sim->runs_on_ranks())
     throw InputError(
@@ -249,6 +262,8 @@ RunOutcome run_case(const RunRequest& request) {
                    {"source", start.source},
                    {"parameters", params},
                    {"backend", to_string(req.options.backend)},
+                   {"ranks", comm.size()},
+                   {"decompose", req.options.decompose},
                    {"quick", result["quick"]},
                    {"step", step},
                    {"time", sim->time()},

@@ -4,9 +4,19 @@
 # resumed with `immerse run --resume`; passes when the resumed run's metrics, checks, series.csv and
 # every frame equal the uninterrupted run's bitwise. Then damages the newest checkpoint and resumes
 # again: the previous checkpoint must be used, with the same result.
+# IMMERSE_LAUNCH (e.g. "mpirun -np 2 --oversubscribe"): starts the checkpointed runs, whose ranks
+# are then all killed; the uninterrupted run stays one process.
 set -u
 immerse=$1 out=$2 case=$3 every=$4
 shift 4
+read -r -a launch <<< "${IMMERSE_LAUNCH:-}"
+# The steps whose checkpoints are complete in $1 (one file per rank and step; a run killed while
+# writing may leave a step with fewer), oldest first.
+complete_steps() {
+  ls "$1"/checkpoints/*.ckpt 2> /dev/null | sed 's/\(_r[0-9]*\)\?\.ckpt$//' | sort | uniq -c |
+    awk '{n[NR] = $1; s[NR] = $2; if ($1 > m) m = $1} END {for (k = 1; k <= NR; ++k) if (n[k] == m) print s[k]}'
+}
+steps_in() { complete_steps "$1" | wc -l; }
 rm -rf "$out" && mkdir -p "$out"
 . "$(dirname "$0")/result_json.sh"
 same_run() {
@@ -22,26 +32,29 @@ same_run() {
 }
 
 "$immerse" run "$case" --quiet --out "$out/whole" "$@" || fail "the uninterrupted run failed"
-"$immerse" run "$case" --quiet --out "$out/killed" --checkpoint-every "$every" "$@" &
+"${launch[@]}" "$immerse" run "$case" --quiet --out "$out/killed" --checkpoint-every "$every" "$@" &
 pid=$!
 # Killed once two checkpoints exist (so a damaged newest one has one to fall back on).
 for _ in $(seq 1 1200); do
-  [ "$(ls "$out"/killed/checkpoints/*.ckpt 2> /dev/null | wc -l)" -ge 2 ] && break
+  [ "$(steps_in "$out/killed")" -ge 2 ] && break
   sleep 0.05
 done
 kill -9 $pid 2> /dev/null
+[ ${#launch[@]} -eq 0 ] || pkill -9 -f -- "--out $out/killed" 2> /dev/null  # every rank
 wait $pid 2> /dev/null
 ls "$out"/killed/checkpoints/*.ckpt > /dev/null 2>&1 || fail "no checkpoint was written"
 cp -r "$out/killed" "$out/damaged"
-"$immerse" run --resume "$out/killed" --quiet || fail "the resumed run failed"
+"${launch[@]}" "$immerse" run --resume "$out/killed" --quiet || fail "the resumed run failed"
 same_run "$out/killed"
 echo "resume_matches.sh: resumed run equals the uninterrupted one"
 
 # A truncated newest checkpoint is skipped (when there is an older one to fall back on).
-newest=$(ls "$out"/damaged/checkpoints/*.ckpt | sort | tail -1)
-if [ "$(ls "$out"/damaged/checkpoints/*.ckpt | wc -l)" -ge 2 ]; then
+# On several ranks, one rank's file of the newest complete step: all ranks go back to the previous.
+newest=$(ls "$(complete_steps "$out/damaged" | tail -1)"*.ckpt | tail -1)
+if [ "$(steps_in "$out/damaged")" -ge 2 ]; then
   truncate -s -100 "$newest"
-  log=$("$immerse" run --resume "$out/damaged" --quiet 2>&1) || fail "resuming past a damaged checkpoint failed: $log"
+  log=$("${launch[@]}" "$immerse" run --resume "$out/damaged" --quiet 2>&1) ||
+    fail "resuming past a damaged checkpoint failed: $log"
   printf '%s\n' "$log" | grep -q "skipping checkpoint: .*truncated" || fail "the damaged checkpoint was not reported"
   same_run "$out/damaged"
   echo "resume_matches.sh: a damaged checkpoint is skipped, the previous one gives the same result"

@@ -23,6 +23,7 @@ namespace {
 std::vector<std::array<int, 3>> splits(int ranks) {
   if (ranks == 2) return {{1, 2, 1}, {1, 1, 2}};
   if (ranks == 4) return {{1, 2, 2}, {1, 4, 1}, {1, 1, 4}};
+  if (ranks == 8) return {{1, 4, 2}, {1, 2, 4}, {1, 8, 1}};  // blocks one cell thick among them
   return {{1, ranks, 1}};
 }
 

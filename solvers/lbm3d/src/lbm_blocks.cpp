@@ -241,9 +241,18 @@ class BlockedLbmFlow final : public LbmFlow {
   Backend backend() const override { return local_->backend(); }
   std::string precision() const override { return local_->precision(); }
   std::vector<std::pair<std::string, double>> phase_seconds() const override { return local_->phase_seconds(); }
-  void archive(StateArchive&) override {
-    throw InputError(fmt::format("{}: checkpoints of a lattice split among ranks are not implemented yet (docs/mpi.md)",
-                                 whole_.source));
+  // This rank's block: where it is, then its solver's state (a checkpoint per rank).
+  void archive(StateArchive& a) override {
+    const BlockExtent mine = block_of(whole_, dims_, comm_.rank());
+    BlockExtent stored = mine;
+    a.value("lbm3d.block", stored);
+    if (stored.lo != mine.lo || stored.size != mine.size)
+      throw InputError(
+          fmt::format("{}: the checkpoint holds the block at ({}, {}, {}) of {}x{}x{} cells, this rank's "
+                      "is at ({}, {}, {}) of {}x{}x{}: resume with the split it was written with",
+                      whole_.source, stored.lo[0], stored.lo[1], stored.lo[2], stored.size[0], stored.size[1],
+                      stored.size[2], mine.lo[0], mine.lo[1], mine.lo[2], mine.size[0], mine.size[1], mine.size[2]));
+    local_->archive(a);
   }
 
  private:

@@ -61,6 +61,22 @@ struct OwnRowSum {
   }
 };
 
+// The body cells of the ghost lines (every line that is not an own line), src to dst.
+template <class Pop, class Device>
+struct CopyGhostBodies {
+  OwnLines own;
+  Kokkos::View<const unsigned char*, Device> group;
+  Kokkos::View<const Pop*, Device> src;
+  Kokkos::View<Pop*, Device> dst;
+  long stride;
+  KOKKOS_INLINE_FUNCTION void operator()(const long line) const {
+    if (own.owns(line * own.nx)) return;
+    for (long c = line * own.nx; c < (line + 1) * own.nx; ++c)
+      if (is_body(group(c)))
+        for (int q = 0; q < 15; ++q) dst(q * stride + c) = src(q * stride + c);
+  }
+};
+
 template <class Exec, class Pop>
 class LbmSolver final : public LbmFlow {
   using Device = typename Exec::device_type;
@@ -398,17 +414,8 @@ class LbmSolver final : public LbmFlow {
   // layers' body cells too must be there, where set_groups averages C1 populations into C2 cells
   // (fill brings only the 5 slots that cross each face).
   void copy_ghost_bodies(const View<const Pop*>& src, const View<Pop*>& dst) const {
-    const OwnLines own = own_;
-    const auto group = group_;
-    const long nx = p_.nx, S = S_;
-    Kokkos::parallel_for(
-        "lbm3d::copy_ghost_bodies", Kokkos::RangePolicy<Exec>(0, static_cast<long>(p_.ny) * p_.nz),
-        KOKKOS_LAMBDA(const long line) {
-          if (own.owns(line * nx)) return;
-          for (long c = line * nx; c < (line + 1) * nx; ++c)
-            if (is_body(group(c)))
-              for (int q = 0; q < 15; ++q) dst(q * S + c) = src(q * S + c);
-        });
+    Kokkos::parallel_for("lbm3d::copy_ghost_bodies", Kokkos::RangePolicy<Exec>(0, static_cast<long>(p_.ny) * p_.nz),
+                         CopyGhostBodies<Pop, Device>{own_, group_, src, dst, S_});
   }
 
   // The cell groups for the ghost-layer exchange: the groups once a body was set, else none.
