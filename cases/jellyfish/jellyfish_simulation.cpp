@@ -204,28 +204,32 @@ std::vector<std::string> JellyfishSimulation::series_columns() const {
           "c1_cells", "inner_cells",   "pushed_volume_cm3", "border_speed_cm_s", "wake_speed_cm_s"};
 }
 
-double JellyfishSimulation::border_speed(const lbm3d::Macro& m) const {
+double JellyfishSimulation::border_speed() const {
+  // The six faces' cell layers, one box each (on several ranks only those cells are gathered).
+  const int n[3] = {lattice_.nx, lattice_.ny, lattice_.nz};
   double out = 0;
-  for (int k = 0; k < m.nz; ++k)
-    for (int j = 0; j < m.ny; ++j)
-      for (int i = 0; i < m.nx; ++i) {
-        if (i > 0 && j > 0 && k > 0 && i < m.nx - 1 && j < m.ny - 1 && k < m.nz - 1) continue;
-        const size_t c = m.at(i, j, k);
-        out = std::max(out, std::sqrt(m.ux[c] * m.ux[c] + m.uy[c] * m.uy[c] + m.uz[c] * m.uz[c]));
-      }
+  for (int face = 0; face < 6; ++face) {
+    const int a = face / 2;
+    std::array<int, 3> lo = {0, 0, 0}, hi = {n[0], n[1], n[2]};
+    lo[a] = face % 2 == 0 ? 0 : n[a] - 1;
+    hi[a] = lo[a] + 1;
+    const lbm3d::Macro m = flow_->macro(lo, hi);
+    for (size_t c = 0; c < m.ux.size(); ++c)
+      out = std::max(out, std::sqrt(m.ux[c] * m.ux[c] + m.uy[c] * m.uy[c] + m.uz[c] * m.uz[c]));
+  }
   return out * cell_cm_ / dt_s_;
 }
 
-double JellyfishSimulation::wake_speed(const lbm3d::Macro& m) const {
+double JellyfishSimulation::wake_speed() const {
   const Eigen::Vector3d a = bell_->axis().normalized();
   double radius = 0;  // relaxed: the largest control-vertex radius
   for (const auto& v : bell_->params().profile) radius = std::max(radius, v[0]);
   const Eigen::Vector3d x = bell_->origin() - a * radius;
-  int ijk[3];
-  const int size[3] = {m.nx, m.ny, m.nz};
+  std::array<int, 3> ijk;
+  const int size[3] = {lattice_.nx, lattice_.ny, lattice_.nz};
   for (int d = 0; d < 3; ++d) ijk[d] = std::clamp(static_cast<int>(std::floor(x[d] / cell_cm_)), 0, size[d] - 1);
-  const size_t c = m.at(ijk[0], ijk[1], ijk[2]);
-  return -(m.ux[c] * a.x() + m.uy[c] * a.y() + m.uz[c] * a.z()) * cell_cm_ / dt_s_;
+  const lbm3d::Macro m = flow_->macro(ijk, {ijk[0] + 1, ijk[1] + 1, ijk[2] + 1});
+  return -(m.ux[0] * a.x() + m.uy[0] * a.y() + m.uz[0] * a.z()) * cell_cm_ / dt_s_;
 }
 
 std::vector<Eigen::Vector3d> JellyfishSimulation::tentacle_anchors(int count) const {
@@ -278,8 +282,7 @@ double JellyfishSimulation::aperture_flux(double plane_speed) const {
 }
 
 std::vector<double> JellyfishSimulation::series_row() {
-  const lbm3d::Macro m = flow_->macro();
-  const double border = border_speed(m), wake = wake_speed(m);
+  const double border = border_speed(), wake = wake_speed();
   max_border_speed_ = std::max(max_border_speed_, border);
   max_wake_speed_ = std::max(max_wake_speed_, wake);
   return {bell_->time(),
@@ -390,9 +393,8 @@ json JellyfishSimulation::metrics() {
   for (size_t k = 1; k < t_dmin.size(); ++k) period += (t_dmin[k] - t_dmin[k - 1]) / (t_dmin.size() - 1);
   for (double l : lags) lag += l / lags.size();
   // Water near the lattice border against the fastest surface speed (the paper: "almost negligible").
-  const lbm3d::Macro macro = flow_->macro();
-  max_border_speed_ = std::max(max_border_speed_, border_speed(macro));
-  max_wake_speed_ = std::max(max_wake_speed_, wake_speed(macro));
+  max_border_speed_ = std::max(max_border_speed_, border_speed());
+  max_wake_speed_ = std::max(max_wake_speed_, wake_speed());
   const double mass = flow_->mass();
   out["time_s"] = bell_->time();
   out["frames"] = stepped_;

@@ -72,10 +72,10 @@ class JellyfishSimulation : public Simulation {
   double mass0_ = 0, travelled_cm_ = 0;
   double max_surface_speed_ = 0, max_border_speed_ = 0;  // cm/s over the run (border: at series rows)
   double max_wake_speed_ = 0;                            // cm/s over the run, at series rows
-  double border_speed(const lbm3d::Macro& m) const;      // fastest water in the outermost cell layer, cm/s
+  double border_speed() const;                           // fastest water in the outermost cell layer, cm/s
   // Backward (-axis) water speed one relaxed radius behind the margin-plane centre on the axis, cm/s:
   // the jet the contraction pushes out of the bell.
-  double wake_speed(const lbm3d::Macro& m) const;
+  double wake_speed() const;
   // Water volume per second leaving the cavity through the margin plane (r < margin radius), relative
   // to the plane, which moves along the axis at `plane_speed` cm/s (swimming and deformation).
   double aperture_flux(double plane_speed) const;
