@@ -7,9 +7,12 @@
 #include <filesystem>
 #include <limits>
 
+#include "immerse/cases/lattice_image.hpp"
+#include "immerse/core/comm.hpp"
 #include "immerse/core/csv.hpp"
 #include "immerse/core/error.hpp"
 #include "immerse/core/vtk.hpp"
+#include "immerse/swlbm/sw_blocks.hpp"
 
 namespace immerse::cases {
 
@@ -34,7 +37,13 @@ FloatSimulation::FloatSimulation(const json& r, const std::string& source, const
       source_(source),
       steps_(r["time"]["steps"].get<long>()),
       frames_(r["output"]["frames"].get<int>()) {
-  system_ = coupling::make_float_system(opt.backend, case_.water, case_.bodies, case_.coupling);
+  // Water alone may be split among MPI ranks (rows along y, swlbm/sw_blocks.hpp); with bodies the
+  // runner refuses several ranks (runs_on_ranks).
+  Comm& comm = world();
+  const swlbm::SwParams water = comm.size() > 1 && runs_on_ranks()
+                                    ? swlbm::sw_block_params(case_.water, comm.size(), comm.rank(), opt.decompose)
+                                    : case_.water;
+  system_ = coupling::make_float_system(opt.backend, water, case_.bodies, case_.coupling);
   system_->external_loads() = case_.loads;
   volume0_ = system_->water().volume();
   const auto& p = case_.water;
@@ -83,16 +92,17 @@ void FloatSimulation::check_health() {
 }
 
 std::vector<std::string> FloatSimulation::write_frame(const std::string& dir, int index) {
-  const swlbm::HostFields f = system_->water().fields();
+  const swlbm::HostFields f = system_->water().own_fields();
+  // The mask of the same rows (a block's local lattice starts at its ghost row, if any).
   const std::vector<int> mask = system_->mask();
+  const size_t first = static_cast<size_t>(f.j0 - system_->water().params().block.origin_y) * f.nx;
   vtk::ImageField h{"h", 1, f.h}, u{"u", 1, f.u}, v{"v", 1, f.v}, eta{"elevation", 1, {}}, m{"section", 1, {}};
   for (double x : f.h) eta.values.push_back(x - still_level_);
-  for (int x : mask) m.values.push_back(x);
+  for (size_t c = 0; c < f.h.size(); ++c) m.values.push_back(mask[first + c]);
   std::vector<std::string> files;
-  const std::string name = fmt::format("water_{:05d}.vti", index);
-  vtk::write_image((std::filesystem::path(dir) / name).string(), {f.nx, f.ny, 1}, {0, 0, 0}, {f.dx, f.dx, 1},
-                   {h, vtk::vector_field("velocity", f.u, f.v), u, v, eta, m});
-  files.push_back(name);
+  files.push_back(write_lattice_image(dir, "water", index, {case_.water.nx, case_.water.ny, 1}, {f.dx, f.dx, 1},
+                                      {{0, f.j0, 0}, {f.nx, f.ny, 1}},
+                                      {h, vtk::vector_field("velocity", f.u, f.v), u, v, eta, m}));
   for (int b = 0; b < system_->body_count(); ++b) {
     const std::string bn = fmt::format("body{}_{:05d}.vtp", b, index);
     write_float_body_vtp((std::filesystem::path(dir) / bn).string(), *system_, b);
@@ -102,7 +112,8 @@ std::vector<std::string> FloatSimulation::write_frame(const std::string& dir, in
 }
 
 void FloatSimulation::write_final(const std::string& dir) {
-  const swlbm::HostFields f = system_->water().fields();
+  const swlbm::HostFields f = system_->water().fields();  // gathered on every rank, written by rank 0
+  if (world().rank() != 0) return;
   CsvWriter out((std::filesystem::path(dir) / "final_water.csv").string(), {"x", "y", "h", "u", "v"},
                 fmt::format("cell-centre water state at t = {:g} s", f.time));
   for (int j = 0; j < f.ny; ++j)

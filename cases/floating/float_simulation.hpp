@@ -33,6 +33,8 @@ class FloatSimulation : public Simulation {
   // The water and at most one body: Bullet's contact caches between bodies are not archived, so
   // a scene whose bodies may touch cannot be restored bit for bit.
   bool supports_checkpoint() const override { return system_->body_count() <= 1; }
+  // Water alone runs on several MPI ranks; bodies (Bullet, the coupling) stay on one process.
+  bool runs_on_ranks() const override { return case_.bodies.empty() && case_.loads.empty(); }
   void archive(StateArchive& a) override;
 
  protected:

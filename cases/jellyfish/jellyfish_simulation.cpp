@@ -307,7 +307,8 @@ std::vector<std::string> JellyfishSimulation::write_frame(const std::string& dir
     speed.values.push_back(to_cm_s * std::sqrt(m.ux[c] * m.ux[c] + m.uy[c] * m.uy[c] + m.uz[c] * m.uz[c]));
     group.values.push_back(m.group[c]);
   }
-  files.push_back(write_lattice_image(dir, "water", index, {lattice_.nx, lattice_.ny, lattice_.nz}, cell_cm_, m,
+  files.push_back(write_lattice_image(dir, "water", index, {lattice_.nx, lattice_.ny, lattice_.nz},
+                                      {cell_cm_, cell_cm_, cell_cm_}, {{m.lo[0], m.lo[1], m.lo[2]}, {m.nx, m.ny, m.nz}},
                                       {vtk::vector_field("velocity_cm_s", m.ux, m.uy, m.uz, to_cm_s), speed, group}));
   // The body and the particles: the same on every rank, written by rank 0.
   const bool writer = world().rank() == 0;

@@ -49,35 +49,6 @@ std::vector<double> LatticeSimulation::series_row() {
   return {time(), flow_->mass(), flow_->kinetic_energy(), flow_->health().max_speed};
 }
 
-std::string write_lattice_image(const std::string& dir, const std::string& prefix, int index,
-                                const std::array<int, 3>& whole, double spacing, const lbm3d::Macro& own,
-                                const std::vector<vtk::ImageField>& fields) {
-  Comm& comm = world();
-  const std::filesystem::path folder(dir);
-  const std::array<double, 3> origin = {0, 0, 0}, step = {spacing, spacing, spacing};
-  if (comm.size() == 1) {
-    const std::string name = fmt::format("{}_{:05d}.vti", prefix, index);
-    vtk::write_image((folder / name).string(), whole, origin, step, fields);
-    return name;
-  }
-  const vtk::ImageBox mine{{own.lo[0], own.lo[1], own.lo[2]}, {own.nx, own.ny, own.nz}};
-  vtk::write_image_piece((folder / fmt::format("{}_{:05d}_r{}.vti", prefix, index, comm.rank())).string(), whole, mine,
-                         origin, step, fields);
-  const std::vector<double> boxes = comm.allgather(
-      {double(own.lo[0]), double(own.lo[1]), double(own.lo[2]), double(own.nx), double(own.ny), double(own.nz)});
-  const std::string name = fmt::format("{}_{:05d}.pvti", prefix, index);
-  if (comm.rank() == 0) {
-    std::vector<std::pair<vtk::ImageBox, std::string>> pieces;
-    for (int r = 0; r < comm.size(); ++r) {
-      const double* b = &boxes[6 * r];
-      pieces.push_back({vtk::ImageBox{{int(b[0]), int(b[1]), int(b[2])}, {int(b[3]), int(b[4]), int(b[5])}},
-                        fmt::format("{}_{:05d}_r{}.vti", prefix, index, r)});
-    }
-    vtk::write_parallel_image((folder / name).string(), whole, origin, step, pieces, fields);
-  }
-  return name;
-}
-
 std::vector<std::string> LatticeSimulation::write_frame(const std::string& dir, int index) {
   const lbm3d::Macro m = flow_->own_macro();
   vtk::ImageField rho{"rho", 1, m.rho}, speed{"speed", 1, {}}, g{"group", 1, {}};
@@ -86,7 +57,8 @@ std::vector<std::string> LatticeSimulation::write_frame(const std::string& dir, 
     speed.values.push_back(std::sqrt(m.ux[c] * m.ux[c] + m.uy[c] * m.uy[c] + m.uz[c] * m.uz[c]));
     g.values.push_back(m.group[c]);
   }
-  return {write_lattice_image(dir, "lattice", index, {params_.nx, params_.ny, params_.nz}, 1.0, m, {rho, u, speed, g})};
+  return {write_lattice_image(dir, "lattice", index, {params_.nx, params_.ny, params_.nz}, {1, 1, 1},
+                              {{m.lo[0], m.lo[1], m.lo[2]}, {m.nx, m.ny, m.nz}}, {rho, u, speed, g})};
 }
 
 json LatticeSimulation::metrics() {

@@ -5,8 +5,8 @@
 // the kinetic energy against 2 nu k^2 (a single shear/vortex mode decays as exp(-nu k^2 t)).
 #include <memory>
 
+#include "immerse/cases/lattice_image.hpp"
 #include "immerse/cases/simulation.hpp"
-#include "immerse/core/vtk.hpp"
 #include "immerse/lbm3d/lbm_flow.hpp"
 
 namespace immerse::cases {
@@ -51,15 +51,6 @@ class LatticeSimulation : public Simulation {
   long warm_step_ = 0;  // the decay is measured from here (initial equilibrium transient excluded)
   double energy_warm_ = 0;
 };
-
-// One frame of a lattice's `fields` over the cells this process updates (`own`, from
-// LbmFlow::own_macro), cells `spacing` apart: `<prefix>_<index>.vti` from one process; on several
-// ranks each writes its piece `<prefix>_<index>_r<rank>.vti` and rank 0 the `.pvti` that joins
-// them, which ParaView opens as one dataset. Returns the name the frames collection lists.
-// Collective on several ranks.
-std::string write_lattice_image(const std::string& dir, const std::string& prefix, int index,
-                                const std::array<int, 3>& whole, double spacing, const lbm3d::Macro& own,
-                                const std::vector<vtk::ImageField>& fields);
 
 // The reusable NaN/instability report (exit 3) naming the cell, the step and what to change.
 [[noreturn]] void throw_lattice_instability(const lbm3d::Health& h, const std::string& source, long step, double tau,

@@ -196,7 +196,8 @@ RunOutcome run_case(const RunRequest& request) {
   if (comm.size() > 1 && !sim->runs_on_ranks())
     throw InputError(
         fmt::format("{}: the {} scene of solver {} runs on one process only: start it without mpirun "
-                    "(solver lbm3d's generic lattice cases and the jellyfish scenes run on several ranks; docs/mpi.md)",
+                    "(lbm3d's generic lattice cases, the jellyfish scenes and swlbm's water without bodies run on "
+                    "several ranks; docs/mpi.md)",
                     start.source, params["scene"].get<std::string>(), params["solver"].get<std::string>()));
   if ((checkpoint_every > 0 || start.checkpoint) && !sim->supports_checkpoint())
     throw InputError(
@@ -307,7 +308,7 @@ RunOutcome run_case(const RunRequest& request) {
       progress.update(n);
     }
     if (out.interrupted && checkpoint_every > 0 && done > first) checkpoint(done);
-    if (writer) sim->write_final(out.out_dir);
+    sim->write_final(out.out_dir);  // every rank: it may gather; rank 0 writes
   } catch (const Error& e) {
     // Keep everything written so far, record the failure, then report it.
     failure = e.what();

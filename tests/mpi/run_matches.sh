@@ -2,8 +2,8 @@
 # run_matches.sh MPIEXEC RANKS DECOMPOSE IMMERSE OUT_DIR CASE [run options...]
 # Runs CASE in one process, then under `MPIEXEC -np RANKS` (the lattice split among the ranks as
 # DECOMPOSE says, e.g. 1x2x2, or as the program chooses: "auto");
-# passes when the split run's metrics, checks, status and series.csv equal the single process's
-# bitwise, and only rank 0 wrote (one result.json, no stray files).
+# passes when the split run's metrics, checks, status, series.csv and final_*.csv equal the single
+# process's bitwise, and only rank 0 wrote (one result.json, no stray files).
 set -u
 mpiexec=$1 ranks=$2 decompose=$3 immerse=$4 out=$5 case=$6
 shift 6
@@ -20,6 +20,10 @@ for key in metrics checks status; do
     fail "'$key' differs between 1 process and $ranks ranks"
 done
 grep -q "\"ranks\": $ranks" "$out/split/result.json" || fail "result.json does not record $ranks ranks"
+for f in "$out"/one/final_*.csv; do
+  [ -e "$f" ] || continue
+  cmp -s "$f" "$out/split/$(basename "$f")" || fail "$(basename "$f") differs between 1 process and $ranks ranks"
+done
 cmp -s "$out/one/series.csv" "$out/split/series.csv" ||
   [ "$(tail -n +2 "$out/one/series.csv")" = "$(tail -n +2 "$out/split/series.csv")" ] ||
   fail "series.csv differs between 1 process and $ranks ranks"

@@ -237,7 +237,12 @@ class FloatSystemImpl final : public FloatSystem {
 std::unique_ptr<FloatSystem> make_float_system(Backend backend, const swlbm::SwParams& water,
                                                std::vector<FloatBodySpec> bodies, const FloatCouplingParams& coupling) {
   swlbm::require_sw_memory(backend, water);
-  swlbm::check_stability(water);
+  swlbm::check_stability(water.whole());  // a block's limits are the whole lattice's
+  if (water.block.split() && !bodies.empty())
+    throw InputError(
+        fmt::format("{}: floating bodies on a lattice split among ranks are not implemented yet: run "
+                    "it on one process (docs/mpi.md)",
+                    water.source));
   return with_backend(backend, [&](auto tag) -> std::unique_ptr<FloatSystem> {
     using Exec = typename decltype(tag)::execution_space;
     return swlbm::with_storage(water.storage, [&](auto stored) -> std::unique_ptr<FloatSystem> {

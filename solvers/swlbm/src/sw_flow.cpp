@@ -16,7 +16,7 @@ IMMERSE_FOR_EACH_BACKEND(IMMERSE_INSTANTIATE)
 
 std::unique_ptr<SwFlow> make_sw_flow(Backend backend, const SwParams& params) {
   require_sw_memory(backend, params);
-  check_stability(params);
+  check_stability(params.whole());  // a block's limits are the whole lattice's
   return with_backend(backend, [&](auto tag) -> std::unique_ptr<SwFlow> {
     using Exec = typename decltype(tag)::execution_space;
     return with_storage(params.storage, [&](auto stored) -> std::unique_ptr<SwFlow> {

@@ -39,6 +39,9 @@ SwSolver<Exec, V>::SwSolver(const SwParams& p)
   for (Border b : kinds)
     borders_move_ = borders_move_ || b == Border::wave ||
                     (b == Border::inflow && (inflow_h_.uses("t") || inflow_u_.uses("t") || inflow_v_.uses("t")));
+  j0_ = p.block.ghost[0] ? 1 : 0;
+  rows_ = p.ny - j0_ - (p.block.ghost[1] ? 1 : 0);
+  if (p.block.split()) halo_ = std::make_unique<SwHalo<Exec, V>>(p, world());
   fill_borders(0.0);
 
   const Expression h0(p.initial_h, p.source + ": key 'initial.h'"), u0(p.initial_u, p.source + ": key 'initial.u'"),
@@ -46,13 +49,17 @@ SwSolver<Exec, V>::SwSolver(const SwParams& p)
   auto hh = Kokkos::create_mirror_view(h_);
   auto hu = Kokkos::create_mirror_view(ux_);
   auto hv = Kokkos::create_mirror_view(uy_);
-  double sum = 0;  // of the initial depths (before their rounding to `real`)
+  double sum = 0;  // of the initial depths (before their rounding to `real`), over the whole lattice
+  const int whole_ny = p.block.split() ? p.block.whole_ny : p.ny;
+  for (int jw = 0; jw < whole_ny; ++jw)
+    for (int i = 0; i < p.nx; ++i) sum += h0((i + 0.5) * p.dx, (jw + 0.5) * p.dx);
   for (int j = 0; j < p.ny; ++j)
     for (int i = 0; i < p.nx; ++i) {
-      const double x = (i + 0.5) * p.dx, y = (j + 0.5) * p.dx, h = h0(x, y);
+      // A block's rows at their place in the whole lattice (a ghost row across a periodic border
+      // takes its values when it is filled).
+      const double x = (i + 0.5) * p.dx, y = (p.block.origin_y + j + 0.5) * p.dx;
       const int c = j * p.nx + i;
-      sum += h;
-      hh(c) = static_cast<real>(h);
+      hh(c) = static_cast<real>(h0(x, y));
       hu(c) = static_cast<real>(u0(x, y));
       hv(c) = static_cast<real>(v0(x, y));
     }
@@ -62,7 +69,7 @@ SwSolver<Exec, V>::SwSolver(const SwParams& p)
   // The reduced formats store deviations from the still-water equilibrium at the mean initial depth;
   // binary16's scale puts that depth between 2^13 and 2^14 (a power of two: scaling is exact), so a
   // deviation of 4 to 8 depths still fits below its largest finite value, 65504.
-  ref_depth_ = sum / n > 0 ? sum / n : 1.0;
+  ref_depth_ = sum / (static_cast<double>(p.nx) * whole_ny) > 0 ? sum / (static_cast<double>(p.nx) * whole_ny) : 1.0;
   for (int a = 0; a < 9; ++a) ref_[a] = sw_equilibrium(a, ref_depth_, 0, 0, p.g, p.lattice_speed());
   inv_scale_ = std::ldexp(1.0, std::ilogb(ref_depth_) + 1 - 14);
   // The equilibrium populations of the initial fields.
@@ -84,9 +91,10 @@ void SwSolver<Exec, V>::fill_borders(double t) {
     auto& b = border_host_[s];
     for (int k = 0; k < static_cast<int>(b.extent(0)); ++k) {
       // The border face's centre: x = 0 / nx dx on the left / right, y = 0 / ny dx on bottom / top.
-      const double along = (k + 0.5) * p_.dx;
+      // A block's rows at their place in the whole lattice (only the top block has a top border).
+      const double along = ((s == kLeft || s == kRight ? p_.block.origin_y : 0) + k + 0.5) * p_.dx;
       const double x = s == kLeft ? 0.0 : s == kRight ? p_.nx * p_.dx : along;
-      const double y = s == kBottom ? 0.0 : s == kTop ? p_.ny * p_.dx : along;
+      const double y = s == kBottom ? 0.0 : s == kTop ? (p_.block.origin_y + p_.ny) * p_.dx : along;
       if (kinds[s] == Border::inflow) {
         b(k, 0) = inflow_h_(x, y, 0, t);
         b(k, 1) = inflow_u_(x, y, 0, t);
@@ -111,6 +119,10 @@ void SwSolver<Exec, V>::launch_step() {
   {
     auto scope = phases_.scope("borders");
     if (borders_move_) fill_borders(time_);
+  }
+  if (halo_) {
+    auto scope = phases_.scope("halo");
+    halo_->fill(f_[cur_]);
   }
   // On host spaces the launch runs the kernel; on a device it only queues it (with phase timing on,
   // the scope waits for it).
@@ -142,9 +154,9 @@ void SwSolver<Exec, V>::launch_step() {
     k.inv_scale = static_cast<real>(inv_scale_);
   }
   if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
-    Kokkos::parallel_for("swlbm::step_rows", Kokkos::RangePolicy<Exec>(0, p_.ny), typename Step::Rows{k});
+    Kokkos::parallel_for("swlbm::step_rows", Kokkos::RangePolicy<Exec>(j0_, j0_ + rows_), typename Step::Rows{k});
   else
-    Kokkos::parallel_for("swlbm::step", Kokkos::RangePolicy<Exec>(0, p_.nx * p_.ny), k);
+    Kokkos::parallel_for("swlbm::step", Kokkos::RangePolicy<Exec>(j0_ * p_.nx, (j0_ + rows_) * p_.nx), k);
   cur_ = 1 - cur_;
   time_ += p_.dt;
   ++steps_;
@@ -156,17 +168,18 @@ void SwSolver<Exec, V>::step() {
 }
 
 template <class Exec, class V>
-HostFields SwSolver<Exec, V>::fields() const {
+HostFields SwSolver<Exec, V>::own_fields() const {
   HostFields out;
   out.nx = p_.nx;
-  out.ny = p_.ny;
+  out.ny = rows_;
+  out.j0 = p_.block.origin_y + j0_;
   out.dx = p_.dx;
   out.time = time_;
-  const size_t n = static_cast<size_t>(p_.nx) * p_.ny;
+  const std::pair<size_t, size_t> own(static_cast<size_t>(j0_) * p_.nx, static_cast<size_t>(j0_ + rows_) * p_.nx);
   // Host copies (the fields themselves on host spaces), widened to double.
-  auto to_host = [n](const field& f, std::vector<double>& out) {
-    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f);
-    out.assign(host.data(), host.data() + n);
+  auto to_host = [&](const field& f, std::vector<double>& out) {
+    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(f, own));
+    out.assign(host.data(), host.data() + host.extent(0));
   };
   to_host(h_, out.h);
   to_host(ux_, out.u);
@@ -175,8 +188,35 @@ HostFields SwSolver<Exec, V>::fields() const {
 }
 
 template <class Exec, class V>
+HostFields SwSolver<Exec, V>::fields() const {
+  HostFields out = own_fields();
+  if (!halo_) return out;
+  // Each rank's own rows, put in place: [first row, rows, h..., u..., v...] per rank.
+  std::vector<double> mine = {static_cast<double>(out.j0), static_cast<double>(out.ny)};
+  for (const auto* f : {&out.h, &out.u, &out.v}) mine.insert(mine.end(), f->begin(), f->end());
+  const std::vector<double> all = world().allgather(mine);
+  out.j0 = 0;
+  out.ny = p_.block.whole_ny;
+  const size_t whole = static_cast<size_t>(p_.nx) * out.ny;
+  out.h.assign(whole, 0.0);
+  out.u.assign(whole, 0.0);
+  out.v.assign(whole, 0.0);
+  for (size_t at = 0; at < all.size();) {
+    const size_t first = static_cast<size_t>(all[at]) * p_.nx, count = static_cast<size_t>(all[at + 1]) * p_.nx;
+    at += 2;
+    for (auto* f : {&out.h, &out.u, &out.v}) {
+      std::copy(all.begin() + at, all.begin() + at + count, f->begin() + first);
+      at += count;
+    }
+  }
+  return out;
+}
+
+template <class Exec, class V>
 FieldStatus SwSolver<Exec, V>::status() const {
-  const int n = p_.nx * p_.ny;
+  // The own cells [c0, c0 + n); a bad cell's code counts from the whole lattice's first cell.
+  const int n = p_.nx * rows_, c0 = p_.nx * j0_;
+  const long shift = static_cast<long>(p_.block.origin_y) * p_.nx;  // global index of local cell 0
   auto h = h_;
   auto u = ux_;
   auto w = uy_;
@@ -185,38 +225,47 @@ FieldStatus SwSolver<Exec, V>::status() const {
   // 3 c + field (0 h, 1 u, 2 v) of the first cell whose depth is not a positive number or whose
   // velocity is not finite.
   Kokkos::parallel_reduce(
-      "swlbm::first_bad", Kokkos::RangePolicy<Exec>(0, n),
+      "swlbm::first_bad", Kokkos::RangePolicy<Exec>(c0, c0 + n),
       KOKKOS_LAMBDA(const int c, int& m) {
         const double hc = h(c), uc = u(c), wc = w(c);
         int code = 3 * n;
         if (!(hc > 0) || !Kokkos::Experimental::isfinite(hc))
-          code = 3 * c;
+          code = 3 * (c - c0);
         else if (!Kokkos::Experimental::isfinite(uc))
-          code = 3 * c + 1;
+          code = 3 * (c - c0) + 1;
         else if (!Kokkos::Experimental::isfinite(wc))
-          code = 3 * c + 2;
+          code = 3 * (c - c0) + 2;
         if (code < m) m = code;
       },
       Kokkos::Min<int>(first_bad));
   FieldStatus s;
-  if (first_bad < 3 * n) {
+  // The whole lattice's first bad cell: the lowest global code of any rank (-1: none).
+  double bad = first_bad < 3 * n ? 3.0 * (shift + c0) + first_bad : -1.0;
+  if (halo_) {
+    const std::vector<double> all = world().allgather({bad});
+    bad = -1;
+    for (double b : all)
+      if (b >= 0 && (bad < 0 || b < bad)) bad = b;
+  }
+  if (bad >= 0) {
     static const char* names[3] = {"h", "u", "v"};
+    const long code = static_cast<long>(bad);
     s.healthy = false;
-    s.field = names[first_bad % 3];
-    s.i = (first_bad / 3) % p_.nx;
-    s.j = (first_bad / 3) / p_.nx;
+    s.field = names[code % 3];
+    s.i = static_cast<int>((code / 3) % p_.nx);
+    s.j = static_cast<int>((code / 3) / p_.nx);
     return s;
   }
   double min_h = 0, max_speed = 0, max_courant = 0;
   Kokkos::parallel_reduce(
-      "swlbm::min_h", Kokkos::RangePolicy<Exec>(0, n),
+      "swlbm::min_h", Kokkos::RangePolicy<Exec>(c0, c0 + n),
       KOKKOS_LAMBDA(const int c, double& m) {
         const double hc = h(c);
         m = hc < m ? hc : m;
       },
       Kokkos::Min<double>(min_h));
   Kokkos::parallel_reduce(
-      "swlbm::max_speed", Kokkos::RangePolicy<Exec>(0, n),
+      "swlbm::max_speed", Kokkos::RangePolicy<Exec>(c0, c0 + n),
       KOKKOS_LAMBDA(const int c, double& m) {
         const double uc = u(c), wc = w(c);
         const double sp = Kokkos::Experimental::sqrt(uc * uc + wc * wc);
@@ -224,13 +273,19 @@ FieldStatus SwSolver<Exec, V>::status() const {
       },
       Kokkos::Max<double>(max_speed));
   Kokkos::parallel_reduce(
-      "swlbm::max_courant", Kokkos::RangePolicy<Exec>(0, n),
+      "swlbm::max_courant", Kokkos::RangePolicy<Exec>(c0, c0 + n),
       KOKKOS_LAMBDA(const int c, double& m) {
         const double uc = u(c), wc = w(c), hc = h(c);
         const double cr = (Kokkos::Experimental::sqrt(uc * uc + wc * wc) + Kokkos::Experimental::sqrt(g * hc)) / v;
         m = cr > m ? cr : m;
       },
       Kokkos::Max<double>(max_courant));
+  if (halo_) {
+    Comm& comm = world();
+    min_h = -comm.max(-min_h);
+    max_speed = comm.max(max_speed);
+    max_courant = comm.max(max_courant);
+  }
   s.min_h = min_h;
   s.max_speed = max_speed;
   s.max_lattice_courant = max_courant;
@@ -238,14 +293,36 @@ FieldStatus SwSolver<Exec, V>::status() const {
 }
 
 template <class Exec, class V>
-double SwSolver<Exec, V>::volume() const {
+std::vector<double> SwSolver<Exec, V>::own_row_volumes() const {
   auto h = h_;
-  const long nx = p_.nx;
-  // Rows added in order: the same bits on every backend and thread count.
-  const double sum = ordered_sum<Exec>(
-      "swlbm::volume", p_.ny, KOKKOS_LAMBDA(const long j, double* acc) {
-        for (long c = j * nx; c < (j + 1) * nx; ++c) acc[0] += h(c);
-      })[0];
+  const long nx = p_.nx, j0 = j0_;
+  const auto rows = ordered_rows<Exec>(
+      "swlbm::volume", rows_, KOKKOS_LAMBDA(const long r, double* acc) {
+        for (long c = (j0 + r) * nx; c < (j0 + r + 1) * nx; ++c) acc[0] += h(c);
+      });
+  std::vector<double> out;
+  for (const auto& row : rows) out.push_back(row[0]);
+  return out;
+}
+
+template <class Exec, class V>
+double SwSolver<Exec, V>::volume() const {
+  // Rows added in order, split among ranks or not: the same bits on every backend, thread count
+  // and number of ranks.
+  std::vector<double> rows = own_row_volumes();
+  if (halo_) {  // each rank's [first row, rows, its row sums...], put in place
+    std::vector<double> mine = {static_cast<double>(p_.block.origin_y + j0_), static_cast<double>(rows_)};
+    mine.insert(mine.end(), rows.begin(), rows.end());
+    const std::vector<double> all = world().allgather(mine);
+    rows.assign(p_.block.whole_ny, 0.0);
+    for (size_t at = 0; at < all.size();) {
+      const size_t first = static_cast<size_t>(all[at]), count = static_cast<size_t>(all[at + 1]);
+      std::copy(all.begin() + at + 2, all.begin() + at + 2 + count, rows.begin() + first);
+      at += 2 + count;
+    }
+  }
+  double sum = 0;
+  for (double r : rows) sum += r;
   return sum * p_.dx * p_.dx;
 }
 
@@ -256,6 +333,14 @@ std::vector<std::pair<std::string, double>> SwSolver<Exec, V>::phase_seconds() c
 
 template <class Exec, class V>
 void SwSolver<Exec, V>::archive(StateArchive& a) {
+  // A block's rows first: a checkpoint of another split is refused, not misread.
+  int rows[2] = {p_.block.origin_y + j0_, rows_};
+  a.value("swlbm.rows", rows);
+  if (rows[0] != p_.block.origin_y + j0_ || rows[1] != rows_)
+    throw InputError(fmt::format(
+        "{}: the checkpoint holds rows {} to {}, this rank's are {} to {}: resume with the "
+        "split it was written with",
+        p_.source, rows[0], rows[0] + rows[1] - 1, p_.block.origin_y + j0_, p_.block.origin_y + j0_ + rows_ - 1));
   a.value("swlbm.time", time_);
   a.value("swlbm.steps", steps_);
   a.value("swlbm.buffer", cur_);

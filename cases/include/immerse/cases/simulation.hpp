@@ -92,6 +92,7 @@ class Simulation {
   virtual int frame_count() const { return 0; }
   virtual std::vector<std::string> write_frame(const std::string& /*dir*/, int /*index*/) { return {}; }
   // The final state as plain CSV files under `dir` (also after Ctrl-C), for plots and scripts.
+  // Called on every rank of a split run (it may gather); rank 0 writes.
   virtual void write_final(const std::string& /*dir*/) {}
   // Time series, one row every series_every steps.
   virtual std::vector<std::string> series_columns() const { return {}; }

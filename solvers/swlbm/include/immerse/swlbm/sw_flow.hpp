@@ -16,6 +16,7 @@ namespace immerse::swlbm {
 // ((i + 1/2) dx, (j + 1/2) dx). Depth h (m), velocity (u, v) (m/s), at the start of the latest step.
 struct HostFields {
   int nx = 0, ny = 0;
+  int j0 = 0;  // the whole lattice's row of row 0 (own_fields of a lattice split among ranks)
   double dx = 1, time = 0;
   std::vector<double> h, u, v;
   size_t at(int i, int j) const { return static_cast<size_t>(j) * nx + i; }
@@ -32,7 +33,10 @@ class SwFlow {
  public:
   virtual ~SwFlow() = default;
   virtual void step() = 0;  // stream (with borders) + collide with the current body force field
+  // The whole lattice's fields (collective on a lattice split among ranks: gathered from all).
   virtual HostFields fields() const = 0;
+  // The rows this process updates: the whole lattice, or this rank's block (HostFields::j0).
+  virtual HostFields own_fields() const = 0;
   virtual FieldStatus status() const = 0;
   virtual double volume() const = 0;  // sum h dx^2 (m^3), device reduction
   virtual double time() const = 0;

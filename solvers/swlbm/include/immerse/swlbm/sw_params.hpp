@@ -21,6 +21,17 @@ struct WaveMaker {
   double A = 0, L = 1, c = 0, n = 1, depth = 1;
 };
 
+// Where this process's rows sit when the lattice is split among MPI ranks along y (sw_blocks.hpp):
+// the local lattice (nx, ny) is the block's rows plus one ghost row on each side that borders
+// another block (across a periodic border too); ghost rows are never updated, only filled.
+struct SwBlock {
+  int origin_y = 0;                // global row of local row 0
+  int whole_ny = 0;                // rows of the whole lattice
+  bool ghost[2] = {false, false};  // bottom, top: the outer row is a ghost row
+  int neighbour[2] = {-1, -1};     // rank that owns that row
+  bool split() const { return ghost[0] || ghost[1]; }
+};
+
 struct SwParams {
   int nx = 64, ny = 64;
   double dx = 1, dt = 0.1, g = 9.81, tau = 0.6;
@@ -33,8 +44,16 @@ struct SwParams {
   double velocity_scale = 0;         // expected peak |u| for the up-front checks (0: from the formulas)
   bool allow_transcritical = false;  // skip the up-front dam-break check (stability.hpp)
   std::string source = "case";
+  SwBlock block;  // the whole lattice unless split among ranks
 
   double lattice_speed() const { return dx / dt; }
+  // The whole lattice's parameters (those of a block without its split).
+  SwParams whole() const {
+    SwParams w = *this;
+    if (block.split()) w.ny = block.whole_ny;
+    w.block = SwBlock();
+    return w;
+  }
 };
 
 // The keys of the water part of a swlbm case file.

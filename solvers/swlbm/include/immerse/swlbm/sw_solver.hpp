@@ -6,12 +6,15 @@
 // the device views directly (depth/velocity to read, force to write) through this class.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <memory>
 #include <type_traits>
+#include <vector>
 
 #include "immerse/core/backend.hpp"
 #include "immerse/core/expression.hpp"
 #include "immerse/core/timer.hpp"
 #include "immerse/swlbm/sw_flow.hpp"
+#include "immerse/swlbm/sw_halo.hpp"
 #include "immerse/swlbm/sw_kernels.hpp"
 
 namespace immerse::swlbm {
@@ -42,7 +45,9 @@ class SwSolver final : public SwFlow {
   using field = Kokkos::View<real*, device>;
   using pops = Kokkos::View<V**, Kokkos::LayoutLeft, device>;
 
-  // p.storage must be V's (make_sw_flow and make_float_system pick V from it).
+  // p.storage must be V's (make_sw_flow and make_float_system pick V from it). A block of a lattice
+  // split among ranks (p.block) steps its own rows; fields(), status() and volume() answer for the
+  // whole lattice on every rank (collective), the same numbers as one process.
   explicit SwSolver(const SwParams& p);
 
   void step() override;
@@ -51,6 +56,7 @@ class SwSolver final : public SwFlow {
   // phase, serialises the two); on host spaces it has run.
   void launch_step();
   HostFields fields() const override;
+  HostFields own_fields() const override;
   FieldStatus status() const override;
   double volume() const override;
   double time() const override { return time_; }
@@ -67,6 +73,8 @@ class SwSolver final : public SwFlow {
   field velocity_y() const { return uy_; }
   field force_x() const { return fx_; }
   field force_y() const { return fy_; }
+  // Sum of h over each row this process updates, in x order; the rows in order (volume()).
+  std::vector<double> own_row_volumes() const;
 
  private:
   void fill_borders(double t);
@@ -84,6 +92,8 @@ class SwSolver final : public SwFlow {
   double time_ = 0;
   long steps_ = 0;
   PhaseTimer phases_;
+  int j0_ = 0, rows_ = 0;                  // the own rows: [j0_, j0_ + rows_)
+  std::unique_ptr<SwHalo<Exec, V>> halo_;  // a block of a split lattice: its ghost-row exchange
 };
 
 }  // namespace immerse::swlbm
