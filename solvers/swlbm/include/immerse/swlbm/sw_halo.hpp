@@ -48,11 +48,6 @@ class SwHalo {
     transfer(f, -1, own_bottom, p_.ny - 1);  // downward: into the lower block's top ghost row
   }
 
-  // Bytes one fill sends (both directions).
-  long bytes_per_fill() const {
-    return 3L * p_.nx * static_cast<long>(sizeof(V)) * ((p_.block.ghost[0] ? 1 : 0) + (p_.block.ghost[1] ? 1 : 0));
-  }
-
  private:
   // Sends the populations of own row `from` moving along dir (cy = dir) to the rank across that
   // side, and stores those received from the rank across the other side in ghost row `to`.
