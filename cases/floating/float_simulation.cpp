@@ -31,16 +31,17 @@ double float_level_under(const coupling::FloatSystem& s, int b) {
   return w.depth(st.position.x(), st.position.y());
 }
 
-FloatSimulation::FloatSimulation(const json& r, const std::string& source, const RunOptions& opt)
+FloatSimulation::FloatSimulation(const json& r, const std::string& source, const RunOptions& opt, bool on_ranks)
     : case_(float_case_from_json(r, source)),
+      on_ranks_(on_ranks),
       resolved_(r),
       source_(source),
       steps_(r["time"]["steps"].get<long>()),
       frames_(r["output"]["frames"].get<int>()) {
-  // Water alone may be split among MPI ranks (rows along y, swlbm/sw_blocks.hpp); with bodies the
-  // runner refuses several ranks (runs_on_ranks).
+  // On several MPI ranks the water's rows are split among them (swlbm/sw_blocks.hpp); the bodies
+  // are stepped alike on every rank, from the whole water gathered (coupling/float_system.cpp).
   Comm& comm = world();
-  const swlbm::SwParams water = comm.size() > 1 && runs_on_ranks()
+  const swlbm::SwParams water = comm.size() > 1 && on_ranks_
                                     ? swlbm::sw_block_params(case_.water, comm.size(), comm.rank(), opt.decompose)
                                     : case_.water;
   system_ = coupling::make_float_system(opt.backend, water, case_.bodies, case_.coupling);
@@ -103,9 +104,9 @@ std::vector<std::string> FloatSimulation::write_frame(const std::string& dir, in
   files.push_back(write_lattice_image(dir, "water", index, {case_.water.nx, case_.water.ny, 1}, {f.dx, f.dx, 1},
                                       {{0, f.j0, 0}, {f.nx, f.ny, 1}},
                                       {h, vtk::vector_field("velocity", f.u, f.v), u, v, eta, m}));
-  for (int b = 0; b < system_->body_count(); ++b) {
+  for (int b = 0; b < system_->body_count(); ++b) {  // the same on every rank: rank 0 writes
     const std::string bn = fmt::format("body{}_{:05d}.vtp", b, index);
-    write_float_body_vtp((std::filesystem::path(dir) / bn).string(), *system_, b);
+    if (world().rank() == 0) write_float_body_vtp((std::filesystem::path(dir) / bn).string(), *system_, b);
     files.push_back(bn);
   }
   return files;

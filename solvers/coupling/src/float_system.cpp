@@ -151,15 +151,26 @@ class FloatSystemImpl final : public FloatSystem {
   }
 
   void compute_forces() {
-    // Host view of the water (no copy on host backends).
+    // Host view of the water (no copy on host backends); on a lattice split among ranks, the whole
+    // lattice's fields gathered (exact: real -> double -> real), so every rank finds the same loads.
     auto h = Kokkos::create_mirror_view(water_.depth());
     auto u = Kokkos::create_mirror_view(water_.velocity_x());
     auto v = Kokkos::create_mirror_view(water_.velocity_y());
-    Kokkos::deep_copy(h, water_.depth());
-    Kokkos::deep_copy(u, water_.velocity_x());
-    Kokkos::deep_copy(v, water_.velocity_y());
     const swlbm::SwParams& p = water_.params();
-    const FloatWaterOf<real> w{p.nx, p.ny, p.dx, h.data(), u.data(), v.data()};
+    if (p.block.split()) {
+      const swlbm::HostFields f = water_.fields();
+      whole_h_.assign(f.h.begin(), f.h.end());
+      whole_u_.assign(f.u.begin(), f.u.end());
+      whole_v_.assign(f.v.begin(), f.v.end());
+    } else {
+      Kokkos::deep_copy(h, water_.depth());
+      Kokkos::deep_copy(u, water_.velocity_x());
+      Kokkos::deep_copy(v, water_.velocity_y());
+    }
+    const FloatWaterOf<real> w =
+        p.block.split()
+            ? FloatWaterOf<real>{p.nx, p.whole().ny, p.dx, whole_h_.data(), whole_u_.data(), whole_v_.data()}
+            : FloatWaterOf<real>{p.nx, p.ny, p.dx, h.data(), u.data(), v.data()};
     const int nb = body_count();
     std::vector<bodies::FloatBodyState> states(nb);
     for (int b = 0; b < nb; ++b) states[b] = rigid_.state(b);
@@ -210,15 +221,17 @@ class FloatSystemImpl final : public FloatSystem {
     const int n = p.nx * p.ny;
     Kokkos::parallel_for("float::clear", Kokkos::RangePolicy<Exec>(0, n),
                          FloatClearMask<device, real>{views_.mask, water_.force_x(), water_.force_y()});
+    const FloatRows rows{p.block.origin_y, p.whole().ny};
     Kokkos::parallel_for("float::rasterise", Kokkos::RangePolicy<Exec>(0, static_cast<int>(total)),
-                         FloatRasterise<device>{views_, p.nx, p.ny, p.dx});
+                         FloatRasterise<device>{views_, p.nx, p.ny, p.dx, rows});
     Kokkos::parallel_for(
         "float::forcing", Kokkos::RangePolicy<Exec>(0, n),
         FloatForcing<device, real>{views_, water_.depth(), water_.velocity_x(), water_.velocity_y(), water_.force_x(),
-                                   water_.force_y(), p.nx, p.ny, p.dx, p.dt, cp_.k_plus, cp_.k_minus});
+                                   water_.force_y(), p.nx, p.ny, p.dx, p.dt, cp_.k_plus, cp_.k_minus, rows});
   }
 
   swlbm::SwSolver<Exec, V> water_;
+  std::vector<real> whole_h_, whole_u_, whole_v_;  // split among ranks: the gathered fields
   bodies::FloatRigidWorld rigid_;
   FloatCouplingParams cp_;
   std::vector<FloatBodyRuntime> bodies_;
@@ -238,11 +251,6 @@ std::unique_ptr<FloatSystem> make_float_system(Backend backend, const swlbm::SwP
                                                std::vector<FloatBodySpec> bodies, const FloatCouplingParams& coupling) {
   swlbm::require_sw_memory(backend, water);
   swlbm::check_stability(water.whole());  // a block's limits are the whole lattice's
-  if (water.block.split() && !bodies.empty())
-    throw InputError(
-        fmt::format("{}: floating bodies on a lattice split among ranks are not implemented yet: run "
-                    "it on one process (docs/mpi.md)",
-                    water.source));
   return with_backend(backend, [&](auto tag) -> std::unique_ptr<FloatSystem> {
     using Exec = typename decltype(tag)::execution_space;
     return swlbm::with_storage(water.storage, [&](auto stored) -> std::unique_ptr<FloatSystem> {

@@ -37,11 +37,23 @@ struct FloatClearMask {
   }
 };
 
+// The rows of the grid a process holds: all of them, or a block of a lattice split among ranks
+// (swlbm::SwBlock), whose local row j is the whole grid's row j0 + j. Rows outside [0, whole_ny)
+// (a ghost row across a periodic border) are not part of the grid here, as on one process.
+struct FloatRows {
+  int j0 = 0, whole_ny = 0;  // whole_ny 0: the whole grid is the local one
+  KOKKOS_INLINE_FUNCTION int whole(int ny) const { return whole_ny > 0 ? whole_ny : ny; }
+  KOKKOS_INLINE_FUNCTION bool holds(int local_j, int ny) const {
+    return local_j >= 0 && local_j < ny && j0 + local_j >= 0 && j0 + local_j < whole(ny);
+  }
+};
+
 template <class Device>
 struct FloatRasterise {
   FloatMaskViews<Device> v;
-  int nx, ny;
+  int nx, ny;  // the local grid
   double dx;
+  FloatRows rows;
   KOKKOS_INLINE_FUNCTION static double edge(double ax, double ay, double bx, double by, double px, double py) {
     return (bx - ax) * (py - ay) - (by - ay) * (px - ax);
   }
@@ -54,15 +66,17 @@ struct FloatRasterise {
     const double hi_x = x0 > x1 ? (x0 > x2 ? x0 : x2) : (x1 > x2 ? x1 : x2);
     const double lo_y = y0 < y1 ? (y0 < y2 ? y0 : y2) : (y1 < y2 ? y1 : y2);
     const double hi_y = y0 > y1 ? (y0 > y2 ? y0 : y2) : (y1 > y2 ? y1 : y2);
-    // Cells whose centre (i + 1/2) dx lies in the bounding box.
+    // Cells whose centre (i + 1/2) dx lies in the bounding box (j: the whole grid's rows).
     int i0 = static_cast<int>(Kokkos::Experimental::ceil(lo_x / dx - 0.5));
     int i1 = static_cast<int>(Kokkos::Experimental::floor(hi_x / dx - 0.5));
     int j0 = static_cast<int>(Kokkos::Experimental::ceil(lo_y / dx - 0.5));
     int j1 = static_cast<int>(Kokkos::Experimental::floor(hi_y / dx - 0.5));
+    const int first = rows.j0 > 0 ? rows.j0 : 0,
+              last = rows.j0 + ny < rows.whole(ny) ? rows.j0 + ny - 1 : rows.whole(ny) - 1;
     i0 = i0 < 0 ? 0 : i0;
-    j0 = j0 < 0 ? 0 : j0;
+    j0 = j0 < first ? first : j0;
     i1 = i1 > nx - 1 ? nx - 1 : i1;
-    j1 = j1 > ny - 1 ? ny - 1 : j1;
+    j1 = j1 > last ? last : j1;
     const int body = v.tri_body(t);
     for (int j = j0; j <= j1; ++j)
       for (int i = i0; i <= i1; ++i) {
@@ -71,7 +85,7 @@ struct FloatRasterise {
                      e2 = edge(x2, y2, x0, y0, px, py);
         const bool inside = area > 0 ? (e0 >= 0 && e1 >= 0 && e2 >= 0) : (e0 <= 0 && e1 <= 0 && e2 <= 0);
         // Overlapping bodies: the highest index wins, whatever the thread order.
-        if (inside) Kokkos::atomic_fetch_max(&v.mask(j * nx + i), body);
+        if (inside) Kokkos::atomic_fetch_max(&v.mask((j - rows.j0) * nx + i), body);
       }
   }
 };
@@ -80,8 +94,9 @@ template <class Device, class R = double>
 struct FloatForcing {
   FloatMaskViews<Device> v;
   Kokkos::View<R*, Device> h, ux, uy, fx, fy;
-  int nx, ny;
+  int nx, ny;  // the local grid
   double dx, dt, k_plus, k_minus;
+  FloatRows rows;
   KOKKOS_INLINE_FUNCTION void operator()(const int c) const {
     const int b = v.mask(c);
     if (b < 0) return;
@@ -90,7 +105,7 @@ struct FloatForcing {
     for (int dj = -1; dj <= 1; ++dj)
       for (int di = -1; di <= 1; ++di) {
         const int ii = i + di, jj = j + dj;
-        if ((di == 0 && dj == 0) || ii < 0 || jj < 0 || ii >= nx || jj >= ny) continue;
+        if ((di == 0 && dj == 0) || ii < 0 || ii >= nx || !rows.holds(jj, ny)) continue;
         if (v.mask(jj * nx + ii) < 0) {
           Nx += di;
           Ny += dj;
@@ -101,7 +116,8 @@ struct FloatForcing {
     const double nxu = Nx / norm, nyu = Ny / norm;  // eq. 9
     const double hc = h(c), uxc = ux(c), uyc = uy(c);
     // The body's horizontal velocity at the cell centre (at the water surface z = h).
-    const double rx = (i + 0.5) * dx - v.bodies(b, 0), ry = (j + 0.5) * dx - v.bodies(b, 1), rz = hc - v.bodies(b, 2);
+    const double rx = (i + 0.5) * dx - v.bodies(b, 0), ry = (rows.j0 + j + 0.5) * dx - v.bodies(b, 1),
+                 rz = hc - v.bodies(b, 2);
     const double wx = v.bodies(b, 5), wy = v.bodies(b, 6), wz = v.bodies(b, 7);
     const double Vx = v.bodies(b, 3) + wy * rz - wz * ry, Vy = v.bodies(b, 4) + wz * rx - wx * rz;
     const double Vn = Vx * nxu + Vy * nyu;
