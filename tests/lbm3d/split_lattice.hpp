@@ -62,6 +62,17 @@ inline std::vector<double> block_from_whole(const std::vector<double>& whole, co
   return out;
 }
 
+// `whole` as one block of itself: ghost layers on its four y and z faces, filled from this very
+// process (neighbour rank 0 of a one-process Comm), so across its periodic faces.
+inline lbm3d::LbmParams self_ghosted(const lbm3d::LbmParams& whole) {
+  lbm3d::LbmParams block = whole;
+  block.ny += 2;
+  block.nz += 2;
+  block.block.origin = {0, -1, -1};
+  for (int face = 2; face < 6; ++face) block.block.ghost[face] = true, block.block.neighbour[face] = 0;
+  return block;
+}
+
 // The groups of a block's local lattice (whole groups `g`, every cell in the region): local cell
 // (i, j, k) is the whole lattice's cell origin + (i, j, k), wrapped around periodically.
 inline lbm3d::CellGroups block_groups(const lbm3d::CellGroups& g, const lbm3d::LbmParams& whole,

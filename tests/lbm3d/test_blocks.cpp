@@ -81,11 +81,7 @@ TYPED_TEST(LatticeHalo, SelfFilledGhostLayersAreThePeriodicLattice) {
       set_precision(whole, precision);
       whole.pattern = pattern;
       whole.force = {1e-5, -2e-5, 1e-5};
-      LbmParams block = whole;
-      block.ny += 2;
-      block.nz += 2;
-      block.block.origin = {0, -1, -1};
-      for (int face = 2; face < 6; ++face) block.block.ghost[face] = true, block.block.neighbour[face] = 0;
+      const LbmParams block = split_test::self_ghosted(whole);
       auto a = make_lbm_flow(this->backend, whole);
       auto b = make_lbm_flow(this->backend, block);
       const BlockExtent all{{0, 0, 0}, {whole.nx, whole.ny, whole.nz}};
@@ -122,11 +118,7 @@ TYPED_TEST(LatticeHalo, SelfFilledGhostLayersCarryMovingBodies) {
         set_precision(whole, precision);
         whole.pattern = pattern;
         whole.body_boundary = rule;
-        LbmParams block = whole;
-        block.ny += 2;
-        block.nz += 2;
-        block.block.origin = {0, -1, -1};
-        for (int face = 2; face < 6; ++face) block.block.ghost[face] = true, block.block.neighbour[face] = 0;
+        const LbmParams block = split_test::self_ghosted(whole);
         auto a = make_lbm_flow(this->backend, whole);
         auto b = make_lbm_flow(this->backend, block);
         CellGroups before;

@@ -7,8 +7,6 @@
 // borders (the whole lattice's groups given to every rank, as the jellyfish scene does), the same.
 #include <gtest/gtest.h>
 
-#include <Kokkos_Core.hpp>
-
 #include "immerse/core/backend.hpp"
 #include "immerse/core/comm.hpp"
 #include "lbm3d/body_groups.hpp"
@@ -128,18 +126,4 @@ TEST(LatticeRanks, EveryRankNamesTheSameUnhealthyCell) {
   const std::vector<double> mine = {static_cast<double>(b.i + 100 * b.j + 10000 * b.k)};
   const std::vector<double> all = comm.allgather(mine);
   for (double x : all) EXPECT_EQ(x, all[0]) << "ranks disagree on the cell";
-}
-
-int main(int argc, char** argv) {
-  init_world(argc, argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  if (world().rank() != 0) {  // one rank's report is enough; failures still fail that rank's exit code
-    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
-    delete listeners.Release(listeners.default_result_printer());
-  }
-  Kokkos::initialize(argc, argv);
-  const int rc = RUN_ALL_TESTS();
-  Kokkos::finalize();
-  finalize_world();
-  return rc;
 }

@@ -5,8 +5,6 @@
 // time-dependent depth, outflow, the wave maker) and every storage.
 #include <gtest/gtest.h>
 
-#include <Kokkos_Core.hpp>
-
 #include "immerse/core/backend.hpp"
 #include "immerse/core/comm.hpp"
 #include "immerse/swlbm/sw_blocks.hpp"
@@ -100,18 +98,4 @@ TEST(ShallowWaterRanks, RejectsSplitsThatDoNotFit) {
   EXPECT_THROW(sw_block_params(p, 2, 0, {1, 3, 1}), InputError);
   EXPECT_THROW(sw_block_params(p, 19, 0, {0, 0, 0}), InputError);
   EXPECT_NO_THROW(sw_block_params(p, 2, 1, {1, 2, 1}));
-}
-
-int main(int argc, char** argv) {
-  init_world(argc, argv);
-  ::testing::InitGoogleTest(&argc, argv);
-  if (world().rank() != 0) {  // one rank's report is enough; failures still fail that rank's exit code
-    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
-    delete listeners.Release(listeners.default_result_printer());
-  }
-  Kokkos::initialize(argc, argv);
-  const int rc = RUN_ALL_TESTS();
-  Kokkos::finalize();
-  finalize_world();
-  return rc;
 }

@@ -26,7 +26,7 @@
 
 #include <algorithm>
 
-#include "immerse/core/comm.hpp"
+#include "immerse/core/halo_buffers.hpp"
 #include "immerse/lbm3d/d3q15.hpp"
 #include "immerse/lbm3d/lbm_params.hpp"
 
@@ -154,13 +154,8 @@ class LbmHalo {
   using View = Kokkos::View<Pop*, typename Exec::device_type>;
 
  public:
-  LbmHalo(const LbmParams& p, long stride, Comm& comm) : p_(p), stride_(stride), comm_(comm) {
-    const long plane = static_cast<long>(p.nx) * std::max(p.ny, p.nz);
-    send_ = View("lbm3d::halo_send", 5 * plane);
-    recv_ = View("lbm3d::halo_recv", 5 * plane);
-    h_send_ = Kokkos::create_mirror_view(send_);
-    h_recv_ = Kokkos::create_mirror_view(recv_);
-  }
+  LbmHalo(const LbmParams& p, long stride, Comm& comm)
+      : p_(p), stride_(stride), buffers_("lbm3d::halo", 5 * static_cast<long>(p.nx) * std::max(p.ny, p.nz), comm) {}
 
   // Ghost layers <- the neighbours' post-collision populations heading into this block (stored in
   // slot -q when `swapped`: the AA pattern before its exchange step). `group`: the cell groups of a
@@ -208,20 +203,17 @@ class LbmHalo {
       pl.shut[face] = !p_.block.ghost[face] && p_.border[face] != Border::periodic;
       pl.wrap[face] = !p_.block.ghost[face] && p_.border[face] == Border::periodic;
     }
-    if (dest >= 0) {
-      for_rows("lbm3d::halo_pack", 5 * other,
-               HaloPack<Pop, Exec>{pl, f, send_, from, returning ? HaloGroups<Exec>() : group});
-      if (!direct_) Kokkos::deep_copy(h_send_, send_);  // a no-op copy on host spaces
-      Exec().fence();
-    }
-    comm_.sendrecv(direct_ ? send_.data() : h_send_.data(), dest >= 0 ? count * sizeof(Pop) : 0, dest,
-                   direct_ ? recv_.data() : h_recv_.data(), source >= 0 ? count * sizeof(Pop) : 0, source);
-    if (source >= 0) {
-      if (!direct_) Kokkos::deep_copy(recv_, h_recv_);
-      // The sender's ghost plane mirrors this block's receiving plane: same cells, same shut faces.
-      for_rows("lbm3d::halo_unpack", 5 * other, HaloUnpack<Pop, Exec>{pl, f, recv_, to, returning ? to : -1, group});
-      Exec().fence();
-    }
+    buffers_.exchange(
+        count, dest, source,
+        [&] {
+          for_rows("lbm3d::halo_pack", 5 * other,
+                   HaloPack<Pop, Exec>{pl, f, buffers_.send, from, returning ? HaloGroups<Exec>() : group});
+        },
+        // The sender's ghost plane mirrors this block's receiving plane: same cells, same shut faces.
+        [&] {
+          for_rows("lbm3d::halo_unpack", 5 * other,
+                   HaloUnpack<Pop, Exec>{pl, f, buffers_.recv, to, returning ? to : -1, group});
+        });
   }
 
   // A row kernel over `rows` rows of nx values: a row per work item on host spaces, a value per
@@ -239,13 +231,7 @@ class LbmHalo {
 
   LbmParams p_;
   long stride_;
-  Comm& comm_;
-  // Device buffers go to MPI as they are when it is CUDA-aware; otherwise through host mirrors
-  // (on host spaces the mirrors are the buffers themselves).
-  bool direct_ =
-      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible && comm_.device_buffers();
-  View send_, recv_;
-  typename View::HostMirror h_send_, h_recv_;
+  HaloBuffers<Pop, Exec> buffers_;
 };
 
 }  // namespace immerse::lbm3d

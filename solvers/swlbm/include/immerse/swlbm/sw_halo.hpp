@@ -3,11 +3,10 @@
 // step each ghost row receives, from the rank that owns it, the 3 populations that stream across
 // the block border (the pull step reads nothing else there). Rows are whole along x, so corner
 // directions need no messages of their own. Packed and unpacked by Kokkos kernels into contiguous
-// Views, staged through host memory for the communicator (Comm::sendrecv), or handed to it as they
-// are where MPI is CUDA-aware.
+// Views (HaloBuffers).
 #include <Kokkos_Core.hpp>
 
-#include "immerse/core/comm.hpp"
+#include "immerse/core/halo_buffers.hpp"
 #include "immerse/swlbm/sw_lattice.hpp"
 #include "immerse/swlbm/sw_params.hpp"
 
@@ -32,14 +31,9 @@ struct SwRowCopy {
 template <class Exec, class V>
 class SwHalo {
   using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
-  using Buffer = Kokkos::View<V*, Device>;
 
  public:
-  SwHalo(const SwParams& p, Comm& comm)
-      : p_(p), comm_(comm), send_("swlbm::halo_send", 3 * p.nx), recv_("swlbm::halo_recv", 3 * p.nx) {
-    h_send_ = Kokkos::create_mirror_view(send_);
-    h_recv_ = Kokkos::create_mirror_view(recv_);
-  }
+  SwHalo(const SwParams& p, Comm& comm) : p_(p), buffers_("swlbm::halo", 3 * p.nx, comm) {}
 
   // Ghost rows <- the neighbours' post-collision populations heading into this block.
   void fill(const Kokkos::View<V**, Kokkos::LayoutLeft, Device>& f) {
@@ -56,34 +50,22 @@ class SwHalo {
     const int dest = p_.block.ghost[dir > 0 ? up : down] ? p_.block.neighbour[dir > 0 ? up : down] : -1;
     const int source = p_.block.ghost[dir > 0 ? down : up] ? p_.block.neighbour[dir > 0 ? down : up] : -1;
     if (dest < 0 && source < 0) return;
-    SwRowCopy<V, Device> k{f, send_, p_.nx, from, {}, true};
+    SwRowCopy<V, Device> k{f, buffers_.send, p_.nx, from, {}, true};
     for (int a = 1, m = 0; a < 9; ++a)
       if (lattice_cy(a) == dir) k.slot[m++] = a;
     const Kokkos::RangePolicy<Exec> values(0, 3 * p_.nx);
-    if (dest >= 0) {
-      Kokkos::parallel_for("swlbm::halo_pack", values, k);
-      if (!direct_) Kokkos::deep_copy(h_send_, send_);  // a no-op on host spaces
-      Exec().fence();
-    }
-    const size_t bytes = 3 * static_cast<size_t>(p_.nx) * sizeof(V);
-    comm_.sendrecv(direct_ ? send_.data() : h_send_.data(), dest >= 0 ? bytes : 0, dest,
-                   direct_ ? recv_.data() : h_recv_.data(), source >= 0 ? bytes : 0, source);
-    if (source >= 0) {
-      if (!direct_) Kokkos::deep_copy(recv_, h_recv_);
-      k.buffer = recv_;
-      k.row = to;
-      k.pack = false;
-      Kokkos::parallel_for("swlbm::halo_unpack", values, k);
-      Exec().fence();
-    }
+    buffers_.exchange(
+        3 * static_cast<size_t>(p_.nx), dest, source, [&] { Kokkos::parallel_for("swlbm::halo_pack", values, k); },
+        [&] {
+          k.buffer = buffers_.recv;
+          k.row = to;
+          k.pack = false;
+          Kokkos::parallel_for("swlbm::halo_unpack", values, k);
+        });
   }
 
   SwParams p_;
-  Comm& comm_;
-  bool direct_ =
-      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible && comm_.device_buffers();
-  Buffer send_, recv_;
-  typename Buffer::HostMirror h_send_, h_recv_;
+  HaloBuffers<V, Exec> buffers_;
 };
 
 }  // namespace immerse::swlbm

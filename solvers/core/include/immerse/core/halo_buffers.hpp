@@ -1,0 +1,55 @@
+#pragma once
+// The send and receive buffers of a ghost-layer exchange on execution space Exec, and one exchange
+// through them: the buffers go to MPI as they are where it takes device memory
+// (Comm::device_buffers, a CUDA-aware MPI), else through host mirrors (on host spaces the mirrors
+// are the buffers themselves and the copies are no-ops).
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <string>
+
+#include "immerse/core/comm.hpp"
+
+namespace immerse {
+
+template <class T, class Exec>
+class HaloBuffers {
+ public:
+  using View = Kokkos::View<T*, typename Exec::device_type>;
+
+  HaloBuffers(const std::string& label, std::size_t values, Comm& comm)
+      : send(label + "_send", values), recv(label + "_recv", values), comm_(comm) {
+    h_send_ = Kokkos::create_mirror_view(send);
+    h_recv_ = Kokkos::create_mirror_view(recv);
+  }
+
+  // With a destination (rank >= 0), pack() fills `send` and its first `count` values go there;
+  // with a source, `count` values from it arrive in `recv` and unpack() reads them. Both ranks of
+  // a pair call it alike (Comm::sendrecv).
+  template <class Pack, class Unpack>
+  void exchange(std::size_t count, int dest, int source, const Pack& pack, const Unpack& unpack) {
+    if (dest >= 0) {
+      pack();
+      if (!direct_) Kokkos::deep_copy(h_send_, send);
+      Exec().fence();
+    }
+    const std::size_t bytes = count * sizeof(T);
+    comm_.sendrecv(direct_ ? send.data() : h_send_.data(), dest >= 0 ? bytes : 0, dest,
+                   direct_ ? recv.data() : h_recv_.data(), source >= 0 ? bytes : 0, source);
+    if (source >= 0) {
+      if (!direct_) Kokkos::deep_copy(recv, h_recv_);
+      unpack();
+      Exec().fence();
+    }
+  }
+
+  View send, recv;
+
+ private:
+  Comm& comm_;
+  bool direct_ =
+      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible && comm_.device_buffers();
+  typename View::HostMirror h_send_, h_recv_;
+};
+
+}  // namespace immerse
