@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
@@ -54,13 +55,27 @@ struct WorldGuard {
   ~WorldGuard() { finalize_world(); }
 };
 
+// A resolved case's size as `immerse list` shows it: its grid or lattice, then its steps.
+std::string default_size(const json& r) {
+  std::string cells;
+  if (r.contains("grid"))
+    cells = fmt::format("{}x{} cells", r["grid"]["nx"].get<int>(), r["grid"]["ny"].get<int>());
+  else if (r.contains("lattice") && r["lattice"].contains("nx"))
+    cells = fmt::format("{}x{}x{} cells", r["lattice"]["nx"].get<int>(), r["lattice"]["ny"].get<int>(),
+                        r["lattice"]["nz"].get<int>());
+  else if (r.contains("lattice") && r["lattice"].contains("cube_cm"))  // the jellyfish's cube
+    cells = fmt::format("{}^3 cells",
+                        std::lround(r["lattice"]["cube_cm"].get<double>() / r["lattice"]["cell_cm"].get<double>()));
+  if (!r.contains("time") || !r["time"].contains("steps")) return cells;
+  const std::string steps = fmt::format("{} steps", r["time"]["steps"].get<long>());
+  return cells.empty() ? steps : cells + ", " + steps;
+}
+
 json case_list() {
   json out = json::array();
   for (const auto& c : canned_cases()) {
     const json r = resolve_case(c, {});
-    std::string size;
-    if (r.contains("grid")) size = fmt::format("{}x{} cells", r["grid"]["nx"].get<int>(), r["grid"]["ny"].get<int>());
-    if (r.contains("time")) size += fmt::format(", {} steps", r["time"]["steps"].get<long>());
+    const std::string size = default_size(r);
     out.push_back({{"name", c.name},
                    {"paper", r["paper"]},
                    {"experiment", r["experiment"]},
