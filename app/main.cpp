@@ -32,8 +32,10 @@ int cmd_info() {
     fmt::print("threads   {} (OpenMP; set OMP_NUM_THREADS to change)\n", backend_concurrency(Backend::openmp));
   fmt::print("hardware  {} hardware threads\ncompiler  {}\n", std::thread::hardware_concurrency(), compiler_version());
   if (mpi_built())
-    fmt::print("mpi       {} ({} rank{}; `mpirun -np N immerse run CASE` splits lbm3d lattices, docs/mpi.md)\n",
-               mpi_library(), world().size(), world().size() == 1 ? "" : "s");
+    fmt::print(
+        "mpi       {} ({} rank{}; `mpirun -np N immerse run CASE` splits the lattices of lbm3d and swlbm cases, "
+        "docs/mpi.md)\n",
+        mpi_library(), world().size(), world().size() == 1 ? "" : "s");
   else
     fmt::print("mpi       not built (install libopenmpi-dev and reconfigure)\n");
   return 0;
