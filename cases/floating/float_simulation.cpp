@@ -25,10 +25,20 @@ double float_lowest_point(const coupling::FloatSystem& s, int b) {
 }
 
 double float_level_under(const coupling::FloatSystem& s, int b) {
-  const swlbm::HostFields f = s.water().fields();
-  const coupling::FloatWater w{f.nx, f.ny, f.dx, f.h.data(), f.u.data(), f.v.data()};
   const auto st = s.body_state(b);
-  return w.depth(st.position.x(), st.position.y());
+  return float_water_depth(s.water(), st.position.x(), st.position.y());
+}
+
+double float_water_depth(const swlbm::SwFlow& water, double x, double y) {
+  // The two rows the bilinear sample reads (FloatWaterOf clamps y to the grid): on a lattice split
+  // among ranks only those are gathered.
+  const swlbm::SwParams& p = water.params();
+  const int whole_ny = p.whole().ny;
+  const int row = static_cast<int>(std::clamp(y / p.dx - 0.5, 0.0, whole_ny - 1.0));
+  const int lo = row, hi = std::min(whole_ny, row + 2);
+  const swlbm::HostFields f = water.fields(lo, hi);
+  const coupling::FloatWater w{f.nx, whole_ny, f.dx, f.h.data(), f.u.data(), f.v.data(), lo};
+  return w.depth(x, y);
 }
 
 FloatSimulation::FloatSimulation(const json& r, const std::string& source, const RunOptions& opt, bool on_ranks)
@@ -57,11 +67,9 @@ void FloatSimulation::step() {
   system_->step();
   // Time mean of each body's draft over the last quarter of the run (the settled state).
   if (system_->body_count() > 0 && system_->frames_done() > steps_ * 3 / 4) {
-    const swlbm::HostFields f = system_->water().fields();
-    const coupling::FloatWater w{f.nx, f.ny, f.dx, f.h.data(), f.u.data(), f.v.data()};
     for (int b = 0; b < system_->body_count(); ++b) {
       const auto st = system_->body_state(b);
-      const double level = w.depth(st.position.x(), st.position.y());
+      const double level = float_level_under(*system_, b);
       mean_draft_[b] += level - float_lowest_point(*system_, b);
       mean_com_[b] += st.position.z() - level;
     }

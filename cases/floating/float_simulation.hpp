@@ -66,5 +66,7 @@ void write_float_body_vtp(const std::string& path, const coupling::FloatSystem& 
 // Lowest point of body b (world z) and the water depth under its centre of mass.
 double float_lowest_point(const coupling::FloatSystem& s, int body);
 double float_level_under(const coupling::FloatSystem& s, int body);
+// The water's depth at (x, y) m, sampled as the coupling does (collective on a split lattice).
+double float_water_depth(const swlbm::SwFlow& water, double x, double y);
 
 }  // namespace immerse::cases

@@ -27,7 +27,7 @@ Bilinear weights(const FloatWaterOf<T>& w, double x, double y) {
 
 template <class T>
 double sample(const FloatWaterOf<T>& w, const T* f, const Bilinear& b) {
-  auto at = [&](int i, int j) { return f[static_cast<size_t>(j) * w.nx + i]; };
+  auto at = [&](int i, int j) { return f[static_cast<size_t>(j - w.row0) * w.nx + i]; };
   return (1 - b.fy) * ((1 - b.fx) * at(b.i0, b.j0) + b.fx * at(b.i1, b.j0)) +
          b.fy * ((1 - b.fx) * at(b.i0, b.j1) + b.fx * at(b.i1, b.j1));
 }

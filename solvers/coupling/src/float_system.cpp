@@ -6,7 +6,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <type_traits>
 
 #include "immerse/core/error.hpp"
@@ -157,11 +159,13 @@ class FloatSystemImpl final : public FloatSystem {
     auto u = Kokkos::create_mirror_view(water_.velocity_x());
     auto v = Kokkos::create_mirror_view(water_.velocity_y());
     const swlbm::SwParams& p = water_.params();
+    int band[2] = {0, 0};  // split: the rows gathered, those under the bodies
     if (p.block.split()) {
-      const swlbm::HostFields f = water_.fields();
-      whole_h_.assign(f.h.begin(), f.h.end());
-      whole_u_.assign(f.u.begin(), f.u.end());
-      whole_v_.assign(f.v.begin(), f.v.end());
+      band_of_bodies(band);
+      const swlbm::HostFields f = water_.fields(band[0], band[1]);
+      band_h_.assign(f.h.begin(), f.h.end());
+      band_u_.assign(f.u.begin(), f.u.end());
+      band_v_.assign(f.v.begin(), f.v.end());
     } else {
       Kokkos::deep_copy(h, water_.depth());
       Kokkos::deep_copy(u, water_.velocity_x());
@@ -169,7 +173,7 @@ class FloatSystemImpl final : public FloatSystem {
     }
     const FloatWaterOf<real> w =
         p.block.split()
-            ? FloatWaterOf<real>{p.nx, p.whole().ny, p.dx, whole_h_.data(), whole_u_.data(), whole_v_.data()}
+            ? FloatWaterOf<real>{p.nx, p.whole().ny, p.dx, band_h_.data(), band_u_.data(), band_v_.data(), band[0]}
             : FloatWaterOf<real>{p.nx, p.ny, p.dx, h.data(), u.data(), v.data()};
     const int nb = body_count();
     std::vector<bodies::FloatBodyState> states(nb);
@@ -187,6 +191,25 @@ class FloatSystemImpl final : public FloatSystem {
                              s.velocity.y(), s.angular_velocity.x(), s.angular_velocity.y(), s.angular_velocity.z()};
       for (int k = 0; k < 8; ++k) bodies_host_(b, k) = row[k];
     }
+  }
+
+  // The rows [band[0], band[1]) of the whole grid that the bodies' loads sample: the rows of every
+  // body's centre of mass +- its farthest vertex, where the sampling clamps them to the grid
+  // (FloatWaterOf), and two more on each side (the bilinear sample's second row, and a margin).
+  void band_of_bodies(int band[2]) const {
+    const swlbm::SwParams& p = water_.params();
+    const int whole_ny = p.whole().ny;
+    auto row = [&](double y) { return static_cast<int>(std::clamp(y / p.dx - 0.5, 0.0, whole_ny - 1.0)); };
+    band[0] = whole_ny;
+    band[1] = 0;
+    for (int b = 0; b < body_count(); ++b) {
+      double radius = 0;
+      for (const auto& x : bodies_[b].local.vertices) radius = std::max(radius, x.norm());
+      const double y = rigid_.state(b).position.y();
+      band[0] = std::min(band[0], std::max(0, row(y - radius) - 2));
+      band[1] = std::max(band[1], std::min(whole_ny, row(y + radius) + 3));
+    }
+    band[1] = std::max(band[0], band[1]);
   }
 
   // updated: the bodies' velocities after Bullet's step move the water (else those of the frame's
@@ -231,7 +254,7 @@ class FloatSystemImpl final : public FloatSystem {
   }
 
   swlbm::SwSolver<Exec, V> water_;
-  std::vector<real> whole_h_, whole_u_, whole_v_;  // split among ranks: the gathered fields
+  std::vector<real> band_h_, band_u_, band_v_;  // split among ranks: the rows under the bodies, gathered
   bodies::FloatRigidWorld rigid_;
   FloatCouplingParams cp_;
   std::vector<FloatBodyRuntime> bodies_;

@@ -168,17 +168,18 @@ void SwSolver<Exec, V>::step() {
 }
 
 template <class Exec, class V>
-HostFields SwSolver<Exec, V>::own_fields() const {
+HostFields SwSolver<Exec, V>::own_rows(int first, int last) const {
   HostFields out;
   out.nx = p_.nx;
-  out.ny = rows_;
-  out.j0 = p_.block.origin_y + j0_;
+  out.j0 = first;
+  out.ny = std::max(0, last - first);
   out.dx = p_.dx;
   out.time = time_;
-  const std::pair<size_t, size_t> own(static_cast<size_t>(j0_) * p_.nx, static_cast<size_t>(j0_ + rows_) * p_.nx);
+  const size_t local = static_cast<size_t>(std::max(0, first - p_.block.origin_y)) * p_.nx;
+  const std::pair<size_t, size_t> rows(local, local + static_cast<size_t>(out.ny) * p_.nx);
   // Host copies (the fields themselves on host spaces), widened to double.
   auto to_host = [&](const field& f, std::vector<double>& out) {
-    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(f, own));
+    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(f, rows));
     out.assign(host.data(), host.data() + host.extent(0));
   };
   to_host(h_, out.h);
@@ -188,25 +189,40 @@ HostFields SwSolver<Exec, V>::own_fields() const {
 }
 
 template <class Exec, class V>
+HostFields SwSolver<Exec, V>::own_fields() const {
+  const int first = p_.block.origin_y + j0_;
+  return own_rows(first, first + rows_);
+}
+
+template <class Exec, class V>
 HostFields SwSolver<Exec, V>::fields() const {
-  HostFields out = own_fields();
-  if (!halo_) return out;
-  // Each rank's own rows, put in place: [first row, rows, h..., u..., v...] per rank.
-  std::vector<double> mine = {static_cast<double>(out.j0), static_cast<double>(out.ny)};
-  for (const auto* f : {&out.h, &out.u, &out.v}) mine.insert(mine.end(), f->begin(), f->end());
-  const std::vector<double> all = world().allgather(mine);
-  out.j0 = 0;
-  out.ny = p_.block.whole_ny;
-  const size_t whole = static_cast<size_t>(p_.nx) * out.ny;
-  out.h.assign(whole, 0.0);
-  out.u.assign(whole, 0.0);
-  out.v.assign(whole, 0.0);
+  return halo_ ? fields(0, p_.block.whole_ny) : own_fields();
+}
+
+template <class Exec, class V>
+HostFields SwSolver<Exec, V>::fields(int j_lo, int j_hi) const {
+  // This process's rows of [j_lo, j_hi).
+  const int own = p_.block.origin_y + j0_;
+  const HostFields mine = own_rows(std::max(j_lo, own), std::max(std::max(j_lo, own), std::min(j_hi, own + rows_)));
+  if (!halo_) return mine;
+  // Each rank's part, put in place: [first row, rows, h..., u..., v...].
+  std::vector<double> send = {static_cast<double>(mine.j0), static_cast<double>(mine.ny)};
+  for (const auto* f : {&mine.h, &mine.u, &mine.v}) send.insert(send.end(), f->begin(), f->end());
+  const std::vector<double> all = world().allgather(send);
+  HostFields out = mine;
+  out.j0 = j_lo;
+  out.ny = j_hi - j_lo;
+  const size_t cells = static_cast<size_t>(p_.nx) * out.ny;
+  out.h.assign(cells, 0.0);
+  out.u.assign(cells, 0.0);
+  out.v.assign(cells, 0.0);
   for (size_t at = 0; at < all.size();) {
-    const size_t first = static_cast<size_t>(all[at]) * p_.nx, count = static_cast<size_t>(all[at + 1]) * p_.nx;
+    const size_t rows = static_cast<size_t>(all[at + 1]) * p_.nx;
+    const size_t to = (static_cast<size_t>(all[at]) - static_cast<size_t>(j_lo)) * p_.nx;
     at += 2;
     for (auto* f : {&out.h, &out.u, &out.v}) {
-      std::copy(all.begin() + at, all.begin() + at + count, f->begin() + first);
-      at += count;
+      if (rows > 0) std::copy(all.begin() + at, all.begin() + at + rows, f->begin() + to);
+      at += rows;
     }
   }
   return out;

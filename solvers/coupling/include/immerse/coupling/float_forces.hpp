@@ -23,11 +23,14 @@ namespace immerse::coupling {
 // fields are T (the water's: double, or float for the reduced storages); sampling is in double.
 template <class T>
 struct FloatWaterOf {
-  int nx = 0, ny = 0;
+  int nx = 0, ny = 0;  // the whole grid (sampling clamps at its borders)
   double dx = 1;
   const T* h = nullptr;
   const T* u = nullptr;
   const T* v = nullptr;
+  // The grid's row that h[0], u[0], v[0] start: the fields may hold a band of rows only, which
+  // must contain every row sampled (a body's rows and one more on each side).
+  int row0 = 0;
   double depth(double x, double y) const;
   Eigen::Vector2d velocity(double x, double y) const;
 };

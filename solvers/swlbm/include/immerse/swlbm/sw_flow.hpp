@@ -35,6 +35,9 @@ class SwFlow {
   virtual void step() = 0;  // stream (with borders) + collide with the current body force field
   // The whole lattice's fields (collective on a lattice split among ranks: gathered from all).
   virtual HostFields fields() const = 0;
+  // The same for rows [j_lo, j_hi) only (HostFields::j0 = j_lo): on a split lattice only those
+  // rows are gathered.
+  virtual HostFields fields(int j_lo, int j_hi) const = 0;
   // The rows this process updates: the whole lattice, or this rank's block (HostFields::j0).
   virtual HostFields own_fields() const = 0;
   virtual FieldStatus status() const = 0;

@@ -56,6 +56,7 @@ class SwSolver final : public SwFlow {
   // phase, serialises the two); on host spaces it has run.
   void launch_step();
   HostFields fields() const override;
+  HostFields fields(int j_lo, int j_hi) const override;
   HostFields own_fields() const override;
   FieldStatus status() const override;
   double volume() const override;
@@ -78,6 +79,8 @@ class SwSolver final : public SwFlow {
 
  private:
   void fill_borders(double t);
+  // Host copies of the fields of whole-lattice rows [first, last), all of them this process's own.
+  HostFields own_rows(int first, int last) const;
 
   SwParams p_;
   // The populations, the shift and scale of the reduced formats (sw_storage.hpp).
