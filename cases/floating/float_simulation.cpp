@@ -49,7 +49,7 @@ FloatSimulation::FloatSimulation(const json& r, const std::string& source, const
       steps_(r["time"]["steps"].get<long>()),
       frames_(r["output"]["frames"].get<int>()) {
   // On several MPI ranks the water's rows are split among them (swlbm/sw_blocks.hpp); the bodies
-  // are stepped alike on every rank, from the whole water gathered (coupling/float_system.cpp).
+  // are stepped alike on every rank, from the rows under them gathered (coupling/float_system.cpp).
   Comm& comm = world();
   const swlbm::SwParams water = comm.size() > 1 && on_ranks_
                                     ? swlbm::sw_block_params(case_.water, comm.size(), comm.rank(), opt.decompose)

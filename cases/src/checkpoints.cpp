@@ -40,10 +40,10 @@ std::vector<std::pair<long, fs::path>> checkpoints_in(const fs::path& dir) {
   return out;
 }
 
-// Why this process finds no checkpoint of its own in `dir`: none at all, or those of a run on
-// another number of ranks (named _r<rank>.ckpt on several ranks, .ckpt on one).
-std::string no_checkpoints(const std::string& out_dir, const fs::path& dir) {
-  int ranks = 0;  // of the run that wrote what is there: 1, N, or 0 (nothing)
+// The number of ranks of the run that wrote the checkpoints in `dir` (from their names: _r<rank>.ckpt
+// on several ranks, .ckpt on one), 0 when there are none.
+int ranks_written(const fs::path& dir) {
+  int ranks = 0;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename().string();
@@ -51,14 +51,7 @@ std::string no_checkpoints(const std::string& out_dir, const fs::path& dir) {
     const size_t r = name.find("_r", 5);
     ranks = std::max(ranks, r == std::string::npos ? 1 : std::atoi(name.c_str() + r + 2) + 1);
   }
-  const int now = world().size();
-  if (ranks > 0 && ranks != now)
-    return fmt::format(
-        "--resume {}: the checkpoints in {} were written by a run on {} rank{}, this is {}: resume it "
-        "with{}",
-        out_dir, dir.string(), ranks, ranks == 1 ? "" : "s", now,
-        ranks == 1 ? "out mpirun" : fmt::format(" mpirun -np {}", ranks));
-  return fmt::format("--resume {}: no checkpoints in {} (run with --checkpoint-every N)", out_dir, dir.string());
+  return ranks;
 }
 
 }  // namespace
@@ -78,8 +71,15 @@ void save_checkpoint(const std::string& out_dir, const nlohmann::json& header, S
 
 FoundCheckpoint newest_checkpoint(const std::string& out_dir) {
   const fs::path dir = fs::path(out_dir) / "checkpoints";
-  auto all = checkpoints_in(dir);
   Comm& comm = world();
+  // A run resumes on as many ranks as wrote it (every rank reads the same folder: all refuse alike).
+  const int ranks = ranks_written(dir);
+  if (ranks > 0 && ranks != comm.size())
+    throw InputError(fmt::format(
+        "--resume {}: the checkpoints in {} were written by a run on {} rank{}, this is {}: resume it with{}", out_dir,
+        dir.string(), ranks, ranks == 1 ? "" : "s", comm.size(),
+        ranks == 1 ? "out mpirun" : fmt::format(" mpirun -np {}", ranks)));
+  auto all = checkpoints_in(dir);
   const bool any = comm.max(all.empty() ? 0.0 : 1.0) > 0;
   // The newest step whose checkpoint reads whole on every rank (a run killed while its ranks wrote
   // leaves some with a step the others lack). Every rank decides alike.
@@ -89,7 +89,9 @@ FoundCheckpoint newest_checkpoint(const std::string& out_dir) {
     if (step < 0 && any)
       throw InputError(fmt::format("--resume {}: every checkpoint in {} is damaged{}", out_dir, dir.string(),
                                    comm.size() > 1 ? " or missing on some rank" : ""));
-    if (step < 0) throw InputError(no_checkpoints(out_dir, dir));
+    if (step < 0)
+      throw InputError(
+          fmt::format("--resume {}: no checkpoints in {} (run with --checkpoint-every N)", out_dir, dir.string()));
     std::optional<FoundCheckpoint> found;
     for (const auto& [s, path] : all) {
       if (s != step) continue;

@@ -153,14 +153,8 @@ Start start_of(const RunRequest& req, RunOptions& options) {
   }
   // Checkpoints continue as the run was started, unless asked otherwise.
   if (req.checkpoint_every >= 0) s.params["output"]["checkpoint_every"] = req.checkpoint_every;
-  // A split lattice resumes on as many ranks, split alike (--decompose as the run was started).
-  const int ranks = h.value("ranks", 1);
-  if (ranks != world().size())
-    throw InputError(
-        fmt::format("--resume {}: the checkpoint was written by a run on {} rank{}, this is {}: resume "
-                    "it with{}",
-                    req.resume_dir, ranks, ranks == 1 ? "" : "s", world().size(),
-                    ranks == 1 ? "out mpirun" : fmt::format(" mpirun -np {}", ranks)));
+  // A split lattice resumes split alike (--decompose as the run was started; newest_checkpoint has
+  // checked the number of ranks).
   const std::array<int, 3> split = h.value("decompose", std::array<int, 3>{0, 0, 0});
   if (options.decompose != std::array<int, 3>{0, 0, 0} && options.decompose != split)
     throw InputError(fmt::format(

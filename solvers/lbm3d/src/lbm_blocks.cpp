@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "immerse/core/block_split.hpp"
 #include "immerse/core/error.hpp"
 
 namespace immerse::lbm3d {
@@ -13,13 +14,6 @@ namespace immerse::lbm3d {
 namespace {
 
 std::array<int, 3> size_of(const LbmParams& p) { return {p.nx, p.ny, p.nz}; }
-
-// Part `c` of `n` cells cut into `parts`: [lo, lo + size).
-void split(int n, int parts, int c, int& lo, int& size) {
-  const int base = n / parts, extra = n % parts;
-  size = base + (c < extra ? 1 : 0);
-  lo = c * base + std::min(c, extra);
-}
 
 }  // namespace
 
@@ -64,7 +58,7 @@ BlockExtent block_of(const LbmParams& whole, const std::array<int, 3>& dims, int
   const auto n = size_of(whole);
   const int c[3] = {0, rank % dims[1], rank / dims[1]};
   BlockExtent e;
-  for (int a = 0; a < 3; ++a) split(n[a], dims[a], c[a], e.lo[a], e.size[a]);
+  for (int a = 0; a < 3; ++a) split_evenly(n[a], dims[a], c[a], e.lo[a], e.size[a]);
   return e;
 }
 
@@ -80,10 +74,10 @@ LbmParams block_params(const LbmParams& whole, const std::array<int, 3>& dims, i
     }
     const bool periodic = whole.border[2 * a] == Border::periodic;
     for (int side = 0; side < 2; ++side) {
-      const int step = side == 0 ? -1 : 1, next = c[a] + step;
-      if (!periodic && (next < 0 || next >= dims[a])) continue;  // the whole lattice's border
+      const int next = neighbour_block(c[a], side == 0 ? -1 : 1, dims[a], periodic);
+      if (next < 0) continue;  // the whole lattice's border
       int nc[3] = {0, c[1], c[2]};
-      nc[a] = (next + dims[a]) % dims[a];
+      nc[a] = next;
       p.block.ghost[2 * a + side] = true;
       p.block.neighbour[2 * a + side] = nc[1] + dims[1] * nc[2];
       ++local[a];

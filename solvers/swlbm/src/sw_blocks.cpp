@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "immerse/core/block_split.hpp"
 #include "immerse/core/error.hpp"
 
 namespace immerse::swlbm {
@@ -20,15 +21,14 @@ SwParams sw_block_params(const SwParams& whole, int ranks, int rank, const std::
         fmt::format("{}: {} rows cannot be split among {} ranks: at most {}", whole.source, whole.ny, ranks, whole.ny));
   SwParams p = whole;
   if (ranks == 1) return p;
-  const int base = whole.ny / ranks, extra = whole.ny % ranks;
-  const int rows = base + (rank < extra ? 1 : 0), lo = rank * base + std::min(rank, extra);
-  const bool periodic = whole.bottom == Border::periodic;
+  int lo, rows;
+  split_evenly(whole.ny, ranks, rank, lo, rows);
   p.block.whole_ny = whole.ny;
   for (int side = 0; side < 2; ++side) {
-    const int next = rank + (side == 0 ? -1 : 1);
-    if (!periodic && (next < 0 || next >= ranks)) continue;  // the whole lattice's border
+    const int next = neighbour_block(rank, side == 0 ? -1 : 1, ranks, whole.bottom == Border::periodic);
+    if (next < 0) continue;  // the whole lattice's border
     p.block.ghost[side] = true;
-    p.block.neighbour[side] = (next + ranks) % ranks;
+    p.block.neighbour[side] = next;
   }
   p.block.origin_y = lo - (p.block.ghost[0] ? 1 : 0);
   p.ny = rows + (p.block.ghost[0] ? 1 : 0) + (p.block.ghost[1] ? 1 : 0);

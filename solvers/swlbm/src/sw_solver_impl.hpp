@@ -13,6 +13,26 @@
 
 namespace immerse::swlbm {
 
+// Rows of `width` values in each of the vectors `mine` (this rank's rows [first, first + rows) of
+// the whole lattice), gathered from every rank into the matching vectors `out`, resized to rows
+// [lo, lo + out_rows). Collective.
+inline void gather_rows(int first, int rows, int width, const std::vector<const std::vector<double>*>& mine, int lo,
+                        int out_rows, const std::vector<std::vector<double>*>& out) {
+  std::vector<double> send = {static_cast<double>(first), static_cast<double>(rows)};
+  for (const auto* v : mine) send.insert(send.end(), v->begin(), v->end());
+  const std::vector<double> all = world().allgather(send);
+  for (auto* v : out) v->assign(static_cast<size_t>(width) * out_rows, 0.0);
+  for (size_t at = 0; at < all.size();) {  // each rank's [first row, rows, values of each vector...]
+    const size_t count = static_cast<size_t>(all[at + 1]) * width;
+    const size_t to = (static_cast<size_t>(all[at]) - static_cast<size_t>(lo)) * width;
+    at += 2;
+    for (auto* v : out) {
+      if (count > 0) std::copy(all.begin() + at, all.begin() + at + count, v->begin() + to);
+      at += count;
+    }
+  }
+}
+
 template <class Exec, class V>
 SwSolver<Exec, V>::SwSolver(const SwParams& p)
     : p_(p),
@@ -205,26 +225,10 @@ HostFields SwSolver<Exec, V>::fields(int j_lo, int j_hi) const {
   const int own = p_.block.origin_y + j0_;
   const HostFields mine = own_rows(std::max(j_lo, own), std::max(std::max(j_lo, own), std::min(j_hi, own + rows_)));
   if (!halo_) return mine;
-  // Each rank's part, put in place: [first row, rows, h..., u..., v...].
-  std::vector<double> send = {static_cast<double>(mine.j0), static_cast<double>(mine.ny)};
-  for (const auto* f : {&mine.h, &mine.u, &mine.v}) send.insert(send.end(), f->begin(), f->end());
-  const std::vector<double> all = world().allgather(send);
   HostFields out = mine;
   out.j0 = j_lo;
   out.ny = j_hi - j_lo;
-  const size_t cells = static_cast<size_t>(p_.nx) * out.ny;
-  out.h.assign(cells, 0.0);
-  out.u.assign(cells, 0.0);
-  out.v.assign(cells, 0.0);
-  for (size_t at = 0; at < all.size();) {
-    const size_t rows = static_cast<size_t>(all[at + 1]) * p_.nx;
-    const size_t to = (static_cast<size_t>(all[at]) - static_cast<size_t>(j_lo)) * p_.nx;
-    at += 2;
-    for (auto* f : {&out.h, &out.u, &out.v}) {
-      if (rows > 0) std::copy(all.begin() + at, all.begin() + at + rows, f->begin() + to);
-      at += rows;
-    }
-  }
+  gather_rows(mine.j0, mine.ny, p_.nx, {&mine.h, &mine.u, &mine.v}, j_lo, out.ny, {&out.h, &out.u, &out.v});
   return out;
 }
 
@@ -326,16 +330,9 @@ double SwSolver<Exec, V>::volume() const {
   // Rows added in order, split among ranks or not: the same bits on every backend, thread count
   // and number of ranks.
   std::vector<double> rows = own_row_volumes();
-  if (halo_) {  // each rank's [first row, rows, its row sums...], put in place
-    std::vector<double> mine = {static_cast<double>(p_.block.origin_y + j0_), static_cast<double>(rows_)};
-    mine.insert(mine.end(), rows.begin(), rows.end());
-    const std::vector<double> all = world().allgather(mine);
-    rows.assign(p_.block.whole_ny, 0.0);
-    for (size_t at = 0; at < all.size();) {
-      const size_t first = static_cast<size_t>(all[at]), count = static_cast<size_t>(all[at + 1]);
-      std::copy(all.begin() + at + 2, all.begin() + at + 2 + count, rows.begin() + first);
-      at += 2 + count;
-    }
+  if (halo_) {
+    const std::vector<double> mine = rows;
+    gather_rows(p_.block.origin_y + j0_, rows_, 1, {&mine}, 0, p_.block.whole_ny, {&rows});
   }
   double sum = 0;
   for (double r : rows) sum += r;

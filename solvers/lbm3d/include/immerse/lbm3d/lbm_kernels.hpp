@@ -401,18 +401,11 @@ struct ApplyGroups {
     const int j = static_cast<int>(rr % lat.ny), k = static_cast<int>(rr / lat.ny);
     Real acc[15] = {};
     int count = 0;
-    const int size[3] = {lat.nx, lat.ny, lat.nz};
     for (int p = 1; p < 15; ++p) {
-      // The neighbour, across a periodic face too (a split lattice's ghost layers hold it there).
-      int s3[3] = {i + D3Q15::cx(p), j + D3Q15::cy(p), k + D3Q15::cz(p)};
-      bool inside = true;
-      for (int a = 0; a < 3; ++a) {
-        if (s3[a] >= 0 && s3[a] < size[a]) continue;
-        inside = inside && lat.border[2 * a + (s3[a] < 0 ? 0 : 1)] == kPeriodic;
-        s3[a] += s3[a] < 0 ? size[a] : -size[a];
-      }
-      if (!inside) continue;
-      const long s = s3[0] + static_cast<long>(lat.nx) * (s3[1] + static_cast<long>(lat.ny) * s3[2]);
+      // The neighbour x + e_p (the upwind cell of -p), across a periodic face too (a split
+      // lattice's ghost layers hold it there); none past any other face.
+      long s;
+      if (lat.upwind(D3Q15::opposite(p), i, j, k, s) != kPeriodic) continue;
       if (lat.group(s) != kSurface) continue;
       ++count;
       for (int q = 0; q < 15; ++q) acc[q] += lat.load(f(q * S + s), q);
