@@ -16,12 +16,10 @@
 
 namespace immerse::cases {
 
-double float_lowest_point(const coupling::FloatSystem& s, int b) {
-  const auto st = s.body_state(b);
-  const Eigen::Matrix3d R = st.rotation();
-  double lo = std::numeric_limits<double>::infinity();
-  for (const auto& v : s.body(b).local.vertices) lo = std::min(lo, (R * v + st.position).z());
-  return lo;
+double float_axis_bottom(const coupling::FloatSystem& s, int b) {
+  double lowest = std::numeric_limits<double>::infinity();  // below the CoM, in the body's frame
+  for (const auto& v : s.body(b).local.vertices) lowest = std::min(lowest, v.z());
+  return s.body_state(b).position.z() + lowest;
 }
 
 double float_level_under(const coupling::FloatSystem& s, int b) {
@@ -70,7 +68,7 @@ void FloatSimulation::step() {
     for (int b = 0; b < system_->body_count(); ++b) {
       const auto st = system_->body_state(b);
       const double level = float_level_under(*system_, b);
-      mean_draft_[b] += level - float_lowest_point(*system_, b);
+      mean_draft_[b] += level - float_axis_bottom(*system_, b);
       mean_com_[b] += st.position.z() - level;
     }
     ++mean_count_;
@@ -180,7 +178,7 @@ json FloatSimulation::metrics() {
   for (int b = 0; b < system_->body_count(); ++b) {
     const auto st = system_->body_state(b);
     const FloatAngles a = float_angles(st.orientation);
-    const double draft_now = float_level_under(*system_, b) - float_lowest_point(*system_, b);
+    const double draft_now = float_level_under(*system_, b) - float_axis_bottom(*system_, b);
     bodies.push_back({{"name", case_.bodies[b].name},
                       {"mass_kg", system_->body(b).mass.mass},
                       {"density", case_.densities[b]},

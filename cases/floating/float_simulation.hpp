@@ -51,7 +51,7 @@ class FloatSimulation : public Simulation {
   long steps_;
   int frames_;
   double volume0_ = 0, still_level_ = 0;
-  // Time means of each body's CoM height and lowest point over the last quarter of the run.
+  // Time means of each body's draft and CoM height over the last quarter of the run.
   std::vector<double> mean_draft_, mean_com_;  // draft; CoM height above the level under it
   long mean_count_ = 0;
 };
@@ -63,8 +63,13 @@ std::unique_ptr<Simulation> make_motorboat(const json& r, const std::string& sou
 
 // Writes a body's surface (world coordinates) with its per-face pressure as VTK PolyData.
 void write_float_body_vtp(const std::string& path, const coupling::FloatSystem& s, int body);
-// Lowest point of body b (world z) and the water depth under its centre of mass.
-double float_lowest_point(const coupling::FloatSystem& s, int body);
+// The bottom of body b on its own vertical axis (world z): its centre of mass less the depth of the
+// mesh's lowest vertex below it in the body frame, so level - bottom is the draft Archimedes
+// predicts for the upright body. For a wall-sided body heeled by a small angle t this is the bottom
+// under the centre of mass to O(t^2), whereas the lowest corner of a box of half-width a dips by
+// a sin t: 8 mm for floating_box's 2 x 2 m box rocking by 0.45 deg, beyond its check's 5 mm.
+double float_axis_bottom(const coupling::FloatSystem& s, int body);
+// The water depth under body b's centre of mass.
 double float_level_under(const coupling::FloatSystem& s, int body);
 // The water's depth at (x, y) m, sampled as the coupling does (collective on a split lattice).
 double float_water_depth(const swlbm::SwFlow& water, double x, double y);
