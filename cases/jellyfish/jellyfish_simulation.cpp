@@ -560,10 +560,19 @@ json JellyfishSimulation::compare_tolerances() const {
        {{"rel", 5e-6},
         {"abs", 1e-9},
         {"why", "the tentacles are driven by the same FP32 lattice velocities as the algae"}}}};
-  // The wake and the aperture flux read the same FP32 velocities as the border speed.
-  for (const char* k : {"wake_speed_cm_s", "aperture_outflow_cm3", "aperture_outflow_ratio"})
+  // The aperture flux reads the same FP32 velocities as the border speed.
+  for (const char* k : {"aperture_outflow_cm3", "aperture_outflow_ratio"})
     t[k] = {
         {"rel", 1e-5}, {"abs", 1e-9}, {"why", "the lattice's FP32 velocities, one ulp apart as for border_speed_cm_s"}};
+  // The wake speed is the front of the disturbance where the run is short (quick runs: 7e-4 cm/s
+  // against the bell's 2 cm/s), so its ulps are the bell speed's, not its own: measured 5.4e-7 cm/s
+  // (2 FP32 ulps of 2 cm/s, 7.4e-4 relative) between CUDA and serial on an H200 (jellyfish_fine,
+  // quick run).
+  t["wake_speed_cm_s"] = {{"rel", 1e-5},
+                          {"abs", 5e-6},
+                          {"why",
+                           "the lattice's FP32 velocities, one ulp apart as for border_speed_cm_s; a young wake is "
+                           "a few ulps of the bell's speed: measured 5.4e-7 cm/s apart on an H200"}};
   return t;
 }
 
