@@ -9,9 +9,12 @@
 #                                           then run, each section cut to fit SECONDS (default 480):
 #                                           immerse info, the cuda tests, `immerse compare --quick`,
 #                                           the benchmarks' cuda rows (KIT_BENCH_FILTER, default
-#                                           /cuda/), the other tests, every canned case; results in
-#                                           RESULTS (default $OUT, else kit-results/) as
-#                                           kit-results.tar.gz plus summary.md
+#                                           /cuda/), the other tests, every canned case on cuda;
+#                                           results in RESULTS (default $OUT, else kit-results/)
+#                                           as kit-results.tar.gz plus summary.md. KIT_SECTIONS
+#                                           (section names, space-separated) runs only those, in
+#                                           the order above; KIT_BENCH_SECONDS caps each
+#                                           benchmark program (default 45)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -88,6 +91,10 @@ left() { echo $((DEADLINE - SECONDS)); }
 section() {
   local name=$1 cap=$2
   shift 2
+  if [ -n "${KIT_SECTIONS:-}" ] && [[ " $KIT_SECTIONS " != *" $name "* ]]; then
+    printf '| %s | not asked for (KIT_SECTIONS) | |\n' "$name" >>"$RESULTS/sections.md"
+    return 0
+  fi
   local t
   t=$(($(left) - 30))
   [ "$t" -gt "$cap" ] && t=$cap
@@ -174,13 +181,14 @@ cmd_run() {
   section ctest_cuda 150 bash -c "$ctest -R '[Cc]uda' --output-junit '$RESULTS/ctest_cuda.xml'"
   section compare 120 "$immerse" compare --quick --dir "$RESULTS/report"
   local b
+  mkdir -p "$RESULTS/report"  # the benchmarks' JSON goes there, also when compare did not run
   for b in "$BUILD"/benchmarks/bench_*; do
-    section "${b##*/}" 45 "$b" --benchmark_filter="${KIT_BENCH_FILTER:-/cuda/}" --benchmark_min_time=0.05 \
+    section "${b##*/}" "${KIT_BENCH_SECONDS:-45}" "$b" --benchmark_filter="${KIT_BENCH_FILTER:-/cuda/}" --benchmark_min_time=0.05 \
       --benchmark_out="$RESULTS/report/${b##*/}.json" --benchmark_out_format=json
   done
   # The mpi.* tests need an MPI launcher (mpirun), which the device machine does not have.
   section ctest_rest 300 bash -c "$ctest -E '[Cc]uda|^install[.]|^mpi[.]' --output-junit '$RESULTS/ctest_rest.xml'"
-  section report 300 "$immerse" report --dir "$RESULTS/report" --no-bench --no-compare
+  section report 300 "$immerse" report --backend cuda --dir "$RESULTS/report" --no-bench --no-compare
   section report_index 30 "$immerse" report --dir "$RESULTS/report" --reuse
   {
     echo "# GPU kit results ($KIT_COMMIT)"
@@ -211,5 +219,5 @@ cmd_run() {
 case ${1:-} in
   pack) shift; cmd_pack "$@" ;;
   run) shift; cmd_run "$@" ;;
-  *) sed -n '2,13p' "$0" | cut -c3- ; exit 2 ;;
+  *) sed -n '2,17p' "$0" | cut -c3- ; exit 2 ;;
 esac

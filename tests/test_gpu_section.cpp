@@ -51,6 +51,33 @@ TEST(GpuSection, ShowsTheNewestRun) {
   fs::remove_all(root);
 }
 
+// A run cut short lacks some programs: those come from the newest earlier run that has them, named.
+TEST(GpuSection, TakesEachBenchmarkFromTheNewestRunThatHasIt) {
+  const fs::path root = fs::temp_directory_path() / "immerse_gpu_section_bench";
+  fs::remove_all(root);
+  const auto bench = [](const char* name, double ms) {
+    return json{{"context", {{"num_cpus", 16}}},
+                {"benchmarks",
+                 {{{"name", name},
+                   {"run_type", "iteration"},
+                   {"real_time", ms},
+                   {"cpu_time", ms},
+                   {"time_unit", "ms"},
+                   {"iterations", 10}}}}};
+  };
+  write(root / "gpu" / "2026-11-26-h200" / "run.json", {{"gpu", "H200"}});
+  write(root / "gpu" / "2026-11-26-h200" / "bench_swlbm.json", bench("sw_step/cuda/2048/real_time", 0.2));
+  write(root / "gpu" / "2026-11-26-h200" / "bench_lbm3d.json", bench("collide_stream/cuda/fp32/64/old", 0.1));
+  write(root / "gpu" / "2026-11-27-h200" / "run.json", {{"gpu", "H200"}});
+  write(root / "gpu" / "2026-11-27-h200" / "bench_lbm3d.json", bench("collide_stream/cuda/fp32/256/new", 3.0));
+  const std::string md = gpu_section((root / "gpu").string(), (root / "latest").string());
+  EXPECT_NE(md.find("collide_stream/cuda/fp32/256/new"), std::string::npos) << md;
+  EXPECT_EQ(md.find("collide_stream/cuda/fp32/64/old"), std::string::npos) << md;
+  EXPECT_NE(md.find("sw_step/cuda/2048/real_time"), std::string::npos) << md;
+  EXPECT_NE(md.find("bench_swlbm (GPU machine, the earlier run 2026-11-26-h200"), std::string::npos) << md;
+  fs::remove_all(root);
+}
+
 TEST(GpuSection, SaysSoWithoutARun) {
   const std::string md = gpu_section("/nonexistent/gpu", "reports/latest");
   EXPECT_NE(md.find("No run of the GPU kit in /nonexistent/gpu"), std::string::npos) << md;

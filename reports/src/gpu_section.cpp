@@ -1,11 +1,16 @@
 // The report's "CUDA on a GPU" section: the newest run of the GPU kit (ci/device-kit.sh) kept in
 // reports/gpu/<date>-<gpu>/. This machine may have no GPU; the section shows that machine's figures
 // (backend agreement of every canned case on cuda, throughput and bandwidth) with where they came from.
+// A run cut short may lack some benchmark programs: each program's table comes from the newest run
+// that has it, named beside the table.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "immerse/reports/benchmark_table.hpp"
 #include "immerse/reports/report.hpp"
@@ -55,12 +60,14 @@ std::string agreement_table(const json& b) {
 
 std::string gpu_section(const std::string& gpu_dir, const std::string& report_dir) {
   std::string md = "## CUDA on a GPU\n\n";
-  fs::path newest;
+  std::vector<fs::path> runs;  // newest first (the folders are named <date>-<gpu>)
   if (fs::is_directory(gpu_dir))
     for (const auto& e : fs::directory_iterator(gpu_dir))
-      if (e.is_directory() && e.path().filename() > newest.filename()) newest = e.path();
-  if (newest.empty())
+      if (e.is_directory()) runs.push_back(e.path());
+  std::sort(runs.begin(), runs.end(), [](const fs::path& a, const fs::path& b) { return a.filename() > b.filename(); });
+  if (runs.empty())
     return md + fmt::format("No run of the GPU kit in {} (docs/gpu-kit.md says how to make one).\n\n", gpu_dir);
+  const fs::path& newest = runs.front();
   const json run = read_json(newest / "run.json");
   md += fmt::format(
       "The newest run of the GPU kit (docs/gpu-kit.md), on another machine: {} (driver {}), immerse at git {}, "
@@ -71,15 +78,21 @@ std::string gpu_section(const std::string& gpu_dir, const std::string& report_di
       fs::relative(fs::absolute(newest / "README.md"), fs::absolute(report_dir)).string());
   const json b = read_json(newest / "backends.json");
   md += b.is_discarded() ? "No backends.json in that run.\n\n" : agreement_table(b);
-  std::vector<fs::path> benches;
-  for (const auto& e : fs::directory_iterator(newest))
-    if (e.path().filename().string().rfind("bench_", 0) == 0 && e.path().extension() == ".json")
-      benches.push_back(e.path());
-  std::sort(benches.begin(), benches.end());
-  for (const auto& p : benches) {
+  std::map<std::string, fs::path> benches;  // program -> its JSON in the newest run that has it
+  for (const auto& run_dir : runs)
+    for (const auto& e : fs::directory_iterator(run_dir)) {
+      const std::string program = e.path().stem().string();
+      if (program.rfind("bench_", 0) == 0 && e.path().extension() == ".json" && !benches.count(program))
+        benches.emplace(program, e.path());
+    }
+  for (const auto& [program, p] : benches) {
     const json j = read_json(p);
     if (j.is_discarded() || !j.contains("benchmarks")) continue;
-    md += benchmark_table(p.stem().string() + " (GPU machine)", j);
+    const fs::path run_dir = p.parent_path();
+    md += benchmark_table(run_dir == newest ? program + " (GPU machine)"
+                                            : program + " (GPU machine, the earlier run " +
+                                                  run_dir.filename().string() + ": the newest did not run it)",
+                          j);
   }
   return md;
 }
