@@ -10,6 +10,7 @@
 
 #include "float_simulation.hpp"
 #include "immerse/bodies/float_shapes.hpp"
+#include "immerse/core/comm.hpp"
 #include "immerse/core/error.hpp"
 #include "immerse/swlbm/stability.hpp"
 
@@ -88,6 +89,8 @@ class BoatLoad final : public Simulation {
   }
   double time() const override { return system_ ? system_->water().time() : 0.0; }
   int frame_count() const override { return 0; }
+  // Each run's water is split among the ranks; every rank steps the boat alike.
+  bool runs_on_ranks() const override { return true; }
 
   // Each position is its own run from still water, so the state is the step, the finished
   // positions' results and the water and boat of the run that made the last step (one body: no
@@ -105,7 +108,7 @@ class BoatLoad final : public Simulation {
 
   void write_final(const std::string& dir) override {
     // The hull pressure of the last position (starboard), as the paper's Fig. 10 shows it.
-    if (system_) write_float_body_vtp(dir + "/hull_pressure.vtp", *system_, 0);
+    if (system_ && world().rank() == 0) write_float_body_vtp(dir + "/hull_pressure.vtp", *system_, 0);
   }
 
   json metrics() override {
@@ -252,7 +255,7 @@ class BoatLoad final : public Simulation {
     // Keel a little below the still level, amidships.
     s.position = {0.5 * p.nx * p.dx, 0.5 * p.ny * p.dx, level_ - 0.08};
     system_.reset();
-    system_ = coupling::make_float_system(opt_.backend, p, {s}, case_.coupling);
+    system_ = coupling::make_float_system(opt_.backend, float_water_of_rank(p, opt_), {s}, case_.coupling);
     const Position& q = kPositions[run];
     coupling::FloatExternalLoad w;
     w.body = 0;

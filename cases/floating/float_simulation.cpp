@@ -27,6 +27,11 @@ double float_level_under(const coupling::FloatSystem& s, int b) {
   return float_water_depth(s.water(), st.position.x(), st.position.y());
 }
 
+swlbm::SwParams float_water_of_rank(const swlbm::SwParams& whole, const RunOptions& opt) {
+  Comm& comm = world();
+  return comm.size() > 1 ? swlbm::sw_block_params(whole, comm.size(), comm.rank(), opt.decompose) : whole;
+}
+
 double float_water_depth(const swlbm::SwFlow& water, double x, double y) {
   // The two rows the bilinear sample reads (FloatWaterOf clamps y to the grid): on a lattice split
   // among ranks only those are gathered.
@@ -46,12 +51,9 @@ FloatSimulation::FloatSimulation(const json& r, const std::string& source, const
       source_(source),
       steps_(r["time"]["steps"].get<long>()),
       frames_(r["output"]["frames"].get<int>()) {
-  // On several MPI ranks the water's rows are split among them (swlbm/sw_blocks.hpp); the bodies
-  // are stepped alike on every rank, from the rows under them gathered (coupling/float_system.cpp).
-  Comm& comm = world();
-  const swlbm::SwParams water = comm.size() > 1 && on_ranks_
-                                    ? swlbm::sw_block_params(case_.water, comm.size(), comm.rank(), opt.decompose)
-                                    : case_.water;
+  // On several MPI ranks the bodies are stepped alike on every rank, from the rows under them
+  // gathered (coupling/float_system.cpp).
+  const swlbm::SwParams water = on_ranks_ ? float_water_of_rank(case_.water, opt) : case_.water;
   system_ = coupling::make_float_system(opt.backend, water, case_.bodies, case_.coupling);
   system_->external_loads() = case_.loads;
   volume0_ = system_->water().volume();

@@ -71,6 +71,9 @@ void write_float_body_vtp(const std::string& path, const coupling::FloatSystem& 
 double float_axis_bottom(const coupling::FloatSystem& s, int body);
 // The water depth under body b's centre of mass.
 double float_level_under(const coupling::FloatSystem& s, int body);
+// This rank's water: the whole lattice on one process, its block of rows on several MPI ranks
+// (swlbm/sw_blocks.hpp). The scenes step their bodies alike on every rank.
+swlbm::SwParams float_water_of_rank(const swlbm::SwParams& whole, const RunOptions& opt);
 // The water's depth at (x, y) m, sampled as the coupling does (collective on a split lattice).
 double float_water_depth(const swlbm::SwFlow& water, double x, double y);
 

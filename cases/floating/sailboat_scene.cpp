@@ -9,6 +9,7 @@
 
 #include "float_simulation.hpp"
 #include "immerse/bodies/float_shapes.hpp"
+#include "immerse/core/comm.hpp"
 #include "immerse/core/csv.hpp"
 #include "immerse/core/error.hpp"
 
@@ -63,6 +64,8 @@ class Sailboat final : public Simulation {
   }
   double time() const override { return system_ ? system_->water().time() : 0.0; }
   int frame_count() const override { return 0; }
+  // Each run's water is split among the ranks; every rank steps the boat alike.
+  bool runs_on_ranks() const override { return true; }
 
   // Each centre-of-mass height is its own run from still water: the state is the step, the roll
   // curves and extremes so far, and the water and boat of the run that made the last step (one
@@ -88,6 +91,7 @@ class Sailboat final : public Simulation {
   }
 
   void write_final(const std::string& dir) override {
+    if (world().rank() != 0) return;  // every rank holds the same roll curves
     std::vector<std::string> cols = {"t"};
     for (double h : heights_) cols.push_back(fmt::format("roll_deg_com_{:.2f}", h));
     CsvWriter out((std::filesystem::path(dir) / "sailboat_roll.csv").string(), cols,
@@ -220,7 +224,7 @@ class Sailboat final : public Simulation {
     s.position = {0.4 * p.nx * p.dx, 0.5 * p.ny * p.dx, level - trim_.draft};
     s.sphere_radius = 0;
     system_.reset();
-    system_ = coupling::make_float_system(opt_.backend, p, {s}, case_.coupling);
+    system_ = coupling::make_float_system(opt_.backend, float_water_of_rank(p, opt_), {s}, case_.coupling);
   }
 
   FloatCase case_;

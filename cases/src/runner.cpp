@@ -188,11 +188,10 @@ RunOutcome run_case(const RunRequest& request) {
   const bool writer = comm.rank() == 0;  // on several ranks, rank 0 writes every file but frame pieces
   std::unique_ptr<Simulation> sim = make_simulation(params, start.source, req.options);
   if (comm.size() > 1 && !sim->runs_on_ranks())
-    throw InputError(fmt::format(
-        "{}: the {} scene of solver {} runs on one process only: start it without mpirun "
-        "(lbm3d's generic lattice cases, the jellyfish scenes, swlbm's generic scene and the motorboat run on "
-        "several ranks; docs/mpi.md)",
-        start.source, params["scene"].get<std::string>(), params["solver"].get<std::string>()));
+    throw InputError(
+        fmt::format("{}: the {} scene of solver {} runs on one process only: start it without mpirun "
+                    "(every lbm3d and swlbm scene but fps_objects runs on several ranks; docs/mpi.md)",
+                    start.source, params["scene"].get<std::string>(), params["solver"].get<std::string>()));
   if ((checkpoint_every > 0 || start.checkpoint) && !sim->supports_checkpoint())
     throw InputError(
         fmt::format("{}: key 'output.checkpoint_every': the {} scene of solver {} cannot checkpoint "
