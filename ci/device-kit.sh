@@ -9,12 +9,14 @@
 #                                           then run, each section cut to fit SECONDS (default 480):
 #                                           immerse info, the cuda tests, `immerse compare --quick`,
 #                                           the benchmarks' cuda rows (KIT_BENCH_FILTER, default
-#                                           /cuda/), the other tests, every canned case on cuda;
-#                                           results in RESULTS (default $OUT, else kit-results/)
-#                                           as kit-results.tar.gz plus summary.md. KIT_SECTIONS
-#                                           (section names, space-separated) runs only those, in
-#                                           the order above; KIT_BENCH_SECONDS caps each
-#                                           benchmark program (default 45)
+#                                           /cuda/), an Nsight Compute profile of the lattice
+#                                           kernels where ncu exists, the other tests, every
+#                                           canned case on cuda; results in RESULTS (default
+#                                           $OUT, else kit-results/) as kit-results.tar.gz plus
+#                                           summary.md. KIT_SECTIONS (section names,
+#                                           space-separated) runs only those, in the order above;
+#                                           KIT_BENCH_SECONDS caps each benchmark program (default
+#                                           45)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -165,6 +167,7 @@ cmd_run() {
   {
     echo "kit: $KIT_COMMIT packed $KIT_PACKED; libraries from the kit: $(ls "$KIT/missing" | tr '\n' ' ')"
     nvidia-smi || true
+    nvidia-smi -q -d CLOCK,PERFORMANCE || true  # clocks and throttle reasons, for the bandwidth rows
     uname -a
   } >"$RESULTS/machine.txt" 2>&1
   # run.json: what reports/gpu/<run>/ keeps for the report's "CUDA on a GPU" section.
@@ -186,6 +189,18 @@ cmd_run() {
     section "${b##*/}" "${KIT_BENCH_SECONDS:-45}" "$b" --benchmark_filter="${KIT_BENCH_FILTER:-/cuda/}" --benchmark_min_time=0.05 \
       --benchmark_out="$RESULTS/report/${b##*/}.json" --benchmark_out_format=json
   done
+  # Where Nsight Compute is installed: the lattice and STREAM kernels' memory throughput, occupancy
+  # and launch shape, the figures that say why a kernel is below the device's bandwidth.
+  # One ncu run per kernel kind (filter, kernel regex, launches to skip, launches to profile).
+  local ncu="command -v ncu >/dev/null || { echo 'no ncu (Nsight Compute) here'; exit 0; }" spec
+  for spec in 'collide_stream/cuda/fp32/256/real;AaStep;2;2' 'collide_stream/cuda/fp32/256/pull;CollideStream;2;1' \
+    'stream_copy/cuda/real;Copy<;1;1' 'stream_inplace/cuda/real;InPlace<;1;1'; do
+    IFS=';' read -r -a f <<<"$spec"
+    ncu+="; ncu --kernel-name-base demangled --kernel-name 'regex:${f[1]}' --launch-skip ${f[2]} --launch-count ${f[3]}"
+    ncu+=" --section SpeedOfLight --section MemoryWorkloadAnalysis --section LaunchStats --section Occupancy"
+    ncu+=" '$ROOT/$BUILD/benchmarks/bench_lbm3d' --benchmark_filter='${f[0]}' --benchmark_min_time=0"
+  done
+  section profile 120 bash -c "$ncu"
   # The mpi.* tests need an MPI launcher (mpirun), which the device machine does not have.
   section ctest_rest 300 bash -c "$ctest -E '[Cc]uda|^install[.]|^mpi[.]' --output-junit '$RESULTS/ctest_rest.xml'"
   section report 300 "$immerse" report --backend cuda --dir "$RESULTS/report" --no-bench --no-compare
@@ -219,5 +234,5 @@ cmd_run() {
 case ${1:-} in
   pack) shift; cmd_pack "$@" ;;
   run) shift; cmd_run "$@" ;;
-  *) sed -n '2,17p' "$0" | cut -c3- ; exit 2 ;;
+  *) sed -n '2,19p' "$0" | cut -c3- ; exit 2 ;;
 esac
