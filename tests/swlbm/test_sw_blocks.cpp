@@ -5,11 +5,11 @@
 // backend here, where tests/mpi runs them on the default backend across real ranks.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "immerse/swlbm/sw_flow.hpp"
+#include "lbm3d/split_lattice.hpp"
 #include "support/backends.hpp"
 
 using namespace immerse;
@@ -44,13 +44,6 @@ SwParams self_ghosted(const SwParams& whole) {
   return b;
 }
 
-long bit_differences(const std::vector<double>& a, const std::vector<double>& b) {
-  if (a.size() != b.size()) return -1;
-  long n = 0;
-  for (size_t i = 0; i < a.size(); ++i) n += std::memcmp(&a[i], &b[i], sizeof(double)) != 0;
-  return n;
-}
-
 }  // namespace
 
 template <class Exec>
@@ -67,9 +60,9 @@ TYPED_TEST(SwBlockRows, SelfFilledGhostRowsAreThePeriodicLattice) {
       const std::string what = to_string(storage) + " after " + std::to_string(steps) + " steps";
       const HostFields fa = a->fields(), fb = b->fields();
       ASSERT_EQ(fb.ny, whole.ny) << what;
-      EXPECT_EQ(bit_differences(fa.h, fb.h), 0) << what;
-      EXPECT_EQ(bit_differences(fa.u, fb.u), 0) << what;
-      EXPECT_EQ(bit_differences(fa.v, fb.v), 0) << what;
+      EXPECT_EQ(split_test::bit_differences(fa.h, fb.h), 0) << what;
+      EXPECT_EQ(split_test::bit_differences(fa.u, fb.u), 0) << what;
+      EXPECT_EQ(split_test::bit_differences(fa.v, fb.v), 0) << what;
       EXPECT_EQ(a->volume(), b->volume()) << what;
       EXPECT_EQ(a->status().max_speed, b->status().max_speed) << what;
       EXPECT_EQ(a->status().min_h, b->status().min_h) << what;
