@@ -91,11 +91,12 @@ struct Run {
   double ms_per_step = 0;
 };
 
+// The program to start for each run: this very executable, as /proc/<pid>/exe, which keeps naming
+// the build this process runs even when a rebuild replaces its file during a long report (its path
+// would then start the new build, or nothing), so every run of one comparison is the same build.
 std::string self_path(const std::string& argv0) {
-  char buf[4096];
-  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n > 0) return std::string(buf, n);
-  return fs::absolute(argv0).string();
+  const std::string own = "/proc/" + std::to_string(getpid()) + "/exe";
+  return ::access(own.c_str(), X_OK) == 0 ? own : fs::absolute(argv0).string();
 }
 
 std::string shell_quote(const std::string& s) {
