@@ -57,6 +57,10 @@ struct AaStep {
     lat.template gather<true>(f, i, j, kk, c, a);
     relax(a, g);
     const bool interior = i > 0 && j > 0 && kk > 0 && i < lat.nx - 1 && j < lat.ny - 1 && kk < lat.nz - 1;
+    if (interior && lat.group(c) == kWater) {  // fast path, as the gather's: no border, no body neighbour
+      for (int q = 0; q < 15; ++q) f(q * S + c + lat.offset[q]) = lat.enc(g[q], q);
+      return;
+    }
     for (int q = 0; q < 15; ++q) {
       // Result q goes to x + e_q, the upwind cell of direction r = -q: its border rule decides.
       const int r = D3Q15::opposite(q);
