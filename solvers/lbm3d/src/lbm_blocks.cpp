@@ -235,6 +235,7 @@ class BlockedLbmFlow final : public LbmFlow {
   Backend backend() const override { return local_->backend(); }
   std::string precision() const override { return local_->precision(); }
   std::vector<std::pair<std::string, double>> phase_seconds() const override { return local_->phase_seconds(); }
+  double halo_bytes_sent() const override { return local_->halo_bytes_sent(); }
   // This rank's block: where it is, then its solver's state (a checkpoint per rank).
   void archive(StateArchive& a) override {
     const BlockExtent mine = block_of(whole_, dims_, comm_.rank());

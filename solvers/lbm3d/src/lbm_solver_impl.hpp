@@ -384,6 +384,7 @@ class LbmSolver final : public LbmFlow {
   std::vector<std::pair<std::string, double>> phase_seconds() const override {
     return {timer_.totals_s().begin(), timer_.totals_s().end()};
   }
+  double halo_bytes_sent() const override { return halo_ ? static_cast<double>(halo_->bytes_sent()) : 0.0; }
 
  private:
   // Pull pattern: stream from f_[cur_] and collide into the other buffer.

@@ -34,6 +34,7 @@ class HaloBuffers {
       Exec().fence();
     }
     const std::size_t bytes = count * sizeof(T);
+    if (dest >= 0) sent_ += bytes;
     comm_.sendrecv(direct_ ? send.data() : h_send_.data(), dest >= 0 ? bytes : 0, dest,
                    direct_ ? recv.data() : h_recv_.data(), source >= 0 ? bytes : 0, source);
     if (source >= 0) {
@@ -43,9 +44,13 @@ class HaloBuffers {
     }
   }
 
+  // Bytes sent to other ranks (or to this one, across a periodic face) by every exchange so far.
+  std::size_t bytes_sent() const { return sent_; }
+
   View send, recv;
 
  private:
+  std::size_t sent_ = 0;
   Comm& comm_;
   bool direct_ =
       !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible && comm_.device_buffers();

@@ -82,6 +82,9 @@ class LbmFlow {
   virtual std::string precision() const = 0;
   // Wall seconds per phase so far (fenced): "collide_stream", "groups".
   virtual std::vector<std::pair<std::string, double>> phase_seconds() const = 0;
+  // Bytes this process has sent in ghost-layer exchanges since it started (0 unless the lattice is
+  // split among ranks): what the scaling benchmark reports per step.
+  virtual double halo_bytes_sent() const { return 0; }
   // The whole state (populations, the AA step kind, cell groups, body velocities), for checkpoints.
   virtual void archive(StateArchive& a) = 0;
 

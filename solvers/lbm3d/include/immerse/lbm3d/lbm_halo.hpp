@@ -157,6 +157,8 @@ class LbmHalo {
   LbmHalo(const LbmParams& p, long stride, Comm& comm)
       : p_(p), stride_(stride), buffers_("lbm3d::halo", 5 * static_cast<long>(p.nx) * std::max(p.ny, p.nz), comm) {}
 
+  std::size_t bytes_sent() const { return buffers_.bytes_sent(); }
+
   // Ghost layers <- the neighbours' post-collision populations heading into this block (stored in
   // slot -q when `swapped`: the AA pattern before its exchange step). `group`: the cell groups of a
   // lattice with bodies, else an empty View.
