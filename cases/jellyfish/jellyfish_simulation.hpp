@@ -72,6 +72,7 @@ class JellyfishSimulation : public Simulation {
   double mass0_ = 0, travelled_cm_ = 0;
   double max_surface_speed_ = 0, max_border_speed_ = 0;  // cm/s over the run (border: at series rows)
   double max_wake_speed_ = 0;                            // cm/s over the run, at series rows
+  void advance_passive();                                // tracers, algae and tentacles through this step's water
   double border_speed() const;                           // fastest water in the outermost cell layer, cm/s
   // Backward (-axis) water speed one relaxed radius behind the margin-plane centre on the axis, cm/s:
   // the jet the contraction pushes out of the bell.
@@ -84,6 +85,7 @@ class JellyfishSimulation : public Simulation {
   // anchors.
   std::vector<Eigen::Vector3d> tentacle_anchors(int count) const;  // the margin plane's position along the axis, cm
   double step_seconds_ = 0, body_seconds_ = 0, passive_seconds_ = 0;
+  long passive_whole_fields_ = 0;  // steps whose particles left their box: run from the whole field
   long stepped_ = 0;
   std::vector<Eigen::Vector3d> tracer_start_;
   std::vector<Sample> history_;  // every step: for the metrics of the velocity curve

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include <array>
 #include <cmath>
 #include <map>
 
@@ -346,6 +347,31 @@ TEST(JellyPassive, TracersFollowLinearFieldsExactly) {
   tr.advance(field, dt);
   EXPECT_NEAR(tr.positions()[0].y(), x0.y() + 0.02 * cell, 1e-6);
   EXPECT_NEAR(tr.positions()[0].x(), x0.x() + ux.x() * dt, 1e-6);
+}
+
+// A box of the field (what the jellyfish copies for its particles) samples the same bits as the
+// whole field wherever a sample's 8 cells lie in the box, and counts a miss where they do not.
+TEST(JellyPassive, BoxOfTheFieldSamplesLikeTheWholeField) {
+  const int n = 8;
+  std::vector<float> u(3 * n * n * n);
+  for (size_t c = 0; c < u.size(); ++c) u[c] = static_cast<float>(std::sin(0.37 * c));
+  const bodies::JellyVelocityField whole{n, n, n, 2, 50, &u};
+  const std::array<int, 3> lo = {2, 1, 3}, size = {4, 5, 3};
+  std::vector<float> b(3 * size[0] * size[1] * size[2]);
+  for (int a = 0, m = 0; a < 3; ++a)
+    for (int k = 0; k < size[2]; ++k)
+      for (int j = 0; j < size[1]; ++j)
+        for (int i = 0; i < size[0]; ++i) b[m++] = u[a * n * n * n + (lo[0] + i) + n * ((lo[1] + j) + n * (lo[2] + k))];
+  bodies::JellyVelocityField box{n, n, n, 2, 50, &b};
+  box.box_lo = lo, box.box_size = size;
+  // Cell centres at 2 (i + 1/2) cm: (7.1, 6.5, 9.9) cm interpolates cells 3-4, 2-3, 4-5: inside.
+  const Eigen::Vector3d inside(7.1, 6.5, 9.9), outside(3.0, 6.5, 9.9);
+  const Eigen::Vector3d a = whole.at(inside), c = box.at(inside);
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(a[k], c[k]);
+  EXPECT_EQ(box.misses, 0);
+  box.at(outside);  // cells 0-1 along x: left of the box
+  EXPECT_EQ(box.misses, 1);
+  EXPECT_EQ(whole.misses, 0);
 }
 
 // Still water: algae stand up straight (buoyancy), tips above the anchors; a current bends them.

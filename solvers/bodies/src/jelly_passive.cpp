@@ -6,21 +6,30 @@
 namespace immerse::bodies {
 
 Eigen::Vector3d JellyVelocityField::at(const Eigen::Vector3d& x) const {
-  const long n = static_cast<long>(nx) * ny * nz;
   const int size[3] = {nx, ny, nz};
-  int i0[3];
+  int box[3], i0[3];
+  for (int a = 0; a < 3; ++a) box[a] = box_size[a] > 0 ? box_size[a] : size[a];
+  const long n = static_cast<long>(box[0]) * box[1] * box[2];
   double w[3];
   for (int a = 0; a < 3; ++a) {
     // Cell centres sit at (i + 1/2) cell; clamp to the outermost centres.
     const double s = std::clamp(x[a] / cell_cm - 0.5, 0.0, static_cast<double>(size[a] - 1));
     i0[a] = std::min(static_cast<int>(std::floor(s)), size[a] - 2 < 0 ? 0 : size[a] - 2);
     w[a] = s - i0[a];
+    // The stencil's cells i0 and i0 + 1 (one cell only on a one-cell axis), relative to the box.
+    const int last = std::min(i0[a] + 1, size[a] - 1);
+    i0[a] -= box_lo[a];
+    if (i0[a] < 0 || last - box_lo[a] >= box[a]) {
+      ++misses;
+      i0[a] = std::clamp(i0[a], 0, std::max(box[a] - 2, 0));
+    }
   }
   Eigen::Vector3d out = Eigen::Vector3d::Zero();
   for (int c = 0; c < 8; ++c) {
     const int di = c & 1, dj = (c >> 1) & 1, dk = (c >> 2) & 1;
     const double weight = (di ? w[0] : 1 - w[0]) * (dj ? w[1] : 1 - w[1]) * (dk ? w[2] : 1 - w[2]);
-    const long cell = (i0[0] + di) + static_cast<long>(nx) * ((i0[1] + dj) + static_cast<long>(ny) * (i0[2] + dk));
+    const long cell =
+        (i0[0] + di) + static_cast<long>(box[0]) * ((i0[1] + dj) + static_cast<long>(box[1]) * (i0[2] + dk));
     for (int a = 0; a < 3; ++a) out[a] += weight * (*u)[a * n + cell];
   }
   return out * to_cm_s;

@@ -16,9 +16,14 @@ namespace immerse::bodies {
 
 // Cell-centred velocity field (3 blocks x, y, z of nx ny nz values, lattice units) seen in cm and cm/s.
 struct JellyVelocityField {
-  int nx = 0, ny = 0, nz = 0;
+  int nx = 0, ny = 0, nz = 0;       // the lattice
   double cell_cm = 1, to_cm_s = 1;  // lattice velocity -> cm/s: cell_cm / dt_s
   const std::vector<float>* u = nullptr;
+  // The box of cells u holds (lo, size; size 0: the whole lattice). A sample whose 8 cells are not
+  // all in it reads the nearest cells of the box and counts a miss: the caller then has to sample
+  // again from a larger box.
+  std::array<int, 3> box_lo = {0, 0, 0}, box_size = {0, 0, 0};
+  mutable long misses = 0;
   // Trilinear interpolation between the 8 surrounding cell centres; clamped at the lattice border.
   Eigen::Vector3d at(const Eigen::Vector3d& x_cm) const;
 };
