@@ -610,11 +610,11 @@ json JellyfishSimulation::compare_tolerances() const {
        {{"rel", 5e-6},
         {"abs", 1e-9},
         {"why", "the tentacles are driven by the same FP32 lattice velocities as the algae"}}}};
-  // The aperture flux reads the same FP32 velocities as the border speed.
   // Which steps need the whole field depends on particle positions that backends round apart; it
   // changes no result (the step runs again from the whole field), so the count is not compared.
   t["passive_whole_field_steps"] = {
       {"rel", 1}, {"abs", 1e9}, {"why", "a count of re-run steps, which changes no result (a diagnostic)"}};
+  // The aperture flux reads the same FP32 velocities as the border speed.
   for (const char* k : {"aperture_outflow_cm3", "aperture_outflow_ratio"})
     t[k] = {
         {"rel", 1e-5}, {"abs", 1e-9}, {"why", "the lattice's FP32 velocities, one ulp apart as for border_speed_cm_s"}};
