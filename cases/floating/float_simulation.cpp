@@ -37,24 +37,23 @@ double float_water_depth(const swlbm::SwFlow& water, double x, double y) {
   // among ranks only those are gathered.
   const swlbm::SwParams& p = water.params();
   const int whole_ny = p.whole().ny;
-  const int row = static_cast<int>(std::clamp(y / p.dx - 0.5, 0.0, whole_ny - 1.0));
+  const int row = static_cast<int>(coupling::float_sample_coord(y, p.dx, whole_ny));
   const int lo = row, hi = std::min(whole_ny, row + 2);
   const swlbm::HostFields f = water.fields(lo, hi);
   const coupling::FloatWater w{f.nx, whole_ny, f.dx, f.h.data(), f.u.data(), f.v.data(), lo};
   return w.depth(x, y);
 }
 
-FloatSimulation::FloatSimulation(const json& r, const std::string& source, const RunOptions& opt, bool on_ranks)
+FloatSimulation::FloatSimulation(const json& r, const std::string& source, const RunOptions& opt)
     : case_(float_case_from_json(r, source)),
-      on_ranks_(on_ranks),
       resolved_(r),
       source_(source),
       steps_(r["time"]["steps"].get<long>()),
       frames_(r["output"]["frames"].get<int>()) {
   // On several MPI ranks the bodies are stepped alike on every rank, from the rows under them
   // gathered (coupling/float_system.cpp).
-  const swlbm::SwParams water = on_ranks_ ? float_water_of_rank(case_.water, opt) : case_.water;
-  system_ = coupling::make_float_system(opt.backend, water, case_.bodies, case_.coupling);
+  system_ =
+      coupling::make_float_system(opt.backend, float_water_of_rank(case_.water, opt), case_.bodies, case_.coupling);
   system_->external_loads() = case_.loads;
   volume0_ = system_->water().volume();
   const auto& p = case_.water;

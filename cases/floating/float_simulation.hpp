@@ -15,9 +15,8 @@ json float_phases_ms_per_frame(const coupling::FloatSystem* system);
 
 class FloatSimulation : public Simulation {
  public:
-  // on_ranks: the scene may run on several MPI ranks, its water split among them (the generic
-  // scene; scenes with their own per-frame logic leave it false).
-  FloatSimulation(const json& resolved, const std::string& source, const RunOptions& opt, bool on_ranks = false);
+  // On several MPI ranks the water is split among them (float_water_of_rank).
+  FloatSimulation(const json& resolved, const std::string& source, const RunOptions& opt);
 
   long total_steps() const override { return steps_; }
   void step() override;
@@ -35,7 +34,7 @@ class FloatSimulation : public Simulation {
   // The water and at most one body: Bullet's contact caches between bodies are not archived, so
   // a scene whose bodies may touch cannot be restored bit for bit.
   bool supports_checkpoint() const override { return system_->body_count() <= 1; }
-  bool runs_on_ranks() const override { return on_ranks_; }
+  bool runs_on_ranks() const override { return true; }
   void archive(StateArchive& a) override;
 
  protected:
@@ -44,7 +43,6 @@ class FloatSimulation : public Simulation {
   bool closed_water() const;  // no inflow/outflow/wave border: the volume must be conserved
 
   FloatCase case_;
-  bool on_ranks_ = false;
   std::unique_ptr<coupling::FloatSystem> system_;
   json resolved_;
   std::string source_;

@@ -28,7 +28,7 @@ constexpr double kBuoyMoved = 0.01;  // m: a buoy has moved
 class Motorboat final : public FloatSimulation {
  public:
   Motorboat(const json& r, const std::string& source, const RunOptions& opt)
-      : FloatSimulation(with_boat(r), source, opt, /*on_ranks=*/true) {
+      : FloatSimulation(with_boat(r), source, opt) {
     const auto& m = r["motorboat"];
     thrust_ = m["thrust_N"];
     turn_at_ = m["turn_at_s"];

@@ -7,7 +7,7 @@ namespace immerse::cases {
 SolverEntry swlbm_solver_entry() {
   const SimulationFactory generic = [](const json& r, const std::string& source,
                                        const RunOptions& opt) -> std::unique_ptr<Simulation> {
-    return std::make_unique<FloatSimulation>(r, source, opt, true);
+    return std::make_unique<FloatSimulation>(r, source, opt);
   };
   return {"swlbm",
           float_schema,

@@ -14,7 +14,7 @@ struct Bilinear {
 template <class T>
 Bilinear weights(const FloatWaterOf<T>& w, double x, double y) {
   // Cell centres at (i + 1/2) dx.
-  const double gx = std::clamp(x / w.dx - 0.5, 0.0, w.nx - 1.0), gy = std::clamp(y / w.dx - 0.5, 0.0, w.ny - 1.0);
+  const double gx = float_sample_coord(x, w.dx, w.nx), gy = float_sample_coord(y, w.dx, w.ny);
   Bilinear b;
   b.i0 = std::min(static_cast<int>(gx), w.nx - 1);
   b.j0 = std::min(static_cast<int>(gy), w.ny - 1);

@@ -199,7 +199,7 @@ class FloatSystemImpl final : public FloatSystem {
   void band_of_bodies(int band[2]) const {
     const swlbm::SwParams& p = water_.params();
     const int whole_ny = p.whole().ny;
-    auto row = [&](double y) { return static_cast<int>(std::clamp(y / p.dx - 0.5, 0.0, whole_ny - 1.0)); };
+    auto row = [&](double y) { return static_cast<int>(float_sample_coord(y, p.dx, whole_ny)); };
     band[0] = whole_ny;
     band[1] = 0;
     for (int b = 0; b < body_count(); ++b) {

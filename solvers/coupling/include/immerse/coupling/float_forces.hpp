@@ -10,6 +10,7 @@
 //   A_e = (alpha (n . V / |V|) + (1 - alpha)) A  for pieces facing the flow (n . V > 0), else 0.
 #include "immerse/bodies/eigen.hpp"
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -17,6 +18,12 @@
 #include "immerse/bodies/trimesh.hpp"
 
 namespace immerse::coupling {
+
+// Where a bilinear sample at coordinate c lies along an axis of n cells of size dx, in cells from
+// the first cell centre (centres at (i + 1/2) dx), clamped to the outermost centres: it reads cells
+// floor of it and the next. FloatWaterOf samples through it, and whoever gathers the rows a sample
+// will read (a split lattice) must ask it too.
+inline double float_sample_coord(double c, double dx, int n) { return std::clamp(c / dx - 0.5, 0.0, n - 1.0); }
 
 // The water surface as the body sees it: depth and velocity sampled bilinearly between cell
 // centres (clamped at the borders); the bottom is flat at z = 0, so the surface is at z = h. The
