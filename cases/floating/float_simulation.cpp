@@ -82,8 +82,11 @@ void FloatSimulation::check_health() {
   if (!s.healthy)
     throw NumericalError(fmt::format(
         "{}: water field '{}' is {} at cell ({}, {}) at step {} (t = {:g} s). Hint: lower time.dt (the lattice speed "
-        "dx/dt must stay well above |u| + sqrt(g h)), raise physics.tau, or lower the body forcing coupling.k_plus",
-        source_, s.field, s.field == "h" ? "not a positive depth" : "not finite", s.i, s.j, n, time()));
+        "dx/dt must stay well above |u| + sqrt(g h)), raise physics.tau, or lower the body forcing coupling.k_plus{}",
+        source_, s.field, s.field == "h" ? "not a positive depth" : "not finite", s.i, s.j, n, time(),
+        system_->water().params().collision == swlbm::Collision::bgk
+            ? "; for water faster than sqrt(g h), set physics.collision = corrected"
+            : ""));
   if (s.max_lattice_courant >= 1)
     throw NumericalError(fmt::format(
         "{}: instability detector: (|u| + sqrt(g h)) / v reached {:.3g} >= 1 at step {} (t = {:g} s): the flow became "

@@ -70,8 +70,8 @@ double wave_function(double h, double hk, double g) {
   return (h - hk) * std::sqrt(0.5 * g * (h + hk) / (h * hk));
 }
 
-// The dam break between the deepest and the shallowest initial water: refused when it turns
-// transcritical, naming the cells and the depth ratio that would keep it subcritical.
+// The dam break between the deepest and the shallowest initial water: refused when it opens a dry
+// bed, or turns transcritical under Zhou's BGK collision, naming the cells and the way out.
 void check_transcritical(const SwParams& p, const FlowScales& s) {
   if (p.allow_transcritical) return;
   const SwCell &high = s.deepest, &low = s.shallowest;
@@ -80,14 +80,21 @@ void check_transcritical(const SwParams& p, const FlowScales& s) {
   const double n = std::hypot(d[0], d[1]);
   if (n > 0) d[0] /= n, d[1] /= n;
   const SwRiemann r = sw_riemann({high.h, high.u * d[0] + high.v * d[1]}, {low.h, low.u * d[0] + low.v * d[1]}, p.g);
-  if (!r.dry && !r.transcritical) return;
-  throw InputError(fmt::format(
+  if (!r.dry && !(r.transcritical && p.collision == Collision::bgk)) return;
+  const std::string state = fmt::format(
       "{}: key 'initial.h': the initial state is a dam break that turns {}: {:g} m of water at ({:g}, {:g}) m against "
-      "{:g} m at ({:g}, {:g}) m gives a middle state of {:.3g} m at {:.3g} m/s (Froude {:.3g}). The shallow-water "
-      "lattice stops on flow that passes through critical (its depth goes negative at the sonic point). Keep the "
-      "shallow side above 0.138 of the deep side for still water, or set stability.allow_transcritical = true to try",
-      p.source, r.dry ? "dry" : "supercritical", high.h, high.x, high.y, low.h, low.x, low.y, r.h, r.u,
-      r.h > 0 ? std::abs(r.u) / std::sqrt(p.g * r.h) : INFINITY));
+      "{:g} m at ({:g}, {:g}) m",
+      p.source, r.dry ? "dry" : "supercritical", high.h, high.x, high.y, low.h, low.x, low.y);
+  if (r.dry)
+    throw InputError(state +
+                     ". The waves leave a dry bed between them, which the shallow-water lattice cannot carry (its "
+                     "depth must stay positive); set stability.allow_transcritical = true to try");
+  throw InputError(fmt::format(
+      "{} gives a middle state of {:.3g} m at {:.3g} m/s (Froude {:.3g}). Zhou's BGK collision stops on flow that "
+      "passes through critical (its viscosity turns negative on the slow wave; the depth goes negative at the "
+      "sonic point). Set physics.collision = corrected, keep the shallow side above 0.138 of the deep side for "
+      "still water, or set stability.allow_transcritical = true to try",
+      state, r.h, r.u, std::abs(r.u) / std::sqrt(p.g * r.h)));
 }
 
 }  // namespace

@@ -12,10 +12,12 @@ const Choices<Border> kBorders{{"wall", Border::wall},
                                {"outflow", Border::outflow},
                                {"wave", Border::wave}};
 const Choices<Storage> kStorage{{"fp64", Storage::fp64}, {"fp32", Storage::fp32}, {"fp16s", Storage::fp16s}};
+const Choices<Collision> kCollision{{"bgk", Collision::bgk}, {"corrected", Collision::corrected}};
 
 }  // namespace
 
 std::string to_string(Storage s) { return kStorage.name(s); }
+std::string to_string(Collision c) { return kCollision.name(c); }
 
 VolumeTolerance volume_roundoff_tolerance(Storage s) {
   switch (s) {
@@ -39,7 +41,11 @@ Schema sw_schema() {
   Schema physics;
   physics.number("g", 9.81, 1e-6, 1e3, "m/s^2", "gravity")
       .number("tau", 0.6, 0.5000001, 100, "", "BGK relaxation time (viscosity (tau - 1/2) v dx / 3)")
-      .number("rho", 1000, 1e-3, 1e6, "kg/m^3", "water density (forces on bodies)");
+      .number("rho", 1000, 1e-3, 1e6, "kg/m^3", "water density (forces on bodies)")
+      .choice("collision", "bgk", kCollision.names(),
+              "bgk: Zhou's equilibrium as printed; corrected: its second moment corrected so the viscous stress "
+              "is nu h (grad u + grad u^T + div u I), which carries supercritical and transcritical flow (one "
+              "process only)");
   Schema initial;
   initial.expression("h", "1", "initial depth, formula of x, y (m)")
       .expression("u", "0", "initial x velocity, formula of x, y (m/s)")
@@ -69,7 +75,7 @@ Schema sw_schema() {
               "largest expected flow speed for the up-front lattice checks (0: from the initial/inflow formulas)")
       .boolean("allow_transcritical", false,
                "run an initial state whose dam break between its deepest and shallowest water turns supercritical "
-               "(refused by default: the lattice stops on such flow)");
+               "with physics.collision = bgk (refused by default: that lattice stops on such flow)");
   Schema s;
   s.object("grid", grid, "water grid")
       .object("time", time, "time stepping")
@@ -91,6 +97,7 @@ SwParams sw_params_from_json(const json& r, const std::string& source) {
   p.steps = r["time"]["steps"];
   p.g = r["physics"]["g"];
   p.tau = r["physics"]["tau"];
+  p.collision = kCollision.parse(r["physics"]["collision"], "physics.collision");
   p.initial_h = r["initial"]["h"];
   p.initial_u = r["initial"]["u"];
   p.initial_v = r["initial"]["v"];

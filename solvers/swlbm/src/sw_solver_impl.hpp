@@ -50,6 +50,16 @@ SwSolver<Exec, V>::SwSolver(const SwParams& p)
   uy_ = field("swlbm::v", n);
   fx_ = field("swlbm::Fx", n);
   fy_ = field("swlbm::Fy", n);
+  if (p.collision == Collision::corrected) {
+    if (p.block.split())
+      throw InputError(
+          fmt::format("{}: key 'physics.collision': corrected runs on one process (its gradients would "
+                      "need the neighbour ranks' fields); run without mpirun or with collision bgk",
+                      p.source));
+    h_prev_ = field("swlbm::h_prev", n);
+    ux_prev_ = field("swlbm::u_prev", n);
+    uy_prev_ = field("swlbm::v_prev", n);
+  }
   const int len[4] = {p.ny, p.ny, p.nx, p.nx};
   for (int s = 0; s < 4; ++s) {
     border_[s] = typename SwStep<device, V>::border(fmt::format("swlbm::border{}", s), len[s]);
@@ -135,19 +145,9 @@ void SwSolver<Exec, V>::fill_borders(double t) {
 }
 
 template <class Exec, class V>
-void SwSolver<Exec, V>::launch_step() {
-  {
-    auto scope = phases_.scope("borders");
-    if (borders_move_) fill_borders(time_);
-  }
-  if (halo_) {
-    auto scope = phases_.scope("halo");
-    halo_->fill(f_[cur_]);
-  }
-  // On host spaces the launch runs the kernel; on a device it only queues it (with phase timing on,
-  // the scope waits for it).
-  auto scope = phases_.scope("water step");
-  using Step = SwStep<device, V>;
+template <bool Corrected>
+void SwSolver<Exec, V>::launch_kernel() {
+  using Step = SwStep<device, V, Corrected>;
   const double v = p_.lattice_speed();
   Step k{f_[cur_],
          f_[1 - cur_],
@@ -173,10 +173,43 @@ void SwSolver<Exec, V>::launch_step() {
     for (int a = 0; a < 9; ++a) k.ref[a] = static_cast<real>(ref_[a]);
     k.inv_scale = static_cast<real>(inv_scale_);
   }
+  if constexpr (Corrected) {
+    k.h_prev = h_prev_;
+    k.u_prev = ux_prev_;
+    k.v_prev = uy_prev_;
+    k.visc_dt = static_cast<real>((p_.tau - 0.5) * p_.dt);
+    k.gr = static_cast<real>(p_.g);
+    k.inv_v2 = static_cast<real>(1.0 / (v * v));
+    k.inv_dx = static_cast<real>(1.0 / p_.dx);
+  }
   if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
     Kokkos::parallel_for("swlbm::step_rows", Kokkos::RangePolicy<Exec>(j0_, j0_ + rows_), typename Step::Rows{k});
   else
     Kokkos::parallel_for("swlbm::step", Kokkos::RangePolicy<Exec>(j0_ * p_.nx, (j0_ + rows_) * p_.nx), k);
+}
+
+template <class Exec, class V>
+void SwSolver<Exec, V>::launch_step() {
+  {
+    auto scope = phases_.scope("borders");
+    if (borders_move_) fill_borders(time_);
+  }
+  if (halo_) {
+    auto scope = phases_.scope("halo");
+    halo_->fill(f_[cur_]);
+  }
+  // On host spaces the launch runs the kernel; on a device it only queues it (with phase timing on,
+  // the scope waits for it).
+  auto scope = phases_.scope("water step");
+  if (p_.collision == Collision::corrected) {
+    // The corrected collision's gradients read the previous step's fields while the step writes them.
+    Kokkos::deep_copy(Exec(), h_prev_, h_);
+    Kokkos::deep_copy(Exec(), ux_prev_, ux_);
+    Kokkos::deep_copy(Exec(), uy_prev_, uy_);
+    launch_kernel<true>();
+  } else {
+    launch_kernel<false>();
+  }
   cur_ = 1 - cur_;
   time_ += p_.dt;
   ++steps_;

@@ -7,6 +7,21 @@
 // momentum flux density (m^2/s^2) written by the body coupling.
 // The populations are stored as V (sw_storage.hpp: double, or float / binary16 deviations from a
 // reference); the arithmetic and the macroscopic fields (h, u, v, F) are in SwStore<V>::real.
+//
+// Corrected collision (physics.collision = corrected). The Chapman-Enskog expansion of this BGK
+// gives the viscous stress -(tau - 1/2) dt [(v^2/3) (div m I + grad m + grad m^T) + G], with m = h u
+// and the lattice error
+//   G_ij = -d_k(h u_i u_j u_k) - g h (u_i d_j h + u_j d_i h) - g h div m delta_ij
+// (Zhou's equilibrium has no u^3 in its third moment; its g h^2/2 changes in time with h).
+// Projected on the two characteristic waves u -+ c (c = sqrt(g h)), that stress gives the slow wave
+// the viscosity -(u - c) (v^2 - (u - c)^2) / (2 c) times (tau - 1/2) dt: negative wherever u > c,
+// so supercritical water is anti-diffusive and a dam break through critical drives the depth
+// negative at the sonic point. The corrected collision adds
+// Delta = (tau - 1/2) dt [G + (v^2/3) (u.grad h I + u grad h^T + grad h u^T)] to the equilibrium's
+// second moment (a Hermite term: no change of mass or momentum), which leaves the stress
+// nu h (grad u + grad u^T + div u I), nu = (tau - 1/2) v dx / 3, whose viscosity on each wave
+// (in 1D) is 3 nu / 2 > 0 at any Froude number. The gradients are central differences of the previous step's
+// h and u (one-sided at walls and open borders, wrapped across periodic ones).
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <type_traits>
@@ -20,7 +35,7 @@ namespace immerse::swlbm {
 enum : int { kWall = 0, kPeriodic = 1, kInflow = 2, kOutflow = 3, kWave = 4 };
 enum : int { kLeft = 0, kRight = 1, kBottom = 2, kTop = 3 };
 
-template <class Device, class V = double>
+template <class Device, class V = double, bool Corrected = false>
 struct SwStep {
   using S = SwStore<V>;
   using R = typename S::real;
@@ -40,6 +55,9 @@ struct SwStep {
   R g6v2;           // g / (6 v^2)
   R ref[9] = {};    // the stored populations' shift (zero for double)
   R inv_scale = 1;  // and scale (binary16)
+  // Corrected collision only: the previous step's fields, (tau - 1/2) dt, g, 1 / v^2 and 1 / dx.
+  field h_prev = {}, u_prev = {}, v_prev = {};
+  R visc_dt = 0, gr = 0, inv_v2 = 0, inv_dx = 0;
 
   KOKKOS_FORCEINLINE_FUNCTION R load(const pops& f, int c, int a) const { return S::load(f(c, a), ref[a], inv_scale); }
   KOKKOS_FORCEINLINE_FUNCTION void store(int c, int a, R x) const { f_new(c, a) = S::store(x, ref[a], inv_scale); }
@@ -181,15 +199,65 @@ struct SwStep {
     const R q = U * U + W * W, A = g6v2 * hs;
     const R ax = hs * (A - q / R(6)), dg = R(0.25) * ax, hs4 = R(0.25) * hs;
     const R Fx = force_scale * fx(c), Fy = force_scale * fy(c);
-    out(0, f0 - omega * (f0 - hs * (R(1) - R(5) * A - R(2) * q / R(3))));
-    out(1, f1 - omega * (f1 - moving(ax, hs, U)) + Fx);
-    out(2, f2 - omega * (f2 - moving(dg, hs4, U - W)) + Fx - Fy);
-    out(3, f3 - omega * (f3 - moving(ax, hs, -W)) - Fy);
-    out(4, f4 - omega * (f4 - moving(dg, hs4, -U - W)) - Fx - Fy);
-    out(5, f5 - omega * (f5 - moving(ax, hs, -U)) - Fx);
-    out(6, f6 - omega * (f6 - moving(dg, hs4, -U + W)) - Fx + Fy);
-    out(7, f7 - omega * (f7 - moving(ax, hs, W)) + Fy);
-    out(8, f8 - omega * (f8 - moving(dg, hs4, U + W)) + Fx + Fy);
+    R d[9] = {};
+    if constexpr (Corrected) correction(c, d);
+    out(0, f0 - omega * (f0 - plus<0>(hs * (R(1) - R(5) * A - R(2) * q / R(3)), d)));
+    out(1, f1 - omega * (f1 - plus<1>(moving(ax, hs, U), d)) + Fx);
+    out(2, f2 - omega * (f2 - plus<2>(moving(dg, hs4, U - W), d)) + Fx - Fy);
+    out(3, f3 - omega * (f3 - plus<3>(moving(ax, hs, -W), d)) - Fy);
+    out(4, f4 - omega * (f4 - plus<4>(moving(dg, hs4, -U - W), d)) - Fx - Fy);
+    out(5, f5 - omega * (f5 - plus<5>(moving(ax, hs, -U), d)) - Fx);
+    out(6, f6 - omega * (f6 - plus<6>(moving(dg, hs4, -U + W), d)) - Fx + Fy);
+    out(7, f7 - omega * (f7 - plus<7>(moving(ax, hs, W), d)) + Fy);
+    out(8, f8 - omega * (f8 - plus<8>(moving(dg, hs4, U + W), d)) + Fx + Fy);
+  }
+
+  // The equilibrium of direction a, with the corrected collision's term (BGK: unchanged, no + 0).
+  template <int a>
+  KOKKOS_FORCEINLINE_FUNCTION static R plus(R eq, const R* d) {
+    if constexpr (Corrected) return eq + d[a];
+    return eq;
+  }
+
+  // The neighbours of cell i of n along one axis and 1 / their distance: central inside,
+  // one-sided at a wall or open border, wrapped across a periodic one.
+  KOKKOS_INLINE_FUNCTION void neighbours(int i, int n, bool periodic, int& lo, int& hi, R& inv_span) const {
+    lo = i > 0 ? i - 1 : (periodic ? n - 1 : i);
+    hi = i < n - 1 ? i + 1 : (periodic ? 0 : i);
+    inv_span = inv_dx / R((i > 0 || periodic ? 1 : 0) + (i < n - 1 || periodic ? 1 : 0));
+  }
+
+  // The corrected collision's term d_a at cell c (lattice units): Delta / v^2 from the previous
+  // step's fields, then d_a = w_a (9/2) (c_a c_a - I/3) : Delta / v^2 with the D2Q9 Hermite
+  // weights 4/9, 1/9, 1/36 (zero sum and first moment, second moment Delta / v^2).
+  KOKKOS_INLINE_FUNCTION void correction(const int c, R* d) const {
+    const int i = c % nx, j = c / nx;
+    int il, ih, jl, jh;
+    R sx, sy;
+    neighbours(i, nx, kind[kLeft] == kPeriodic, il, ih, sx);
+    neighbours(j, ny, kind[kBottom] == kPeriodic, jl, jh, sy);
+    const int xl = j * nx + il, xh = j * nx + ih, yl = jl * nx + i, yh = jh * nx + i;
+    const R uxl = u_prev(xl), uxh = u_prev(xh), vxl = v_prev(xl), vxh = v_prev(xh);
+    const R uyl = u_prev(yl), uyh = u_prev(yh), vyl = v_prev(yl), vyh = v_prev(yh);
+    // h u at the x neighbours, h v at the y neighbours.
+    const R mxl = h_prev(xl) * uxl, mxh = h_prev(xh) * uxh, myl = h_prev(yl) * vyl, myh = h_prev(yh) * vyh;
+    const R hx = (h_prev(xh) - h_prev(xl)) * sx, hy = (h_prev(yh) - h_prev(yl)) * sy;
+    const R div = (mxh - mxl) * sx + (myh - myl) * sy;
+    // d_k(h u_i u_j u_k) for (i, j) = xx, yy, xy.
+    const R cxx = (mxh * uxh * uxh - mxl * uxl * uxl) * sx + (myh * uyh * uyh - myl * uyl * uyl) * sy;
+    const R cyy = (mxh * vxh * vxh - mxl * vxl * vxl) * sx + (myh * vyh * vyh - myl * vyl * vyl) * sy;
+    const R cxy = (mxh * uxh * vxh - mxl * uxl * vxl) * sx + (myh * uyh * vyh - myl * uyl * vyl) * sy;
+    const R u = u_prev(c), v = v_prev(c), gh = gr * h_prev(c), ugh = u * hx + v * hy, cross = u * hy + v * hx;
+    const R third = R(1) / R(3);
+    const R Dxx = visc_dt * (third * (ugh + 2 * u * hx) - (cxx + 2 * gh * u * hx + gh * div) * inv_v2);
+    const R Dyy = visc_dt * (third * (ugh + 2 * v * hy) - (cyy + 2 * gh * v * hy + gh * div) * inv_v2);
+    const R Dxy = visc_dt * (third * cross - (cxy + gh * cross) * inv_v2);
+    const R tr = Dxx + Dyy;
+    d[0] = -R(2) / R(3) * tr;
+    d[1] = d[5] = (2 * Dxx - Dyy) / R(6);
+    d[3] = d[7] = (2 * Dyy - Dxx) / R(6);
+    d[2] = d[6] = (tr - 3 * Dxy) / R(12);  // c_x c_y = -1
+    d[4] = d[8] = (tr + 3 * Dxy) / R(12);  // c_x c_y = +1
   }
 };
 

@@ -17,6 +17,12 @@ enum class Border { wall, periodic, inflow, outflow, wave };
 // equilibrium in float or IEEE binary16 (arithmetic in float).
 enum class Storage { fp64, fp32, fp16s };
 
+// The collision: Zhou's BGK as printed (bgk), or BGK with the equilibrium's second moment corrected
+// so that the viscous stress is nu h (grad u + grad u^T + div u I) (corrected, sw_kernels.hpp). BGK's
+// stress carries lattice error terms (the cubic u u u, g h u, and v^2 u grad h) that make the viscosity
+// of the slow wave negative, proportional to 1 - Fr, wherever the flow is supercritical.
+enum class Collision { bgk, corrected };
+
 struct WaveMaker {
   double A = 0, L = 1, c = 0, n = 1, depth = 1;
 };
@@ -41,6 +47,7 @@ struct SwParams {
   std::string inflow_h = "1", inflow_u = "0", inflow_v = "0";     // formulas of x, y, t on inflow borders
   WaveMaker wave;
   Storage storage = Storage::fp64;
+  Collision collision = Collision::bgk;
   double velocity_scale = 0;         // expected peak |u| for the up-front checks (0: from the formulas)
   bool allow_transcritical = false;  // skip the up-front dam-break check (stability.hpp)
   std::string source = "case";
@@ -60,6 +67,7 @@ struct SwParams {
 Schema sw_schema();
 SwParams sw_params_from_json(const json& resolved, const std::string& source);
 std::string to_string(Storage s);
+std::string to_string(Collision c);
 // The relative change of sum h a run without sources may show from rounding alone, and why: the
 // tolerance of the volume conservation checks. fp64: 1e-10 (double round-off); fp32: 1e-5 and fp16s:
 // 5e-4 (binary16's unit round-off, 2^-11), 4.3 and 4.5 times the largest drift measured over the

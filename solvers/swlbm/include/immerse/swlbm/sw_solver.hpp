@@ -79,6 +79,9 @@ class SwSolver final : public SwFlow {
 
  private:
   void fill_borders(double t);
+  // The step's kernel for physics.collision bgk (false) or corrected (true).
+  template <bool Corrected>
+  void launch_kernel();
   // Host copies of the fields of whole-lattice rows [first, last), all of them this process's own.
   HostFields own_rows(int first, int last) const;
 
@@ -88,6 +91,7 @@ class SwSolver final : public SwFlow {
   double ref_depth_ = 1, ref_[9] = {}, inv_scale_ = 1;
   int cur_ = 0;
   field h_, ux_, uy_, fx_, fy_;
+  field h_prev_, ux_prev_, uy_prev_;  // physics.collision = corrected: the fields the step starts from
   typename SwStep<device, V>::border border_[4];
   typename SwStep<device, V>::border::HostMirror border_host_[4];
   Expression inflow_h_, inflow_u_, inflow_v_;
