@@ -15,7 +15,8 @@ SolverEntry swlbm_solver_entry() {
            {"fps_objects", make_fps_objects},
            {"boat_load", make_boat_load},
            {"sailboat", make_sailboat},
-           {"motorboat", make_motorboat}}};
+           {"motorboat", make_motorboat},
+           {"dam_break", make_dam_break}}};
 }
 
 }  // namespace immerse::cases

@@ -242,6 +242,18 @@ TEST(SwRiemann, MatchesStokersMiddleState) {
   }
 }
 
+// The dam-break profile of the dam_break case (fan, plateau, bore from sw_riemann's middle state)
+// against Stoker's, through critical too.
+TEST(SwRiemann, DamBreakProfileMatchesStoker) {
+  for (double hr : {1.0, 0.3, 0.1, 0.02}) {
+    const Stoker exact(2.0, hr, 0);
+    const SwRiemann r = sw_riemann({2.0, 0}, {hr, 0}, kG);
+    EXPECT_NEAR(sw_dam_break_bore_speed(hr, r), exact.shock_speed, 1e-9 * exact.shock_speed) << hr;
+    for (double xi = -6; xi <= 6; xi += 0.01)
+      EXPECT_NEAR(sw_dam_break_at(2.0, hr, r, kG, xi).h, exact.depth(xi, 1.0), 1e-9) << hr << " at " << xi;
+  }
+}
+
 // Still water turns supercritical behind the bore when h_r / h_l < 0.1383 (the middle state's
 // Froude number reaches 1: Stoker 1957); the check must flip there and nowhere else.
 TEST(SwRiemann, StillWaterIsTranscriticalBelowTheCriticalRatio) {

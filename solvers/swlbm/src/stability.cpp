@@ -122,6 +122,16 @@ SwRiemann sw_riemann(const SwState& left, const SwState& right, double g) {
   return r;
 }
 
+SwState sw_dam_break_at(double hl, double hr, const SwRiemann& r, double g, double xi) {
+  const double cl = std::sqrt(g * hl), cm = std::sqrt(g * r.h);
+  if (xi <= -cl) return {hl, 0};
+  if (xi <= r.u - cm) return {(2 * cl - xi) * (2 * cl - xi) / (9 * g), 2 * (cl + xi) / 3};  // the fan
+  if (xi <= sw_dam_break_bore_speed(hr, r)) return {r.h, r.u};
+  return {hr, 0};
+}
+
+double sw_dam_break_bore_speed(double hr, const SwRiemann& r) { return r.h * r.u / (r.h - hr); }
+
 void check_stability(const SwParams& p) {
   const FlowScales s = flow_scales(p);
   if (!(s.h_max > 0))

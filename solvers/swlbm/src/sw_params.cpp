@@ -44,8 +44,8 @@ Schema sw_schema() {
       .number("rho", 1000, 1e-3, 1e6, "kg/m^3", "water density (forces on bodies)")
       .choice("collision", "bgk", kCollision.names(),
               "bgk: Zhou's equilibrium as printed; corrected: its second moment corrected so the viscous stress "
-              "is nu h (grad u + grad u^T + div u I), which carries supercritical and transcritical flow (one "
-              "process only)");
+              "is nu h (grad u + grad u^T + div u I), with regularized populations: it carries supercritical and "
+              "transcritical flow");
   Schema initial;
   initial.expression("h", "1", "initial depth, formula of x, y (m)")
       .expression("u", "0", "initial x velocity, formula of x, y (m/s)")

@@ -51,11 +51,6 @@ SwSolver<Exec, V>::SwSolver(const SwParams& p)
   fx_ = field("swlbm::Fx", n);
   fy_ = field("swlbm::Fy", n);
   if (p.collision == Collision::corrected) {
-    if (p.block.split())
-      throw InputError(
-          fmt::format("{}: key 'physics.collision': corrected runs on one process (its gradients would "
-                      "need the neighbour ranks' fields); run without mpirun or with collision bgk",
-                      p.source));
     h_prev_ = field("swlbm::h_prev", n);
     ux_prev_ = field("swlbm::u_prev", n);
     uy_prev_ = field("swlbm::v_prev", n);
@@ -194,22 +189,26 @@ void SwSolver<Exec, V>::launch_step() {
     auto scope = phases_.scope("borders");
     if (borders_move_) fill_borders(time_);
   }
+  const bool corrected = p_.collision == Collision::corrected;
+  if (corrected) {
+    // The corrected collision's gradients read the previous step's fields while the step writes them.
+    auto scope = phases_.scope("water step");
+    Kokkos::deep_copy(Exec(), h_prev_, h_);
+    Kokkos::deep_copy(Exec(), ux_prev_, ux_);
+    Kokkos::deep_copy(Exec(), uy_prev_, uy_);
+  }
   if (halo_) {
     auto scope = phases_.scope("halo");
     halo_->fill(f_[cur_]);
+    if (corrected) halo_->fill_fields(h_prev_, ux_prev_, uy_prev_);
   }
   // On host spaces the launch runs the kernel; on a device it only queues it (with phase timing on,
   // the scope waits for it).
   auto scope = phases_.scope("water step");
-  if (p_.collision == Collision::corrected) {
-    // The corrected collision's gradients read the previous step's fields while the step writes them.
-    Kokkos::deep_copy(Exec(), h_prev_, h_);
-    Kokkos::deep_copy(Exec(), ux_prev_, ux_);
-    Kokkos::deep_copy(Exec(), uy_prev_, uy_);
+  if (corrected)
     launch_kernel<true>();
-  } else {
+  else
     launch_kernel<false>();
-  }
   cur_ = 1 - cur_;
   time_ += p_.dt;
   ++steps_;

@@ -39,6 +39,13 @@ struct SwRiemann {
   bool dry = false, transcritical = false;
 };
 SwRiemann sw_riemann(const SwState& left, const SwState& right, double g);
+// The exact solution of still water at depth h_l against still water at h_r < h_l (Stoker 1957,
+// "Water Waves", ch. 10): a rarefaction into the deep side, the middle state r, a bore into the
+// shallow side. Depth and velocity at xi = (x - x0) / t. Where the middle state is supercritical
+// the fan is transonic, its sonic point at xi = 0 with the critical depth (2/3)^2 h_l.
+SwState sw_dam_break_at(double hl, double hr, const SwRiemann& r, double g, double xi);
+// The bore's speed into the shallow side (mass conservation across it).
+double sw_dam_break_bore_speed(double hr, const SwRiemann& r);
 
 struct LatticeLimits {
   double rest_ratio;       // 5 g h_max / (6 v^2) + 2 u_max^2 / (3 v^2), must be < 1
