@@ -64,6 +64,14 @@ struct SwStep {
   // Corrected collision only: the previous step's fields, (tau - 1/2) dt, g, 1 / v^2 and 1 / dx.
   field h_prev = {}, u_prev = {}, v_prev = {};
   R visc_dt = 0, gr = 0, inv_v2 = 0, inv_dx = 0;
+  // The cells the corrected collision's gradients read around a cell: x and y neighbours below
+  // and above, 1 / their distances, and whether each side exists (one-sided at a wall or open
+  // border, wrapped across a periodic one).
+  struct Stencil {
+    int xl, xh, yl, yh;
+    R sx, sy;
+    bool back_x, fwd_x, back_y, fwd_y;
+  };
 
   KOKKOS_FORCEINLINE_FUNCTION R load(const pops& f, int c, int a) const { return S::load(f(c, a), ref[a], inv_scale); }
   KOKKOS_FORCEINLINE_FUNCTION void store(int c, int a, R x) const { f_new(c, a) = S::store(x, ref[a], inv_scale); }
@@ -158,8 +166,8 @@ struct SwStep {
 #pragma omp simd
 #endif
     for (int b = 0; b < n; ++b)
-      relax(c0 + b, in[b], in[kBlock + b], in[2 * kBlock + b], in[3 * kBlock + b], in[4 * kBlock + b],
-            in[5 * kBlock + b], in[6 * kBlock + b], in[7 * kBlock + b], in[8 * kBlock + b], ToBlock{out, b});
+      relax<true>(c0 + b, in[b], in[kBlock + b], in[2 * kBlock + b], in[3 * kBlock + b], in[4 * kBlock + b],
+                  in[5 * kBlock + b], in[6 * kBlock + b], in[7 * kBlock + b], in[8 * kBlock + b], ToBlock{out, b});
     for (int a = 0; a < 9; ++a) narrow_halves(out + a * kBlock, &f_new(c0, a), n, inv_scale, ref[a]);
   }
 
@@ -168,14 +176,14 @@ struct SwStep {
     if (i > 0 && i < nx - 1 && j > 0 && j < ny - 1) return interior(c);
     R f[9];
     for (int a = 0; a < 9; ++a) f[a] = pull(i, j, a);
-    collide(c, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]);
+    collide<false>(c, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]);
   }
 
   // An interior cell: the source of direction a is the cell c - (cx_a + cy_a nx).
   KOKKOS_FORCEINLINE_FUNCTION void interior(const int c) const {
-    collide(c, load(f_old, c, 0), load(f_old, c - 1, 1), load(f_old, c - 1 + nx, 2), load(f_old, c + nx, 3),
-            load(f_old, c + 1 + nx, 4), load(f_old, c + 1, 5), load(f_old, c + 1 - nx, 6), load(f_old, c - nx, 7),
-            load(f_old, c - 1 - nx, 8));
+    collide<true>(c, load(f_old, c, 0), load(f_old, c - 1, 1), load(f_old, c - 1 + nx, 2), load(f_old, c + nx, 3),
+                  load(f_old, c + 1 + nx, 4), load(f_old, c + 1, 5), load(f_old, c + 1 - nx, 6), load(f_old, c - nx, 7),
+                  load(f_old, c - 1 - nx, 8));
   }
 
   // w_a h (A - |U|^2/6) + w_a h (s/3 + s^2/2): a moving population's equilibrium, the first term shared.
@@ -183,14 +191,16 @@ struct SwStep {
     return base + wh * (s * R(1.0 / 3.0) + R(0.5) * s * s);
   }
 
+  // Interior: c is no border cell (the corrected collision's gradients need no border rules).
+  template <bool Interior>
   KOKKOS_FORCEINLINE_FUNCTION void collide(const int c, const R f0, const R f1, const R f2, const R f3, const R f4,
                                            const R f5, const R f6, const R f7, const R f8) const {
-    relax(c, f0, f1, f2, f3, f4, f5, f6, f7, f8, ToLattice{*this, c});
+    relax<Interior>(c, f0, f1, f2, f3, f4, f5, f6, f7, f8, ToLattice{*this, c});
   }
 
   // Moments, eq. 2 equilibria and the BGK + force update of one cell's arrived populations; the
   // results go to out(a, value).
-  template <class Out>
+  template <bool Interior, class Out>
   KOKKOS_FORCEINLINE_FUNCTION void relax(const int c, const R f0, const R f1, const R f2, const R f3, const R f4,
                                          const R f5, const R f6, const R f7, const R f8, const Out& out) const {
     const R hs = f0 + f1 + f2 + f3 + f4 + f5 + f6 + f7 + f8;
@@ -216,7 +226,7 @@ struct SwStep {
                     moving(dg, hs4, U + W)};
     if constexpr (Corrected) {
       const R f[9] = {f0, f1, f2, f3, f4, f5, f6, f7, f8};
-      relax_corrected(c, f, e, Fx, Fy, out);
+      relax_corrected(c, Interior ? interior_stencil(c) : border_stencil(c), f, e, Fx, Fy, out);
       return;
     }
     out(0, f0 - omega * (f0 - e[0]));
@@ -236,10 +246,10 @@ struct SwStep {
   // start every step at equilibrium. Without it, a diagonal flow (u = v = 1.63 m/s, Froude 1.16,
   // tau 0.55) lost its depth after 1950 steps. Force term as in BGK.
   template <class Out>
-  KOKKOS_INLINE_FUNCTION void relax_corrected(const int c, const R* f, const R* e, const R Fx, const R Fy,
-                                              const Out& out) const {
+  KOKKOS_FORCEINLINE_FUNCTION void relax_corrected(const int c, const Stencil& st, const R* f, const R* e, const R Fx,
+                                                   const R Fy, const Out& out) const {
     R d[9];
-    correction(c, d);
+    correction(c, st, d);
     R pxx = 0, pyy = 0, pxy = 0;  // the non-equilibrium's second moment (lattice units)
     for (int a = 1; a < 9; ++a) {
       const R n = f[a] - e[a] - d[a];
@@ -263,24 +273,33 @@ struct SwStep {
     return w * R(4.5) * (ccP - trP / R(3));
   }
 
-  // The neighbours of cell i of n along one axis and 1 / their distance: central inside,
-  // one-sided at a wall or open border, wrapped across a periodic one.
-  KOKKOS_INLINE_FUNCTION void neighbours(int i, int n, bool periodic, int& lo, int& hi, R& inv_span) const {
-    lo = i > 0 ? i - 1 : (periodic ? n - 1 : i);
-    hi = i < n - 1 ? i + 1 : (periodic ? 0 : i);
-    inv_span = inv_dx / R((i > 0 || periodic ? 1 : 0) + (i < n - 1 || periodic ? 1 : 0));
+  KOKKOS_FORCEINLINE_FUNCTION Stencil interior_stencil(const int c) const {
+    const R s = R(0.5) * inv_dx;
+    return {c - 1, c + 1, c - nx, c + nx, s, s, true, true, true, true};
+  }
+  KOKKOS_INLINE_FUNCTION Stencil border_stencil(const int c) const {
+    const int i = c % nx, j = c / nx;
+    const bool px = kind[kLeft] == kPeriodic, py = kind[kBottom] == kPeriodic;
+    Stencil st;
+    st.back_x = i > 0 || px;
+    st.fwd_x = i < nx - 1 || px;
+    st.back_y = j > 0 || py;
+    st.fwd_y = j < ny - 1 || py;
+    st.xl = j * nx + (i > 0 ? i - 1 : (px ? nx - 1 : i));
+    st.xh = j * nx + (i < nx - 1 ? i + 1 : (px ? 0 : i));
+    st.yl = (j > 0 ? j - 1 : (py ? ny - 1 : j)) * nx + i;
+    st.yh = (j < ny - 1 ? j + 1 : (py ? 0 : j)) * nx + i;
+    st.sx = inv_dx / R(int(st.back_x) + int(st.fwd_x));
+    st.sy = inv_dx / R(int(st.back_y) + int(st.fwd_y));
+    return st;
   }
 
   // The corrected collision's term d_a at cell c (lattice units): Delta / v^2 from the previous
   // step's fields, then d_a = w_a (9/2) (c_a c_a - I/3) : Delta / v^2 with the D2Q9 Hermite
   // weights 4/9, 1/9, 1/36 (zero sum and first moment, second moment Delta / v^2).
-  KOKKOS_INLINE_FUNCTION void correction(const int c, R* d) const {
-    const int i = c % nx, j = c / nx;
-    int il, ih, jl, jh;
-    R sx, sy;
-    neighbours(i, nx, kind[kLeft] == kPeriodic, il, ih, sx);
-    neighbours(j, ny, kind[kBottom] == kPeriodic, jl, jh, sy);
-    const int xl = j * nx + il, xh = j * nx + ih, yl = jl * nx + i, yh = jh * nx + i;
+  KOKKOS_FORCEINLINE_FUNCTION void correction(const int c, const Stencil& st, R* d) const {
+    const int xl = st.xl, xh = st.xh, yl = st.yl, yh = st.yh;
+    const R sx = st.sx, sy = st.sy;
     const R uxl = u_prev(xl), uxh = u_prev(xh), vxl = v_prev(xl), vxh = v_prev(xh);
     const R uyl = u_prev(yl), uyh = u_prev(yh), vyl = v_prev(yl), vyh = v_prev(yh);
     // h u at the x neighbours, h v at the y neighbours.
@@ -294,8 +313,8 @@ struct SwStep {
     const R h = h_prev(c), u = u_prev(c), v = v_prev(c), gh = gr * h;
     // grad h of the (v^2/3) terms upwinded by the velocity component (the central difference is
     // blind to a two-cell checkerboard, which BGK's supercritical water then amplifies).
-    const R back_x = il != i ? (h - h_prev(xl)) * inv_dx : hx, fwd_x = ih != i ? (h_prev(xh) - h) * inv_dx : hx;
-    const R back_y = jl != j ? (h - h_prev(yl)) * inv_dx : hy, fwd_y = jh != j ? (h_prev(yh) - h) * inv_dx : hy;
+    const R back_x = st.back_x ? (h - h_prev(xl)) * inv_dx : hx, fwd_x = st.fwd_x ? (h_prev(xh) - h) * inv_dx : hx;
+    const R back_y = st.back_y ? (h - h_prev(yl)) * inv_dx : hy, fwd_y = st.fwd_y ? (h_prev(yh) - h) * inv_dx : hy;
     const R ux_h = u > 0 ? back_x : (u < 0 ? fwd_x : hx), uy_h = v > 0 ? back_y : (v < 0 ? fwd_y : hy);
     const R ugh = u * ux_h + v * uy_h, third = R(1) / R(3);
     R Dxx = visc_dt * (third * (ugh + 2 * u * ux_h) - (cxx + 2 * gh * u * hx + gh * div) * inv_v2);
