@@ -549,9 +549,10 @@ std::vector<Check> JellyfishSimulation::checks(const json& m) const {
        "margin plane) leaves through the margin plane; tol 0.25: the measured shortfall, 0.18 at 2 cm and 0.14 at 1 "
        "cm (wall resolved to a cell, lattice compressibility), with margin",
        CheckKind::conservation},
-      {"relative mass drift", m["mass_drift_rel"], 0.0, 0.05,
-       "paper section 3.2: the C-group scheme does not conserve mass, the deviation is little; tol 5% (measured, "
-       "reported)",
+      {"relative mass drift", m["mass_drift_rel"], 0.0, 2e-3,
+       "paper section 3.2: the C-group scheme does not conserve mass, the deviation is little. Cells that change "
+       "group as the bell moves create or destroy water; measured |drift| <= 7.0e-4 (1 cm, first 250 steps; 5.0e-4 "
+       "over the 1 cm run, 1.3e-4 at 2 cm, 3.6e-4 with tracers or algae); tol 2e-3. The printed C3 rule drifts 5-6%",
        CheckKind::conservation},
   };
   return out;
