@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-
 #include <filesystem>
 
 #include "float_simulation.hpp"
@@ -48,7 +47,7 @@ class DamBreak final : public FloatSimulation {
     const swlbm::HostFields f = system_->water().fields();
     const double g = case_.water.g, L = f.nx * f.dx;
     const double t = time() - case_.water.dt;  // the fields are those the last step started from
-    const double bore = sw_dam_break_bore_speed(hr_, exact_), cm = std::sqrt(g * exact_.h);
+    const double bore = swlbm::sw_dam_break_bore_speed(hr_, exact_), cm = std::sqrt(g * exact_.h);
     double error = 0, bore_x = 0;
     const double mid = 0.5 * (exact_.h + hr_);
     for (int i = 0; i < f.nx; ++i) {
