@@ -61,8 +61,8 @@ LatticeLimits lattice_limits(const SwParams& p, const FlowScales& s);
 // InputError naming the keys (time.dt, grid.dx) and the allowed range when a limit is violated.
 void check_stability(const SwParams& p);
 // InputError (exit 2) when the lattice's fields (two population buffers, depth, velocity and force:
-// 23 doubles per cell; 26 with the corrected collision) do not fit the backend's memory; called before check_stability, which reads
-// the initial formulas at every cell.
+// 23 doubles per cell; 26 with the corrected collision) do not fit the backend's memory; called before check_stability,
+// which reads the initial formulas at every cell.
 void require_sw_memory(Backend backend, const SwParams& p);
 
 }  // namespace immerse::swlbm
