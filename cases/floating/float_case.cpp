@@ -58,6 +58,9 @@ Schema float_schema() {
       .number("buoyancy", 1.0, 0, 10, "",
               "scale of the buoyancy (eq. 3): 1 is the paper's model; another value breaks it on purpose "
               "(a counterexample the draft checks must catch)")
+      .boolean("buoyancy_torque", true,
+               "eq. 3's pressure acts at each wetted piece (true: the paper's model); false applies it at the centre "
+               "of mass, without its righting moment (a counterexample the heel and capsize checks must catch)")
       .number("k_plus", 10, 0, 1e4, "1/s", "body -> water forcing rate when the body pushes (eq. 7)")
       .number("k_minus", 1, 0, 1e4, "1/s", "body -> water forcing rate when the body drags (eq. 7)")
       .boolean("body_to_water", true, "bodies move the water (false: one-way coupling)")
@@ -174,6 +177,7 @@ FloatCase float_case_from_json(const json& r, const std::string& source) {
   c.coupling.forces.drag = k["drag"];
   c.coupling.forces.lift = k["lift"];
   c.coupling.forces.buoyancy = k["buoyancy"];
+  c.coupling.forces.buoyancy_torque = k["buoyancy_torque"];
   c.coupling.forces.alpha = k["alpha"];
   c.coupling.k_plus = k["k_plus"];
   c.coupling.k_minus = k["k_minus"];

@@ -122,8 +122,9 @@ FloatLoads float_body_loads(const bodies::TriMesh& local, const bodies::FloatBod
       if (A <= 0) continue;
       const Eigen::Vector3d c = (t[0] + t[1] + t[2]) / 3.0;
       const double hi = std::max(0.0, level - c.z());
-      Eigen::Vector3d F = -k.buoyancy * k.rho * k.g * hi * A * n;
-      L.buoyancy += F;
+      const Eigen::Vector3d Fb = -k.buoyancy * k.rho * k.g * hi * A * n;
+      Eigen::Vector3d F = Fb;
+      L.buoyancy += Fb;
       // Velocity of the piece relative to the water under it.
       const Eigen::Vector3d V = s.velocity + s.angular_velocity.cross(c - s.position) - water;
       const double speed = V.norm(), nv = n.dot(V);
@@ -135,7 +136,7 @@ FloatLoads float_body_loads(const bodies::TriMesh& local, const bodies::FloatBod
         if (m > 1e-12 * speed) F += -0.5 * k.rho * k.lift * Ae * speed * V.cross(nxV) / m;
       }
       L.force += F;
-      L.torque += (c - s.position).cross(F);
+      L.torque += (c - s.position).cross(k.buoyancy_torque ? F : Eigen::Vector3d(F - Fb));
       L.wetted_area += A;
       if (footprint && n.z() < 0) footprint->push_back({t[0].x(), t[0].y(), t[1].x(), t[1].y(), t[2].x(), t[2].y()});
     }

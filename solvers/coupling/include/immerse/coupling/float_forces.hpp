@@ -47,6 +47,9 @@ struct FloatForceCoefficients {
   double rho = 1000, g = 9.81;
   double drag = 1.0, lift = 0.5, alpha = 0.5;  // C_d, C_l, alpha of eq. 4-6
   double buoyancy = 1.0;  // scale of eq. 3's pressure force: 1 is the model; others break it on purpose
+  // Eq. 3's pressure acts at each wetted piece (the model), or, false, at the centre of mass: no
+  // righting moment, to break the model on purpose.
+  bool buoyancy_torque = true;
 };
 
 enum class Wetness { dry, submerged, partial };
