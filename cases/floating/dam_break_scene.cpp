@@ -23,6 +23,11 @@ class DamBreak final : public FloatSimulation {
     const swlbm::HostFields f = system_->water().fields();
     hl_ = f.h[f.at(0, 0)];
     hr_ = f.h[f.at(f.nx - 1, 0)];
+    if (!(hr_ < hl_) || !(hr_ > 0))
+      throw InputError(
+          fmt::format("{}: key 'initial.h': the dam_break scene needs the deeper water on the left, "
+                      "h_l > h_r > 0; got h_l = {:g} m, h_r = {:g} m",
+                      source, hl_, hr_));
     for (int i = 1; i < f.nx; ++i)
       if (f.h[f.at(i, 0)] != f.h[f.at(i - 1, 0)]) {
         x0_ = i * f.dx;
@@ -32,11 +37,10 @@ class DamBreak final : public FloatSimulation {
       for (int i = 0; i < f.nx; ++i) {
         const size_t c = f.at(i, j);
         const double want = (i + 0.5) * f.dx < x0_ ? hl_ : hr_;
-        if (f.h[c] != want || f.u[c] != 0 || f.v[c] != 0 || !(hr_ < hl_) || !(hr_ > 0))
+        if (f.h[c] != want || f.u[c] != 0 || f.v[c] != 0)
           throw InputError(fmt::format(
               "{}: keys 'initial.h'/'initial.u'/'initial.v': the dam_break scene needs still water in one step, "
-              "deeper on the left (h_l > h_r > 0), the same on every row; cell ({}, {}) has h = {:g} m, u = {:g}, "
-              "v = {:g} m/s",
+              "the same on every row; cell ({}, {}) has h = {:g} m, u = {:g}, v = {:g} m/s",
               source, i, j, f.h[c], f.u[c], f.v[c]));
       }
     exact_ = swlbm::sw_riemann({hl_, 0}, {hr_, 0}, case_.water.g);
@@ -46,7 +50,7 @@ class DamBreak final : public FloatSimulation {
     json m = FloatSimulation::metrics();
     const swlbm::HostFields f = system_->water().fields();
     const double g = case_.water.g, L = f.nx * f.dx;
-    const double t = time() - case_.water.dt;  // the fields are those the last step started from
+    const double t = fields_time();
     const double bore = swlbm::sw_dam_break_bore_speed(hr_, exact_), cm = std::sqrt(g * exact_.h);
     double error = 0, bore_x = 0;
     const double mid = 0.5 * (exact_.h + hr_);
@@ -93,7 +97,7 @@ class DamBreak final : public FloatSimulation {
     FloatSimulation::write_final(dir);
     const swlbm::HostFields f = system_->water().fields();
     if (world().rank() != 0) return;
-    const double t = time() - case_.water.dt;
+    const double t = fields_time();
     CsvWriter out(
         (std::filesystem::path(dir) / "dam_break_profile.csv").string(), {"x", "h", "h_exact", "u", "u_exact"},
         fmt::format("row 0 at t = {:g} s against the exact solution of the dam break at x0 = {:g} m", t, x0_));
@@ -136,6 +140,9 @@ class DamBreak final : public FloatSimulation {
   }
 
  private:
+  // The time of the water fields: those the last step started from, one step before time().
+  double fields_time() const { return time() - case_.water.dt; }
+
   double hl_ = 0, hr_ = 0, x0_ = 0;
   swlbm::SwRiemann exact_;
 };

@@ -44,6 +44,28 @@ struct Stoker {
   }
 };
 
+// A lattice run's departures from the exact dam break at time t, on row 0: the mean |h - exact|
+// over the domain, the bore (the first cell below the midpoint of its jump), the plateau halfway
+// between the fan's tail and the bore, and the depth at the dam site (the face at x0).
+struct DamBreakErrors {
+  double mean_error = 0, shock_x = 0, plateau_h = 0, plateau_u = 0, dam_site_h = 0;
+};
+DamBreakErrors measure(const HostFields& f, const Stoker& exact, double t) {
+  DamBreakErrors e;
+  const double L = f.nx * f.dx, mid = 0.5 * (exact.hm + exact.hr);
+  for (int i = 0; i < f.nx; ++i) {
+    const double x = (i + 0.5) * f.dx, h = f.h[f.at(i, 0)];
+    e.mean_error += std::abs(h - exact.depth(x, t)) * f.dx / L;
+    if (i > 0 && f.h[f.at(i - 1, 0)] >= mid && h < mid) e.shock_x = x;
+  }
+  const double x_mid = exact.x0 + 0.5 * ((exact.um - std::sqrt(kG * exact.hm)) + exact.shock_speed) * t;
+  const int i_mid = static_cast<int>(x_mid / f.dx), i_dam = static_cast<int>(std::lround(exact.x0 / f.dx));
+  e.plateau_h = f.h[f.at(i_mid, 0)];
+  e.plateau_u = f.u[f.at(i_mid, 0)];
+  e.dam_site_h = 0.5 * (f.h[f.at(i_dam - 1, 0)] + f.h[f.at(i_dam, 0)]);
+  return e;
+}
+
 void check_stoker(Backend backend, Storage storage) {
   const double hl = 2.0, hr = 1.0, L = 40.0, x0 = 20.0, t_end = 2.5;
   SwParams p;
@@ -62,40 +84,31 @@ void check_stoker(Backend backend, Storage storage) {
   const long steps = std::lround(t_end / p.dt);
   for (long n = 0; n < steps; ++n) flow->step();
   // fields() holds the state the last step started from: time (steps - 1) dt.
-  const HostFields f = flow->fields();
   const double t = (steps - 1) * p.dt;
-
-  double l1 = 0, shock_x = 0;
-  for (int i = 0; i < p.nx; ++i) {
-    const double x = (i + 0.5) * p.dx, h = f.h[f.at(i, 0)];
-    l1 += std::abs(h - exact.depth(x, t)) * p.dx;
-    if (i > 0 && f.h[f.at(i - 1, 0)] >= 0.5 * (exact.hm + hr) && h < 0.5 * (exact.hm + hr)) shock_x = x;
-  }
+  const DamBreakErrors e = measure(flow->fields(), exact, t);
   // Mean error over the domain. The scheme smears each of the three discontinuities of the
   // solution's profile or slope (fan head, fan tail, bore) over ~4 cells at this viscosity
   // ((tau - 1/2) v dx / 3 = 0.007 m^2/s); an error of the order of the jump (h_l - h_r) over
   // 3 x 4 cells bounds the mean: 12 dx (h_l - h_r) / L = 0.03 m.
-  EXPECT_LT(l1 / L, 12 * p.dx * (hl - hr) / L) << "h_m = " << exact.hm;
+  EXPECT_LT(e.mean_error, 12 * p.dx * (hl - hr) / L) << "h_m = " << exact.hm;
   // The bore position: within 3 cells of Stoker's s t (the smeared front's midpoint).
-  EXPECT_NEAR(shock_x, x0 + exact.shock_speed * t, 3 * p.dx);
+  EXPECT_NEAR(e.shock_x, x0 + exact.shock_speed * t, 3 * p.dx);
   // The plateau depth, sampled halfway between the fan's tail and the bore: 1% of h_m (the
   // dispersive ripples of the LBM bore stay within a few cells of it).
-  const double x_mid = x0 + 0.5 * ((exact.um - std::sqrt(kG * exact.hm)) + exact.shock_speed) * t;
-  const int i_mid = static_cast<int>(x_mid / p.dx);
-  EXPECT_NEAR(f.h[f.at(i_mid, 0)], exact.hm, 0.01 * exact.hm);
+  EXPECT_NEAR(e.plateau_h, exact.hm, 0.01 * exact.hm);
   // The plateau velocity: 3% of u_m.
-  EXPECT_NEAR(f.u[f.at(i_mid, 0)], exact.um, 0.03 * exact.um);
-  std::printf("%s: mean |h - Stoker| %.4g m, plateau %.5f m (Stoker %.5f)\n", to_string(storage).c_str(), l1 / L,
-              f.h[f.at(i_mid, 0)], exact.hm);
+  EXPECT_NEAR(e.plateau_u, exact.um, 0.03 * exact.um);
+  std::printf("%s: mean |h - Stoker| %.4g m, plateau %.5f m (Stoker %.5f)\n", to_string(storage).c_str(), e.mean_error,
+              e.plateau_h, exact.hm);
 }
 
 // A dam break through critical: h_l = 1 m against h_r < 0.138 m, so the middle state is
 // supercritical (Froude 1.18 at h_r = 0.1, 2.24 at 0.02) and the fan is transonic, its sonic point
 // fixed at the dam site with the critical depth (2/3)^2 h_l there at every t > 0. Returns whether
 // the depth stayed positive; with it, the errors against the exact solution.
-struct TranscriticalRun {
+struct TranscriticalRun : DamBreakErrors {
   bool positive = true;
-  double t = 0, mean_error = 0, dam_site_h = 0, plateau_h = 0, plateau_u = 0, shock_x = 0;
+  double t = 0;
 };
 TranscriticalRun run_transcritical(Backend backend, Storage storage, Collision collision, double hr) {
   const double hl = 1.0, L = 20.0, x0 = 10.0, t_end = 1.5;
@@ -121,19 +134,8 @@ TranscriticalRun run_transcritical(Backend backend, Storage storage, Collision c
     if (n % 20 == 19) r.positive = flow->status().healthy;
   }
   if (!r.positive) return r;
-  const HostFields f = flow->fields();
   r.t = (steps - 1) * p.dt;
-  for (int i = 0; i < p.nx; ++i) {
-    const double x = (i + 0.5) * p.dx, h = f.h[f.at(i, 0)];
-    r.mean_error += std::abs(h - exact.depth(x, r.t)) * p.dx / L;
-    if (i > 0 && f.h[f.at(i - 1, 0)] >= 0.5 * (exact.hm + hr) && h < 0.5 * (exact.hm + hr)) r.shock_x = x;
-  }
-  // The dam site is the face between cells nx/2 - 1 and nx/2.
-  r.dam_site_h = 0.5 * (f.h[f.at(p.nx / 2 - 1, 0)] + f.h[f.at(p.nx / 2, 0)]);
-  const double x_mid = x0 + 0.5 * ((exact.um - std::sqrt(kG * exact.hm)) + exact.shock_speed) * r.t;
-  const int i_mid = static_cast<int>(x_mid / p.dx);
-  r.plateau_h = f.h[f.at(i_mid, 0)];
-  r.plateau_u = f.u[f.at(i_mid, 0)];
+  static_cast<DamBreakErrors&>(r) = measure(flow->fields(), exact, r.t);
   return r;
 }
 

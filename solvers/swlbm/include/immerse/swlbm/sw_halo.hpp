@@ -60,23 +60,25 @@ class SwHalo {
 
   // Ghost rows <- the neighbours' post-collision populations heading into this block.
   void fill(const Kokkos::View<V**, Kokkos::LayoutLeft, Device>& f) {
-    const int own_top = p_.ny - 1 - (p_.block.ghost[1] ? 1 : 0), own_bottom = p_.block.ghost[0] ? 1 : 0;
-    transfer(f, +1, own_top, 0);             // upward: into the upper block's bottom ghost row
-    transfer(f, -1, own_bottom, p_.ny - 1);  // downward: into the lower block's top ghost row
+    transfer(f, +1, own_top(), 0);             // upward: into the upper block's bottom ghost row
+    transfer(f, -1, own_bottom(), p_.ny - 1);  // downward: into the lower block's top ghost row
   }
 
   // Ghost rows of the three fields <- the neighbours' border rows (the same rows fill() sends).
   void fill_fields(const field& a, const field& b, const field& c) {
-    const int own_top = p_.ny - 1 - (p_.block.ghost[1] ? 1 : 0), own_bottom = p_.block.ghost[0] ? 1 : 0;
-    transfer_fields(a, b, c, +1, own_top, 0);
-    transfer_fields(a, b, c, -1, own_bottom, p_.ny - 1);
+    transfer_fields(a, b, c, +1, own_top(), 0);
+    transfer_fields(a, b, c, -1, own_bottom(), p_.ny - 1);
   }
 
  private:
+  // The block's first and last own rows (a ghost row lies beyond each side that borders a block).
+  int own_bottom() const { return p_.block.ghost[0] ? 1 : 0; }
+  int own_top() const { return p_.ny - 1 - (p_.block.ghost[1] ? 1 : 0); }
+  // The rank across the upper (up) or lower side, -1 where that side has no ghost row.
+  int across(bool up) const { return p_.block.ghost[up ? 1 : 0] ? p_.block.neighbour[up ? 1 : 0] : -1; }
+
   void transfer_fields(const field& a, const field& b, const field& c, int dir, int from, int to) {
-    const int up = 1, down = 0;
-    const int dest = p_.block.ghost[dir > 0 ? up : down] ? p_.block.neighbour[dir > 0 ? up : down] : -1;
-    const int source = p_.block.ghost[dir > 0 ? down : up] ? p_.block.neighbour[dir > 0 ? down : up] : -1;
+    const int dest = across(dir > 0), source = across(dir < 0);
     if (dest < 0 && source < 0) return;
     SwFieldRowCopy<real, Device> k{a, b, c, field_buffers_.send, p_.nx, from, true};
     const Kokkos::RangePolicy<Exec> values(0, 3 * p_.nx);
@@ -94,9 +96,7 @@ class SwHalo {
   // Sends the populations of own row `from` moving along dir (cy = dir) to the rank across that
   // side, and stores those received from the rank across the other side in ghost row `to`.
   void transfer(const Kokkos::View<V**, Kokkos::LayoutLeft, Device>& f, int dir, int from, int to) {
-    const int up = 1, down = 0;
-    const int dest = p_.block.ghost[dir > 0 ? up : down] ? p_.block.neighbour[dir > 0 ? up : down] : -1;
-    const int source = p_.block.ghost[dir > 0 ? down : up] ? p_.block.neighbour[dir > 0 ? down : up] : -1;
+    const int dest = across(dir > 0), source = across(dir < 0);
     if (dest < 0 && source < 0) return;
     SwRowCopy<V, Device> k{f, buffers_.send, p_.nx, from, {}, true};
     for (int a = 1, m = 0; a < 9; ++a)
