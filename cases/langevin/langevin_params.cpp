@@ -55,7 +55,9 @@ Schema langevin_schema() {
       .number("dt", 0, 0, 1e3, "s", "precompute time step (0: one cell per step at U0)")
       .integer("pressure_iterations", 10, 1, 100000,
                "Jacobi sweeps per projection (warm-started from the previous step)")
-      .number("length", 0, 0, 1e3, "m", "turbulence length scale l of eps0 (0: the body length d)")
+      .choice("length_scale", "body", {"body", "cell"},
+              "turbulence length scale l of eps0: the body length d (ours) or the MAC cell size (the paper's)")
+      .number("length", 0, 0, 1e3, "m", "l of eps0 given in metres (0: set by length_scale)")
       .choice("sampling", "shell", mac3d::sampling_choices().names(),
               "region whose mean k, eps make the series: fluid cells near the body, or all fluid cells")
       .integer("shell_cells", 2, 1, 100, "shell thickness in cells");
@@ -117,6 +119,7 @@ LangevinCase langevin_case_from_json(const json& r, const std::string& source) {
   c.turb.dt = t["dt"];
   c.turb.pressure_iterations = t["pressure_iterations"];
   c.turb.length = t["length"];
+  c.length_scale_cell = t["length_scale"] == "cell";
   c.turb.sampling = mac3d::sampling_choices().parse(t["sampling"], "turbulence.sampling");
   c.turb.shell_cells = t["shell_cells"];
   const json& i = r["initial"];

@@ -33,8 +33,9 @@ struct LangevinCase {
   // turbulence precompute
   mac3d::TurbulenceParams turb;
   bool turbulence = true;
-  int flow_axis = 2;          // body axis facing the inflow
-  double domain_lengths = 2;  // domain length along the flow in body lengths
+  bool length_scale_cell = false;  // l of eps0 = the MAC cell (the paper's), not the body length
+  int flow_axis = 2;               // body axis facing the inflow
+  double domain_lengths = 2;       // domain length along the flow in body lengths
   // runtime
   double dt = 1e-3;
   long steps = 1000;

@@ -87,7 +87,8 @@ LangevinSimulation::LangevinSimulation(const json& r, const std::string& source,
     mac3d::TurbulenceParams tp = c_.turb;
     tp.U0 = U0_;
     tp.h = c_.domain_lengths * d / tp.nx;
-    if (!(tp.length > 0)) tp.length = d;  // the body's length as the turbulence length scale l
+    // l of eps0: given, the MAC cell (the paper's: TurbulenceParams' own default) or the body length.
+    if (!(tp.length > 0)) tp.length = c_.length_scale_cell ? tp.h : d;
     if (!(tp.dt > 0)) tp.dt = tp.h / U0_;
     mac3d::check_turbulence_params(tp, source);
     bodies::TriMesh tunnel = mesh_;

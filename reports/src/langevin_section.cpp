@@ -277,7 +277,8 @@ std::string langevin_section(const ReportContext& ctx) {
   std::string md = "## Langevin: immersed rigid bodies (docs/langevin.md)\n\n";
   md += costs_section(ctx);
   md += trajectories_section(ctx) + ensemble_section(ctx);
-  md += turbulence_section(ctx) + alternatives_markdown(ctx, "falling_paper");
+  md += turbulence_section(ctx) + alternatives_markdown(ctx, "falling_paper") +
+        alternatives_markdown(ctx, "paper_airplane");
   md += added_mass_section(ctx);
   return md;
 }
