@@ -66,7 +66,10 @@ Schema jellyfish_schema() {
   Schema tracers;
   tracers.integer("count", 0, 0, 1e7, "passive particles (Fig. 8), on a regular grid in the box")
       .vector("box_min_cm", json::array({20, 20, 4}), 3, -1e5, 1e5, "cm", "tracer box corner")
-      .vector("box_max_cm", json::array({60, 60, 20}), 3, -1e5, 1e5, "cm", "tracer box corner");
+      .vector("box_max_cm", json::array({60, 60, 20}), 3, -1e5, 1e5, "cm", "tracer box corner")
+      .integer("every", 1, 1, 1000,
+               "lattice steps per tracer move (each move spans them, through the field at its end: coarser, "
+               "cheaper, less accurate)");
   Schema algae;
   algae.integer("chains", 0, 0, 1e5, "plants (Fig. 9): chains anchored on a grid on the floor z = cell/2")
       .vector("area_min_cm", json::array({10, 10}), 2, -1e5, 1e5, "cm", "anchor area corner (x, y)")

@@ -12,6 +12,7 @@
 #include "immerse/coupling/jelly_groups.hpp"
 #include "immerse/coupling/jelly_propulsion.hpp"
 #include "immerse/lbm3d/lbm_flow.hpp"
+#include "tracer_audit.hpp"
 
 namespace immerse::cases {
 
@@ -61,6 +62,8 @@ class JellyfishSimulation : public Simulation {
   std::unique_ptr<bodies::JellyTracers> tracers_;
   std::unique_ptr<bodies::JellyAlgae> algae_;
   std::unique_ptr<bodies::JellyAlgae> tentacles_;  // chains hanging from the bell margin
+  std::unique_ptr<TracerAudit> tracer_audit_;      // the tracers' starts carried independently
+  int tracer_every_ = 1;                           // lattice steps per tracer move
   coupling::JellyGroupStats stats_;
   coupling::JellyPropulsion prop_;
   lbm3d::LbmParams lattice_;
@@ -84,7 +87,7 @@ class JellyfishSimulation : public Simulation {
   // `count` points evenly around the bell margin (its largest radius, at its height): the tentacles'
   // anchors.
   std::vector<Eigen::Vector3d> tentacle_anchors(int count) const;  // the margin plane's position along the axis, cm
-  double step_seconds_ = 0, body_seconds_ = 0, passive_seconds_ = 0;
+  double step_seconds_ = 0, body_seconds_ = 0, passive_seconds_ = 0, audit_seconds_ = 0;
   long passive_whole_fields_ = 0;  // steps whose particles left their box: run from the whole field
   long stepped_ = 0;
   std::vector<Eigen::Vector3d> tracer_start_;
