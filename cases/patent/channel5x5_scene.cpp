@@ -73,6 +73,12 @@ class Channel5x5 final : public PenaltySimulation {
     // allocated with, a read-back of the initial state.
     const std::string untouched =
         source + "; time 0: the untouched second time level, a read-back of the initial state";
+    // The scheme is explicit with neighbours one cell apart, so the inflow (label 1) reaches p and v
+    // up to label 2t after t steps, and the printed u, the mean of the faces either side of a
+    // cell, one cell further (2t + 2). Beyond that reach any such scheme prints 0 (time 1: p, v at
+    // labels 4 and 6 and u at 6; time 2: p, v at 6): those zeros cannot tell models apart.
+    const std::string unreached =
+        source + "; beyond the inflow's reach after this many steps: 0 for any explicit nearest-neighbour scheme";
     for (const Entry& ref : printed_table()) {
       const json* mine = nullptr;
       for (const auto& e : metrics["table"])
@@ -81,9 +87,14 @@ class Channel5x5 final : public PenaltySimulation {
       const char* names[3] = {"u", "v", "p"};
       for (int q = 0; q < 3; ++q) {
         const double ours = mine ? (*mine)[names[q]].get<double>() : std::nan("");
+        const int reach = 2 * ref.t + (q == 0 ? 2 : 0);
+        const bool structural = ref.t > 0 && vals[q] == 0 && ref.i > reach;
         out.push_back({fmt::format("time {} {}[{}][{}]", ref.t, names[q], ref.i, ref.j), ours, vals[q],
-                       1e-6 + 2e-7 * std::abs(vals[q]), ref.t == 0 ? untouched : source,
-                       ref.t == 0 ? CheckKind::consistency : CheckKind::prediction});
+                       1e-6 + 2e-7 * std::abs(vals[q]),
+                       ref.t == 0   ? untouched
+                       : structural ? unreached
+                                    : source,
+                       ref.t == 0 || structural ? CheckKind::consistency : CheckKind::prediction});
       }
     }
     return out;
