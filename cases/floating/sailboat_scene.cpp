@@ -155,20 +155,20 @@ class Sailboat final : public Simulation {
       const std::string tag = fmt::format("com_{:.2f}", c.height);
       if (!m.contains("late_mean_abs_roll_deg_" + tag)) continue;
       const std::string at = fmt::format("CoM {:g} m: ", c.height);
-      const double over = m["late_mean_abs_roll_deg_" + tag].get<double>() - 90;
-      out.push_back(at_least(at + (c.capsizes ? "mean |roll| over the last two wave periods - 90 (deg)"
-                                              : "90 - mean |roll| over the last two wave periods (deg)"),
-                             c.capsizes ? over : -over, 0, 360,
-                             std::string(c.figure) + "; where the boat spends the run's last two wave periods: "
-                                                     "the upright side (below 90 deg) or over",
-                             CheckKind::prediction));
-      const double past = m["max_roll_deg_" + tag].get<double>() - m["vanishing_stability_deg_" + tag].get<double>();
-      out.push_back(at_least(at + (c.capsizes ? "max roll - vanishing-stability angle (deg)"
-                                              : "vanishing-stability angle - max roll (deg)"),
-                             c.capsizes ? past : -past, 0, 360,
-                             std::string(c.figure) + "; the largest roll against the angle of vanishing stability of "
-                                                     "the hull's static GZ curve (mesh hydrostatics, mast included)",
-                             CheckKind::prediction));
+      // `excess` = how far the boat went past a threshold: >= 0 for a capsize, <= 0 for a recovery.
+      auto claim = [&](const std::string& capsized_form, const std::string& recovered_form, double excess,
+                       const std::string& reading) {
+        out.push_back(at_least(at + (c.capsizes ? capsized_form : recovered_form), c.capsizes ? excess : -excess, 0,
+                               360, std::string(c.figure) + "; " + reading, CheckKind::prediction));
+      };
+      claim("mean |roll| over the last two wave periods - 90 (deg)",
+            "90 - mean |roll| over the last two wave periods (deg)",
+            m["late_mean_abs_roll_deg_" + tag].get<double>() - 90,
+            "where the boat spends the run's last two wave periods: the upright side (below 90 deg) or over");
+      claim("max roll - vanishing-stability angle (deg)", "vanishing-stability angle - max roll (deg)",
+            m["max_roll_deg_" + tag].get<double>() - m["vanishing_stability_deg_" + tag].get<double>(),
+            "the largest roll against the angle of vanishing stability of the hull's static GZ curve (mesh "
+            "hydrostatics, mast included)");
     }
     return out;
   }
