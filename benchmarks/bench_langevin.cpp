@@ -4,6 +4,10 @@
 //                                            it: green, Richardson-extrapolated from faces/4 (both solves;
 //                                            paper: 53 ms for 1280 faces)
 //   added_mass_panels/host/<faces>           the same with the first-order source panels (no extrapolation)
+//   added_mass_body/host/<row>               added mass of a canned case's own thin body (the falling
+//                                            paper's 1024-face sheet, the airplane), as `immerse run`
+//                                            computes it (dense LU: BiCGSTAB stalls on sheets); counter
+//                                            assemble_ms: the influence matrices' share
 //   turbulence_precompute/<backend>/<grid>   100 steps of the k-epsilon MAC-grid precompute past the
 //                                            rubber ellipsoid, 10 warm-started Jacobi sweeps per projection
 //                                            (paper: 182 ms on 32x32x8)
@@ -73,14 +77,37 @@ struct Row {
   double dt_ms, paper_ms;
 };
 
-b::LangevinBodyParams row_params(const Row& r) {
+b::TriMesh row_mesh(const Row& r) {
   b::TriMesh mesh =
       b::langevin_body_mesh(b::langevin_shape_choices().parse(r.shape, "shape"), r.a, r.bb, r.c, r.thickness, r.faces);
   mesh.translate(-b::mass_properties(mesh).centroid);
+  return mesh;
+}
+
+// The options the case runner uses (cases/langevin/langevin_simulation.cpp).
+b::AddedMassOptions row_options(const Row& r) {
   b::AddedMassOptions opt;
   opt.fluid_density = r.fluid;
   opt.thickness = r.thickness;
-  const auto am = b::langevin_added_mass(mesh, opt);
+  opt.iterative = r.thickness <= 0;
+  return opt;
+}
+
+// Thin sheets are what the paper simulates (Table 1's paper and airplane rows).
+void added_mass_body(benchmark::State& state, Row row) {
+  const b::TriMesh mesh = row_mesh(row);
+  const b::AddedMassOptions opt = row_options(row);
+  b::AddedMassResult r;
+  for (auto _ : state) r = b::langevin_added_mass(mesh, opt);
+  benchmark::DoNotOptimize(r.matrix(0, 0));
+  state.counters["faces"] = mesh.face_count();
+  state.counters["assemble_ms"] = r.assemble_ms;
+  state.counters["paper_ms"] = 53;  // the paper's precompute: 1280 faces (sec. 7)
+}
+
+b::LangevinBodyParams row_params(const Row& r) {
+  const b::TriMesh mesh = row_mesh(r);
+  const auto am = b::langevin_added_mass(mesh, row_options(r));
   return b::langevin_body_params(mesh, r.density, r.fluid, am.matrix, 4e4, true);
 }
 
@@ -154,6 +181,12 @@ int main(int argc, char** argv) {
                                    {"ellipsoid2_1280", "ellipsoid", 0.01, 0.02, 0.04, 0, 1200, 1000, 1280, 5, 1.71},
                                    {"paper_1024", "elliptic_plate", 0.04, 0.01, 0, 1e-4, 800, 1.2, 1024, 5, 1.73},
                                    {"airplane_288", "paper_airplane", 0.083, 0, 0, 2e-4, 800, 1.2, 288, 5, 1.86}};
+    for (const Row& r : rows)
+      if (r.thickness > 0 && r.dt_ms == 5)
+        benchmark::RegisterBenchmark(("added_mass_body/host/" + r.name).c_str(), added_mass_body, r)
+            ->UseRealTime()
+            ->MeasureProcessCPUTime()
+            ->Unit(benchmark::kMillisecond);
     for (const Row& r : rows)
       benchmark::RegisterBenchmark(("table1_step/" + r.name + "/dt" + std::to_string(int(r.dt_ms)) + "ms").c_str(),
                                    table1_step, r)
