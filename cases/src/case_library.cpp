@@ -208,15 +208,18 @@ json resolve_case(const CaseDoc& c, const std::vector<std::string>& sets, bool q
   std::vector<std::string> all_sets;
   if (quick && doc.contains("quick") && doc["quick"].is_object()) all_sets = overrides_as_sets(doc["quick"]);
   all_sets.insert(all_sets.end(), sets.begin(), sets.end());
-  for (const auto& set : all_sets) {
-    const std::string solver = doc.value("solver", "");
-    apply_override(doc, case_schema(solver), set);
-  }
-  if (!doc.contains("solver") || !doc["solver"].is_string()) {
+  auto require_solver = [&] {
+    if (doc.contains("solver") && doc["solver"].is_string()) return;
     std::string names;
     for (const auto& e : solver_registry()) names += (names.empty() ? "" : "|") + e.name;
     throw InputError(c.source + ": key 'solver': required, one of " + names);
+  };
+  for (const auto& set : all_sets) {
+    // An override may set "solver" to something other than a name: say so before the next one.
+    if (doc.contains("solver")) require_solver();
+    apply_override(doc, case_schema(doc.value("solver", "")), set);
   }
+  require_solver();
   json r = case_schema(doc["solver"].get<std::string>()).resolve(doc, c.source);
   if (r["case"] == "") r["case"] = c.name;
   return r;

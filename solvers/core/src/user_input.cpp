@@ -47,7 +47,12 @@ nlohmann::json parse_json_input(const std::string& text, const std::string& wher
       throw InputError(fmt::format("{}: JSON nested more than {} levels deep", where, kMaxJsonDepth));
     return true;
   };
-  return json::parse(text, limit_depth);
+  try {
+    return json::parse(text, limit_depth);
+  } catch (const json::out_of_range& e) {
+    // A number beyond double's range (1e999): nlohmann stops with out_of_range, not parse_error.
+    throw InputError(fmt::format("{}: a number beyond the range of double (about 1.8e308): {}", where, e.what()));
+  }
 }
 
 }  // namespace immerse
