@@ -129,7 +129,7 @@ int main(int argc, char* argv[]) {
   }
   std::sort(files.begin(), files.end());
   std::mt19937_64 rng(seed);
-  long runs = 0;
+  long mutated = 0;
   for (const auto& f : files) {
     std::ifstream in(f, std::ios::binary);
     if (!in) {
@@ -138,8 +138,7 @@ int main(int argc, char* argv[]) {
     }
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     run_one(bytes);
-    ++runs;
-    for (long m = 0; m < mutants; ++m, ++runs) {
+    for (long m = 0; m < mutants; ++m, ++mutated) {
       const std::string mutant = mutate(bytes, rng);
       std::ofstream("fuzz-last-input", std::ios::binary | std::ios::trunc) << mutant;
       try {
@@ -151,6 +150,6 @@ int main(int argc, char* argv[]) {
       }
     }
   }
-  std::printf("replayed %zu inputs and %ld mutants (seed %llu)\n", files.size(), runs - long(files.size()), seed);
+  std::printf("replayed %zu inputs and %ld mutants (seed %llu)\n", files.size(), mutated, seed);
   return files.empty() ? 1 : 0;
 }

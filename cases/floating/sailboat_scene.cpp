@@ -26,8 +26,7 @@ class Sailboat final : public Simulation {
     for (const auto& h : s["com_heights"]) heights_.push_back(h.get<double>());
     if (heights_.empty()) throw InputError(source + ": key 'sailboat.com_heights': give at least one height");
     mass_ = 1000 * s["mass_t"].get<double>();
-    const auto& w = case_.water.wave;
-    wave_period_s_ = w.L / (w.c != 0 ? std::abs(w.c) : std::sqrt(case_.water.g * w.depth));
+    wave_period_s_ = case_.water.wave.L / std::abs(case_.water.wave.speed(case_.water.g));
     per_run_ = std::max(1L, std::lround(s["duration_s"].get<double>() / case_.water.dt));
     mast_ = 15;
     if (!r["bodies"].empty()) mast_ = r["bodies"][0]["mast_height"];

@@ -43,7 +43,7 @@ FlowScales flow_scales(const SwParams& p) {
       p.left == Border::wave || p.right == Border::wave || p.bottom == Border::wave || p.top == Border::wave;
   if (wave) {
     const double hc = p.wave.depth + p.wave.A;
-    const double c = p.wave.c != 0 ? std::abs(p.wave.c) : std::sqrt(p.g * p.wave.depth);
+    const double c = std::abs(p.wave.speed(p.g));
     s.h_max = std::max(s.h_max, hc);
     s.u_max = std::max(s.u_max, c * p.wave.A / hc);  // mass flux of a progressive wave: h u = c H
   }

@@ -109,7 +109,7 @@ template <class Exec, class V>
 void SwSolver<Exec, V>::fill_borders(double t) {
   const Border kinds[4] = {p_.left, p_.right, p_.bottom, p_.top};
   const WaveMaker& w = p_.wave;
-  const double c = w.c != 0 ? w.c : std::sqrt(p_.g * w.depth);
+  const double c = w.speed(p_.g);
   const double pi = 3.14159265358979323846;
   for (int s = 0; s < 4; ++s) {
     if (kinds[s] != Border::inflow && kinds[s] != Border::wave) continue;

@@ -2,6 +2,7 @@
 // Parameters of the shallow-water LBM (floating paper, eq. 1-2), as read from a case file. Physical units
 // (metres, seconds): the lattice speed is v = dx / dt, gravity g, depth h = h0 sum f with h0 = 1 m
 // (populations are depths in metres).
+#include <cmath>
 #include <string>
 
 #include "immerse/core/schema.hpp"
@@ -25,6 +26,8 @@ enum class Collision { bgk, corrected };
 
 struct WaveMaker {
   double A = 0, L = 1, c = 0, n = 1, depth = 1;
+  // The crests' speed (signed as c): c, or the shallow-water speed sqrt(g depth) where c is 0.
+  double speed(double g) const { return c != 0 ? c : std::sqrt(g * depth); }
 };
 
 // Where this process's rows sit when the lattice is split among MPI ranks along y (sw_blocks.hpp):
