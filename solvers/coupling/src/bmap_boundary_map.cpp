@@ -89,6 +89,7 @@ void bmap_build(BoundaryMap& map, const bodies::FemBody& body, int nx, int ny, d
   map.h = h;
   build_axis(map.rows, body, 2 * ny + 1, h, 0);
   build_axis(map.cols, body, 2 * nx + 1, h, 1);
+  map.cover.build(body, h);
 }
 
 void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
@@ -167,7 +168,13 @@ void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
                                        : map.rows.inside_length(my, x - 0.5 * h, x + 0.5 * h);
     f.weight = 1 - inside_len / h;
     f.fixed = in;
-    if (in) f.ub = map.rows.velocity_inside(my, x)[f.c];
+    // The covered part's mean body velocity (bmap_cover.hpp); the crossings' where the cover finds
+    // no piece of the body (round-off at a sliver).
+    const Vec2 p0 = f.c == 0 ? Vec2{x, y - 0.5 * h} : Vec2{x - 0.5 * h, y},
+               p1 = f.c == 0 ? Vec2{x, y + 0.5 * h} : Vec2{x + 0.5 * h, y};
+    Vec2 mean{0, 0};
+    const bool covered = f.weight < 1 && map.cover.mean_velocity(p0, p1, mean);
+    if (in) f.ub = covered ? mean[f.c] : map.rows.velocity_inside(my, x)[f.c];
     bool any = in || f.weight < 1;
     if (!in) {
       // Neighbours at distance h along x (row my) and y (column mx): the boundary between them.
@@ -180,8 +187,9 @@ void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
           f.cut_ub[d] = e[d]->vel[f.c];
           any = true;
         }
-      if (f.weight < 1) {
-        // The body part of a partly covered face moves with the body (mean of the crossings near it).
+      if (f.weight < 1 && covered) {
+        f.ub = mean[f.c];
+      } else if (f.weight < 1) {
         const BmapEntry* near = f.c == 0
                                     ? (map.cols.first_between(mx, y, y - h) ? map.cols.first_between(mx, y, y - h)
                                                                             : map.cols.first_between(mx, y, y + h))

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "immerse/bodies/fem_body.hpp"
+#include "immerse/coupling/bmap_cover.hpp"
 #include "immerse/mac2d/stable_flow.hpp"
 
 namespace immerse::coupling {
@@ -44,9 +45,10 @@ struct BmapAxis {
 struct BoundaryMap {
   double h = 1;
   BmapAxis rows, cols;  // rows: y = m h/2 lines (x crossings); cols: x = m h/2 lines (y crossings)
+  BmapCover cover;      // the body velocity on covered face parts (empty: the nearest crossing's)
 };
 
-// Algorithm 1 over both axes for a domain of nx x ny cells of size h.
+// Algorithm 1 over both axes for a domain of nx x ny cells of size h, and the cover.
 void bmap_build(BoundaryMap& map, const bodies::FemBody& body, int nx, int ny, double h);
 
 // one_way: no constraints at all, the fluid flows through the body while still pushing it (the
@@ -54,7 +56,8 @@ void bmap_build(BoundaryMap& map, const bodies::FemBody& body, int nx, int ny, d
 enum class CouplingMode { boundary_map, staircase, one_way };
 
 // The fluid's constraints for the current body position. Boundary map: faces whose point is inside
-// take the body velocity; every face carries its fluid fraction for the pressure equation; faces next
+// take the body velocity; every face carries its fluid fraction for the pressure equation, its covered
+// part moving at the body's mean velocity over that part (map.cover); faces next
 // to the boundary get theta-stencils (eqs. 13-15) for viscosity. Staircase: cells whose centre is
 // inside are solid; every face of a solid cell takes the body velocity and is closed. Replaces the
 // contents of out (pass the same vector every step: its storage is reused).

@@ -1,0 +1,39 @@
+#pragma once
+// The body velocity on the covered part of a grid face, integrated over the body's own triangles (the
+// FEM's velocity is linear in each), for the boundary map's face constraints. The projection balances
+// each cut cell with the covered parts of its faces moving at one velocity per face; that velocity
+// must be the body's mean over the covered part for the balance to equal the flux through the
+// outline (the divergence theorem over the body's part of the cell). A crossing's velocity instead
+// (one end of the covered part) is off by the velocity's change along it: on a turning body, omega
+// times the covered length, which leaks in proportion to the rotation rate.
+#include <array>
+#include <vector>
+
+#include "immerse/bodies/fem_body.hpp"
+
+namespace immerse::coupling {
+
+using bodies::Vec2;
+
+class BmapCover {
+ public:
+  // Copies the body's state and buckets its triangles by the grid cells (size h) their bounding boxes
+  // meet.
+  void build(const bodies::FemBody& body, double h);
+  bool empty() const { return tris_.empty(); }
+  // Mean body velocity over the part of the axis-aligned segment p0 -> p1 inside the body; false when
+  // no triangle covers any of it. A piece lying on an edge two triangles share counts in both, with
+  // the same velocity (the field is continuous), so the mean is unchanged.
+  bool mean_velocity(const Vec2& p0, const Vec2& p1, Vec2& mean) const;
+
+ private:
+  double h_ = 1;
+  std::vector<Vec2> x_, v_;
+  std::vector<std::array<int, 3>> tris_;
+  int i0_ = 0, j0_ = 0, ni_ = 0, nj_ = 0;  // bucket grid: cells [i0, i0 + ni) x [j0, j0 + nj)
+  std::vector<int> start_, items_;         // triangles per bucket cell (compressed rows)
+  mutable std::vector<int> stamp_;         // per triangle: the last query that visited it
+  mutable int query_ = 0;
+};
+
+}  // namespace immerse::coupling

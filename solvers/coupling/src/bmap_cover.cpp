@@ -1,0 +1,107 @@
+#include "immerse/coupling/bmap_cover.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace immerse::coupling {
+
+void BmapCover::build(const bodies::FemBody& body, double h) {
+  h_ = h;
+  x_ = body.x;
+  v_ = body.v;
+  tris_ = body.mesh().tris;
+  stamp_.assign(tris_.size(), 0);
+  query_ = 0;
+  if (tris_.empty()) return;
+  // The bucket grid spans the body's bounding box in whole cells.
+  double lo[2] = {x_[0][0], x_[0][1]}, hi[2] = {lo[0], lo[1]};
+  for (const Vec2& p : x_)
+    for (int a = 0; a < 2; ++a) lo[a] = std::min(lo[a], p[a]), hi[a] = std::max(hi[a], p[a]);
+  i0_ = static_cast<int>(std::floor(lo[0] / h));
+  j0_ = static_cast<int>(std::floor(lo[1] / h));
+  ni_ = static_cast<int>(std::floor(hi[0] / h)) - i0_ + 1;
+  nj_ = static_cast<int>(std::floor(hi[1] / h)) - j0_ + 1;
+  // Two passes: count per cell, then fill (compressed rows).
+  start_.assign(static_cast<size_t>(ni_) * nj_ + 1, 0);
+  for (int pass = 0; pass < 2; ++pass) {
+    std::vector<int> fill;
+    if (pass == 1) {
+      for (size_t c = 0; c + 1 < start_.size(); ++c) start_[c + 1] += start_[c];
+      items_.assign(start_.back(), 0);
+      fill.assign(start_.begin(), start_.end() - 1);
+    }
+    for (size_t t = 0; t < tris_.size(); ++t) {
+      const Vec2 &a = x_[tris_[t][0]], &b = x_[tris_[t][1]], &c = x_[tris_[t][2]];
+      const int ia = static_cast<int>(std::floor(std::min({a[0], b[0], c[0]}) / h)) - i0_,
+                ib = static_cast<int>(std::floor(std::max({a[0], b[0], c[0]}) / h)) - i0_,
+                ja = static_cast<int>(std::floor(std::min({a[1], b[1], c[1]}) / h)) - j0_,
+                jb = static_cast<int>(std::floor(std::max({a[1], b[1], c[1]}) / h)) - j0_;
+      for (int j = ja; j <= jb; ++j)
+        for (int i = ia; i <= ib; ++i) {
+          const size_t cell = static_cast<size_t>(j) * ni_ + i;
+          if (pass == 0)
+            ++start_[cell + 1];
+          else
+            items_[fill[cell]++] = static_cast<int>(t);
+        }
+    }
+  }
+}
+
+bool BmapCover::mean_velocity(const Vec2& p0, const Vec2& p1, Vec2& mean) const {
+  if (tris_.empty()) return false;
+  ++query_;
+  const Vec2 d = {p1[0] - p0[0], p1[1] - p0[1]};
+  const double seg = std::hypot(d[0], d[1]);
+  double len = 0, vx = 0, vy = 0;
+  auto cross = [](const Vec2& a, const Vec2& b, const Vec2& p) {
+    return (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
+  };
+  // The segment lies on a grid line: the cells on both sides of it, along its length.
+  const double eps = 1e-9 * h_;
+  const int ia = static_cast<int>(std::floor((std::min(p0[0], p1[0]) - eps) / h_)) - i0_,
+            ib = static_cast<int>(std::floor((std::max(p0[0], p1[0]) + eps) / h_)) - i0_,
+            ja = static_cast<int>(std::floor((std::min(p0[1], p1[1]) - eps) / h_)) - j0_,
+            jb = static_cast<int>(std::floor((std::max(p0[1], p1[1]) + eps) / h_)) - j0_;
+  for (int j = std::max(ja, 0); j <= std::min(jb, nj_ - 1); ++j)
+    for (int i = std::max(ia, 0); i <= std::min(ib, ni_ - 1); ++i) {
+      const size_t cell = static_cast<size_t>(j) * ni_ + i;
+      for (int k = start_[cell]; k < start_[cell + 1]; ++k) {
+        const int t = items_[k];
+        if (stamp_[t] == query_) continue;
+        stamp_[t] = query_;
+        const Vec2* q[3] = {&x_[tris_[t][0]], &x_[tris_[t][1]], &x_[tris_[t][2]]};
+        // Counter-clockwise: inside where every edge function is >= 0; each is linear along the
+        // segment, so the inside part is one interval [t0, t1].
+        double t0 = 0, t1 = 1;
+        for (int e = 0; e < 3 && t0 < t1; ++e) {
+          const double f0 = cross(*q[e], *q[(e + 1) % 3], p0), f1 = cross(*q[e], *q[(e + 1) % 3], p1);
+          if (f0 < 0 && f1 < 0)
+            t1 = t0;  // wholly outside this edge
+          else if (f0 < 0)
+            t0 = std::max(t0, f0 / (f0 - f1));
+          else if (f1 < 0)
+            t1 = std::min(t1, f0 / (f0 - f1));
+        }
+        if (t1 <= t0) continue;
+        // The velocity is linear along the piece: its midpoint value times its length.
+        const double tm = 0.5 * (t0 + t1);
+        const Vec2 p = {p0[0] + tm * d[0], p0[1] + tm * d[1]};
+        const double area2 = cross(*q[0], *q[1], *q[2]);
+        if (area2 <= 0) continue;  // a collapsed element carries no area
+        double w[3];
+        for (int e = 0; e < 3; ++e) w[e] = cross(*q[(e + 1) % 3], *q[(e + 2) % 3], p) / area2;
+        const double l = (t1 - t0) * seg;
+        for (int e = 0; e < 3; ++e) {
+          vx += l * w[e] * v_[tris_[t][e]][0];
+          vy += l * w[e] * v_[tris_[t][e]][1];
+        }
+        len += l;
+      }
+    }
+  if (len <= 0) return false;
+  mean = {vx / len, vy / len};
+  return true;
+}
+
+}  // namespace immerse::coupling
