@@ -17,14 +17,20 @@ void StableSolver<Exec>::stop_if_diverged(const char* solve, double res) const {
 template <class Exec>
 void StableSolver<Exec>::stop_unconverged(const std::string& solve, int it, double res, const std::string& why) const {
   const bool pressure = solve == "pressure";
+  // The fastest face tells an unstable flow (or a body coupled to it going unstable: the usual
+  // cause in a coupled case) from a solve that is merely too strict.
+  const FieldStatus f = status();
   throw NumericalError(fmt::format(
       "{}: {} solve did not converge at step {}: residual {:.3g} after {} iterations, tolerance "
-      "fluid_solver.{}_tol = {:.3g} ({}). {}Raise fluid_solver.{}_tol or fluid_solver.max_iterations, or choose "
-      "another fluid_solver.{}",
+      "fluid_solver.{}_tol = {:.3g} ({}). The fastest face moves at {:.3g} m/s ({:.3g} cells per step){}. {}Raise "
+      "fluid_solver.{}_tol or fluid_solver.max_iterations, or choose another fluid_solver.{}",
       p_.source, solve, steps_, res, it, solve, pressure ? p_.pressure_tol : p_.viscosity_tol,
-      why.empty() ? fmt::format("fluid_solver.max_iterations = {} reached", p_.max_iterations) : why,
-      pressure ? "A domain with net inflow and no outflow has no pressure solution; a tolerance near round-off "
-                 "cannot be reached. "
+      why.empty() ? fmt::format("fluid_solver.max_iterations = {} reached", p_.max_iterations) : why, f.max_speed,
+      f.max_speed * p_.dt / p_.h,
+      f.finite ? "" : fmt::format(", and '{}' is not finite at face ({}, {})", f.field, f.i, f.j),
+      pressure ? "If that speed is far above the flow's own, the flow or a coupled body went unstable: lower "
+                 "time.dt, or make the body heavier or stiffer. A domain with net inflow and no outflow has no "
+                 "pressure solution; a tolerance near round-off cannot be reached. "
                : "",
       solve, solve));
 }
