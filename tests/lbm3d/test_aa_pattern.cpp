@@ -6,8 +6,9 @@
 //   one device spaces run), and two AA steps give two pull steps' populations, on every border kind,
 //   with bodies on faces and periodic seams;
 // - solver (every enabled backend): lattice.pattern aa and pull give the same fields after odd and
-//   even step counts, with borders, a body force and a body, and across a change of the cell groups
-//   made where both patterns hold the same post-collision state.
+//   even step counts, with borders, a body force and a body, across a change of the cell groups
+//   made where both patterns hold the same post-collision state, and with a body whose velocity
+//   changes before every step.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -160,6 +161,41 @@ TYPED_TEST(LatticeAaSolver, SameFieldsAsThePullPattern) {
     }
     EXPECT_NEAR(aa->mass() / pull->mass(), 1.0, fp64 ? 1e-13 : p.fp16s ? 1e-5 : 1e-6);
     EXPECT_GT(pull->health().max_speed, 0.02);  // the inlet flow and the body are there
+  }
+}
+
+// The body's velocity changes before every step, its cells stay: the two patterns agree after every
+// step. The AA pattern applies the C3 rule in the local step with the body's velocity of that step,
+// as the pull step does; applied in the exchange step, as it was, it lagged one step behind on
+// every other step (measured: fields 5.9e-3 apart after step 2 here, 1.3e-2 after step 5, against
+// the 1e-5 of the same arithmetic in FP32). Tolerances as above.
+TYPED_TEST(LatticeAaSolver, SameFieldsWhileTheBodyAccelerates) {
+  for (const auto precision : {Precision::fp32, Precision::fp64, Precision::fp16s}) {
+    const bool fp64 = precision == Precision::fp64;
+    LbmParams p;
+    p.nx = 20;
+    p.ny = 14;
+    p.nz = 12;
+    p.tau = 0.7;
+    set_precision(p, precision);
+    p.source = "test";
+    p.border = {Border::periodic,    Border::periodic, Border::bounce_back,
+                Border::bounce_back, Border::periodic, Border::periodic};
+    auto aa_params = p, pull_params = p;
+    aa_params.pattern = Pattern::aa;
+    pull_params.pattern = Pattern::pull;
+    auto aa = make_lbm_flow(this->backend, aa_params), pull = make_lbm_flow(this->backend, pull_params);
+    const double tol = fp64 ? 1e-12 : p.fp16s ? 1e-4 : 1e-5;
+    for (int s = 1; s <= 8; ++s) {
+      const float u = 0.01f * static_cast<float>(s % 3);  // 0, 0.01, 0.02, 0, ...: a jerky body
+      const auto body = body_test::cube_body(p, 9, 7, 6, 3, {u, -0.5f * u, 0.005f});
+      aa->set_groups(body);
+      pull->set_groups(body);
+      aa->step();
+      pull->step();
+      EXPECT_LE(max_field_difference(aa->macro(), pull->macro()), tol)
+          << "after step " << s << " " << precision_name(p);
+    }
   }
 }
 

@@ -171,6 +171,7 @@ class LbmSolver final : public LbmFlow {
   void archive(StateArchive& a) override {
     a.value("lbm3d.steps", steps_);
     a.value("lbm3d.swapped", swapped_);
+    a.value("lbm3d.bodies", bodies_);  // picks the AA local step's path: a resumed run takes the same
     a.value("lbm3d.buffer", cur_);
     archive_view(a, "lbm3d.f0", f_[0]);
     if (!aa_) archive_view(a, "lbm3d.f1", f_[1]);
@@ -178,7 +179,6 @@ class LbmSolver final : public LbmFlow {
     archive_view(a, "lbm3d.group_previous", previous_);
     archive_view(a, "lbm3d.body_velocity", ub_);
     if (a.loading()) {
-      bodies_ = true;  // the archived groups may hold bodies
       Kokkos::deep_copy(h_group_, group_);
       Kokkos::deep_copy(h_ub_, ub_);
     }
@@ -402,7 +402,7 @@ class LbmSolver final : public LbmFlow {
 
   // AA pattern: the exchange and local steps alternate in place in f_[0] (lbm_aa_kernels.hpp).
   void aa_step() {
-    const AaStep<Pop, Exec> a{relaxation(), f_[0], swapped_};
+    const AaStep<Pop, Exec> a{relaxation(), f_[0], swapped_, bodies_};
     const char* label = swapped_ ? "lbm3d::aa_exchange" : "lbm3d::aa_local";
     if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
       run_lines(label, AaLines<Pop, Exec>{a});

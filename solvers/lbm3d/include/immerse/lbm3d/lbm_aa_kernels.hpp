@@ -14,12 +14,13 @@
 //   collide, and push each result q to x + e_q, slot q. After it the buffer holds the streamed
 //   populations, unswapped (Stored::kArrived).
 // - local: collide the arrived populations of x and store result q in slot -q of x itself.
-// Borders and bodies act in the exchange step only, as the pull pattern's gather does: a population
-// arriving from a bounce-back face is the cell's own opposite one (from slot q, where the swapped
-// state keeps -q), one arriving from a body follows the C3 rule (Lattice::from_body), and a result
-// pushed toward such a face or body is replaced in the cell by the population it will receive (the
-// one reversed, or the C3 rule's; at outflow and inlet faces the fictitious cell's equilibrium), in
-// the slot nobody else writes.
+// Borders act in the exchange step, as the pull pattern's gather does: a population arriving from a
+// bounce-back face is the cell's own opposite one (from slot q, where the swapped state keeps -q),
+// one arriving from a body follows the C3 rule (Lattice::from_body), and a result pushed toward a
+// face is replaced in the cell by the population it will receive (the one reversed; at outflow and
+// inlet faces the fictitious cell's equilibrium), in the slot nobody else writes. A result pushed
+// toward a body is stored reversed the same way, and the local step applies the C3 rule to it with
+// the body's state of that step (Lattice::arrive_from_bodies), as the pull step does.
 // Starting from the initial state stored swapped, the exchange step is the pull step: with fixed
 // cell groups both patterns compute the same populations (tests/lbm3d/test_aa_pattern.cpp). Body
 // cells are never touched by either step; they are stored unswapped (ApplyGroups).
@@ -34,6 +35,7 @@ struct AaStep {
   CollideStream<Pop, Exec> k;    // the lattice and the relaxation constants (its src/dst are not used)
   Kokkos::View<Pop*, Device> f;  // the one population buffer
   bool exchange = true;          // which of the two steps (the state says: swapped post-collision -> exchange)
+  bool bodies = true;            // false: no body cell anywhere, the local step looks for none
 
   KOKKOS_INLINE_FUNCTION void relax(const Real a[15], Real g[15]) const {
     bgk_relax(a, g, k.omega, k.force_pref, k.force[0], k.force[1], k.force[2], k.forced);
@@ -45,6 +47,14 @@ struct AaStep {
     const long S = lat.stride;
     Real a[15], g[15];
     for (int q = 0; q < 15; ++q) a[q] = lat.load(f(q * S + c), q);
+    // The C3 rule with the bodies' state of this step, as the pull step's gather applies it (in the
+    // exchange step it would see the state of the step before: on a moving body a lag that
+    // alternates from step to step).
+    if (bodies) {
+      const int i = static_cast<int>(c % lat.nx);
+      const long rest = c / lat.nx;
+      lat.arrive_from_bodies(f, i, static_cast<int>(rest % lat.ny), static_cast<int>(rest / lat.ny), c, a);
+    }
     relax(a, g);
     for (int q = 0; q < 15; ++q) f(D3Q15::opposite(q) * S + c) = lat.enc(g[q], q);
   }
@@ -66,14 +76,12 @@ struct AaStep {
       const int r = D3Q15::opposite(q);
       long dc = c + lat.offset[q];
       const int rule = interior ? int(kPeriodic) : lat.upwind(r, i, j, kk, dc);
-      if (rule == kBounceBack) {
-        f(r * S + c) = lat.enc(g[q], r);
-      } else if (rule == kOutflow) {
+      if (rule == kOutflow) {
         f(r * S + c) = lat.enc(lat.rest_feq[r], r);
       } else if (rule == kVelocity) {
         f(r * S + c) = lat.enc(lat.inlet_feq[r], r);
-      } else if (is_body(lat.group(dc))) {
-        f(r * S + c) = lat.enc(lat.from_body(f, g[q], r, dc), r);
+      } else if (rule == kBounceBack || is_body(lat.group(dc))) {
+        f(r * S + c) = lat.enc(g[q], r);  // a body's part follows in the local step
       } else {
         f(q * S + dc) = lat.enc(g[q], q);
       }

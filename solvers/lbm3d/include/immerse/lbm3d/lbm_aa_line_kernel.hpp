@@ -6,8 +6,9 @@
 // In place is safe in a run: water_run loads all 15 inputs of a cell before it stores its results,
 // and the 15 results go exactly where the 15 inputs came from (result q replaces input -q, at the
 // same run index), so nothing is overwritten before it is read and cells never share a location.
-// - local step: every run of water cells (plain or next to a body) in every line; body cells are
-//   left alone.
+// - local step: every run of plain water cells in every line; cells next to a body go one by one
+//   through AaStep::local_cell (the C3 rule with the body's current state); body cells are left
+//   alone.
 // - exchange step: runs of plain water cells (no body neighbour) between the two x ends, with the
 //   line's plan (plan_interior) giving each direction's source and, through its opposite, each
 //   result's destination; the two x ends are one-cell runs with their end plans (plan_end); cells
@@ -39,11 +40,25 @@ struct AaLines {
     Pop* f = step.f.data();
     const Pop* in[15];
     Pop* out[15];
-    int i = 0;
-    while (i < lat.nx) {
-      const int limit = (lat.nx - i) < kRun ? (lat.nx - i) : kRun;
-      const int m = lines.water_cells(base + i, limit, kNearBody);
-      if (m == 0) {  // a body cell: no step touches it
+    // The groups mark body neighbours without wrapping, so a plain cell may still receive from a
+    // body across a periodic face: the two x ends of a line on such a face (or with x periodic) and
+    // every cell of a line that a y or z face brings a body next to go cell by cell.
+    const int j = line % lat.ny, kk = line / lat.ny;
+    const bool seam = (lat.border[2] == kPeriodic && (j == 0 || j == lat.ny - 1)) ||
+                      (lat.border[4] == kPeriodic && (kk == 0 || kk == lat.nz - 1));
+    const bool wrapped = step.bodies && seam && lines.plan_interior(j, kk).wrapped_body;
+    int i = 0, end = lat.nx;
+    if (step.bodies && lat.nx > 1 && (seam || lat.border[0] == kPeriodic)) {
+      step.local_cell(base);
+      step.local_cell(base + lat.nx - 1);
+      i = 1;
+      end = lat.nx - 1;
+    }
+    while (i < end) {
+      const int limit = (end - i) < kRun ? (end - i) : kRun;
+      const int m = wrapped ? 0 : lines.water_cells(base + i, limit, kWater);
+      if (m == 0) {  // next to a body, or a body cell (which no step touches)
+        step.local_cell(base + i);
         ++i;
         continue;
       }

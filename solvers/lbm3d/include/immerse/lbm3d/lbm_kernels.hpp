@@ -90,6 +90,20 @@ struct Lattice {
     const int o = slot<Swapped>(D3Q15::opposite(q));
     return from_body(f, load(f(o * stride + c), o), q, sc);
   }
+  // The AA pattern's arrived state holds, in each slot fed by a body cell, the cell's own result
+  // reversed (lbm_aa_kernels.hpp): the C3 rule on those slots of a water cell (i, j, k) = c with the
+  // bodies' current state, in place in a. The groups mark body neighbours without wrapping, so a
+  // border cell is looked at whatever its group, as the gather does.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void arrive_from_bodies(const F& f, int i, int j, int k, long c, Real a[15]) const {
+    const bool interior = i > 0 && j > 0 && k > 0 && i < nx - 1 && j < ny - 1 && k < nz - 1;
+    if (interior && group(c) == kWater) return;
+    for (int q = 1; q < 15; ++q) {
+      long sc = c - offset[q];
+      const int rule = interior ? int(kPeriodic) : upwind(q, i, j, k, sc);
+      if (rule == kPeriodic && is_body(group(sc))) a[q] = from_body(f, a[q], q, sc);
+    }
+  }
   // 6 w_q rho0 e_q . u_b of body cell sc: what the moving surface adds to a population bounced into q.
   KOKKOS_INLINE_FUNCTION Real wall_momentum(int q, long sc) const {
     const Real eu = D3Q15::cx(q) * ub(sc) + D3Q15::cy(q) * ub(n + sc) + D3Q15::cz(q) * ub(2 * n + sc);
@@ -331,6 +345,7 @@ struct Moments {
       Real g[15];
       if (stored == Stored::kArrived) {
         for (int q = 0; q < 15; ++q) g[q] = lat.load(f(q * lat.stride + c), q);
+        lat.arrive_from_bodies(f, i, j, k, c, g);
       } else if (stored == Stored::kPostCollisionSwapped) {
         lat.template gather<true>(f, i, j, k, c, g);
       } else {

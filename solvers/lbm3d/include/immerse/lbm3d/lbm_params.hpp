@@ -14,8 +14,9 @@ namespace immerse::lbm3d {
 // equilibrium at the inlet velocity; bounce_back: half-way no-slip wall; periodic: wrap around.
 enum class Border { periodic, outflow, bounce_back, velocity };
 // How populations are stored and streamed: aa = one buffer, in place, two alternating steps
-// (lbm_aa_kernels.hpp); pull = two buffers, every step pulls from one into the other. Same results with
-// fixed cell groups; aa moves fewer bytes on a CPU and needs half the memory (bench_lbm3d).
+// (lbm_aa_kernels.hpp); pull = two buffers, every step pulls from one into the other. Same results while
+// the cell groups stay fixed (body velocities may change); aa moves fewer bytes on a CPU and needs half
+// the memory (bench_lbm3d).
 enum class Pattern { aa, pull };
 // What a water cell next to a body cell (C3) receives from it along that link (the paper's section
 // 3.2; docs/jellyfish.md compares them):
