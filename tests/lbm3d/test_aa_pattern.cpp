@@ -113,6 +113,31 @@ double max_field_difference(const Macro& a, const Macro& b) {
   return d;
 }
 
+// The same lattice with each pattern, and the tolerance between their fields
+// (the reasons stand above each test).
+struct PatternPair {
+  std::unique_ptr<LbmFlow> aa, pull;
+  double tol = 0;
+};
+PatternPair both_patterns(Backend backend, const LbmParams& p) {
+  auto aa_params = p, pull_params = p;
+  aa_params.pattern = Pattern::aa;
+  pull_params.pattern = Pattern::pull;
+  const double tol = p.fp64 ? 1e-12 : p.fp16s ? 1e-4 : 1e-5;
+  return {make_lbm_flow(backend, aa_params), make_lbm_flow(backend, pull_params), tol};
+}
+LbmParams small_lattice(Precision precision, int nx, const std::array<Border, 6>& border) {
+  LbmParams p;
+  p.nx = nx;
+  p.ny = 14;
+  p.nz = 12;
+  p.tau = 0.7;
+  set_precision(p, precision);
+  p.source = "test";
+  p.border = border;
+  return p;
+}
+
 }  // namespace
 
 template <class Exec>
@@ -130,25 +155,15 @@ TYPED_TEST_SUITE(LatticeAaSolver, immerse::test::EnabledSpaces, immerse::test::S
 TYPED_TEST(LatticeAaSolver, SameFieldsAsThePullPattern) {
   for (const auto precision : {Precision::fp32, Precision::fp64, Precision::fp16s}) {
     const bool fp64 = precision == Precision::fp64;
-    LbmParams p;
-    p.nx = 24;
-    p.ny = 14;
-    p.nz = 12;
-    p.tau = 0.7;
-    set_precision(p, precision);
-    p.source = "test";
-    p.border = {Border::velocity,    Border::outflow,  Border::bounce_back,
-                Border::bounce_back, Border::periodic, Border::periodic};
+    LbmParams p = small_lattice(precision, 24,
+                                {Border::velocity, Border::outflow, Border::bounce_back, Border::bounce_back,
+                                 Border::periodic, Border::periodic});
     p.inlet_velocity = {0.03, 0, 0};
     p.force = {0, 0, 1e-5};
     p.init_uy = "0.01 * sin(2 * pi * x / 24) * sin(2 * pi * z / 12)";
-    auto aa_params = p, pull_params = p;
-    aa_params.pattern = Pattern::aa;
-    pull_params.pattern = Pattern::pull;
-    auto aa = make_lbm_flow(this->backend, aa_params), pull = make_lbm_flow(this->backend, pull_params);
+    auto [aa, pull, tol] = both_patterns(this->backend, p);
     aa->set_groups(body_test::cube_body(p, 10, 7, 6));
     pull->set_groups(body_test::cube_body(p, 10, 7, 6));
-    const double tol = fp64 ? 1e-12 : p.fp16s ? 1e-4 : 1e-5;
     for (int s = 1; s <= 12; ++s) {
       if (s == 7) {  // before step 7: six steps done, both hold a post-collision state
         aa->set_groups(body_test::cube_body(p, 11, 7, 6));
@@ -171,21 +186,10 @@ TYPED_TEST(LatticeAaSolver, SameFieldsAsThePullPattern) {
 // the 1e-5 of the same arithmetic in FP32). Tolerances as above.
 TYPED_TEST(LatticeAaSolver, SameFieldsWhileTheBodyAccelerates) {
   for (const auto precision : {Precision::fp32, Precision::fp64, Precision::fp16s}) {
-    const bool fp64 = precision == Precision::fp64;
-    LbmParams p;
-    p.nx = 20;
-    p.ny = 14;
-    p.nz = 12;
-    p.tau = 0.7;
-    set_precision(p, precision);
-    p.source = "test";
-    p.border = {Border::periodic,    Border::periodic, Border::bounce_back,
-                Border::bounce_back, Border::periodic, Border::periodic};
-    auto aa_params = p, pull_params = p;
-    aa_params.pattern = Pattern::aa;
-    pull_params.pattern = Pattern::pull;
-    auto aa = make_lbm_flow(this->backend, aa_params), pull = make_lbm_flow(this->backend, pull_params);
-    const double tol = fp64 ? 1e-12 : p.fp16s ? 1e-4 : 1e-5;
+    const LbmParams p = small_lattice(precision, 20,
+                                      {Border::periodic, Border::periodic, Border::bounce_back, Border::bounce_back,
+                                       Border::periodic, Border::periodic});
+    auto [aa, pull, tol] = both_patterns(this->backend, p);
     for (int s = 1; s <= 8; ++s) {
       const float u = 0.01f * static_cast<float>(s % 3);  // 0, 0.01, 0.02, 0, ...: a jerky body
       const auto body = body_test::cube_body(p, 9, 7, 6, 3, {u, -0.5f * u, 0.005f});
