@@ -120,8 +120,8 @@ std::vector<Check> ElasticSimulation::checks(const json& m) const {
     // bmap_cut_leakage): what the map leaves is the projection residual and the body's change of area
     // inside the cut cells. Tolerance 1e-4 of the inflow flux at the paper's h = 1/256 m, scaled with
     // h. Measured at 256^2: bar 1.7e-5, windmill 2.5e-5; at 128^2: bar 4.3e-5 (7.9e-5 in the short form),
-    // windmill 1.1e-4 (9.3e-5 in the short form). The covered face parts at a crossing's velocity instead leaked 1.1e-3
-    // and 2.9e-3 on the turning windmill, the staircase 0.011-0.017.
+    // windmill 1.1e-4 (9.3e-5 in the short form). The covered face parts at a crossing's velocity instead leaked 2.9e-3
+    // (128^2) and 1.8e-3 (256^2) on the turning windmill, the staircase 0.011-0.017.
     const double tol = 1e-4 * fluid_.h * 256.0;
     out.push_back({"leak through the cut faces / inflow (leak_cut_rel)", m["leak_cut_rel"], 0.0, tol,
                    "paper sec. 4: no velocity leakage through the body; tol 1e-4 of the inflow flux at h = 1/256 m "

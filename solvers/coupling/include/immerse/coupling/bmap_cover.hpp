@@ -20,7 +20,6 @@ class BmapCover {
   // Copies the body's state and buckets its triangles by the grid cells (size h) their bounding boxes
   // meet.
   void build(const bodies::FemBody& body, double h);
-  bool empty() const { return tris_.empty(); }
   // Mean body velocity over the part of the axis-aligned segment p0 -> p1 inside the body; false when
   // no triangle covers any of it. A piece lying on an edge two triangles share counts in both, with
   // the same velocity (the field is continuous), so the mean is unchanged.
