@@ -168,18 +168,16 @@ void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
                                        : map.rows.inside_length(my, x - 0.5 * h, x + 0.5 * h);
     f.weight = 1 - inside_len / h;
     f.fixed = in;
-    // The covered part's mean body velocity (bmap_cover.hpp); the crossings' where the cover finds
-    // no piece of the body (round-off at a sliver).
     const Vec2 p0 = f.c == 0 ? Vec2{x, y - 0.5 * h} : Vec2{x - 0.5 * h, y},
                p1 = f.c == 0 ? Vec2{x, y + 0.5 * h} : Vec2{x + 0.5 * h, y};
     Vec2 mean{0, 0};
     const bool covered = f.weight < 1 && map.cover.mean_velocity(p0, p1, mean);
-    if (in) f.ub = covered ? mean[f.c] : map.rows.velocity_inside(my, x)[f.c];
     bool any = in || f.weight < 1;
+    // Neighbours at distance h along x (row my) and y (column mx): the boundary between them.
+    const BmapEntry* e[4] = {nullptr, nullptr, nullptr, nullptr};
     if (!in) {
-      // Neighbours at distance h along x (row my) and y (column mx): the boundary between them.
-      const BmapEntry* e[4] = {map.rows.first_between(my, x, x - h), map.rows.first_between(my, x, x + h),
-                               map.cols.first_between(mx, y, y - h), map.cols.first_between(mx, y, y + h)};
+      e[0] = map.rows.first_between(my, x, x - h), e[1] = map.rows.first_between(my, x, x + h);
+      e[2] = map.cols.first_between(mx, y, y - h), e[3] = map.cols.first_between(mx, y, y + h);
       const double from[4] = {x, x, y, y};
       for (int d = 0; d < 4; ++d)
         if (e[d]) {
@@ -187,16 +185,17 @@ void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
           f.cut_ub[d] = e[d]->vel[f.c];
           any = true;
         }
-      if (f.weight < 1 && covered) {
-        f.ub = mean[f.c];
-      } else if (f.weight < 1) {
-        const BmapEntry* near = f.c == 0
-                                    ? (map.cols.first_between(mx, y, y - h) ? map.cols.first_between(mx, y, y - h)
-                                                                            : map.cols.first_between(mx, y, y + h))
-                                    : (map.rows.first_between(my, x, x - h) ? map.rows.first_between(my, x, x - h)
-                                                                            : map.rows.first_between(my, x, x + h));
-        if (near) f.ub = near->vel[f.c];
-      }
+    }
+    // The covered part moves at the body's mean velocity over it (bmap_cover.hpp). Where the cover
+    // finds no piece of the body (round-off at a sliver): inside, the row's interpolation between its
+    // crossings; partly covered, the crossing nearest along the face's own line.
+    if (covered) {
+      f.ub = mean[f.c];
+    } else if (in) {
+      f.ub = map.rows.velocity_inside(my, x)[f.c];
+    } else if (f.weight < 1) {
+      const BmapEntry* near = f.c == 0 ? (e[2] ? e[2] : e[3]) : (e[0] ? e[0] : e[1]);
+      if (near) f.ub = near->vel[f.c];
     }
     if (any) out.push_back(f);
   }
