@@ -56,8 +56,7 @@ Schema& add_storage_keys(Schema& lattice) {
               "from the rest equilibrium, float arithmetic)")
       .choice("pattern", "aa", pattern_choices().names(),
               "population storage: 'aa' = one buffer, collide and stream in place in two alternating steps; "
-              "'pull' = two buffers. Same results while body cells stay put (their velocities may change); cells "
-              "changing group after an odd step are refilled differently (docs/jellyfish.md); 'aa' is faster on CPUs "
+              "'pull' = two buffers. Same results, moving bodies included (docs/jellyfish.md); 'aa' is faster on CPUs "
               "(bench_lbm3d)");
 }
 

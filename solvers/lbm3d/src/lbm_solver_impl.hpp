@@ -198,16 +198,41 @@ class LbmSolver final : public LbmFlow {
     if (region_.extent(0) < g.region.size()) region_ = View<int*>("region", g.region.size() + g.region.size() / 2);
     Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> hr(g.region.data(), g.region.size());
     Kokkos::deep_copy(Kokkos::subview(region_, std::make_pair<size_t, size_t>(0, g.region.size())), hr);
+    const Kokkos::RangePolicy<Exec> cells(0, static_cast<int>(g.region.size()));
+    // The AA pattern's arrived state keeps populations on the links: re-pair those of cells that
+    // turn between water and body (AaRelink), reading the slots before ApplyGroups writes them.
+    const bool arrived = aa_ && !swapped_;
+    AaRelink<Pop, Exec> relink;
+    int changed = 0;
+    if (arrived) {
+      if (halo_) {
+        // A link's population can sit only with the rank across the border (pushed reversed into
+        // the ghost cell's owner when this side was a body): the ghost cells' crossing slots take
+        // the owners' values, read with the old groups, as the exchange step's fill does.
+        halo_->fill(f_[0], true, HaloGroups<Exec>(previous_));
+      }
+      if (relink_cells_.extent(0) < g.region.size()) relink_cells_ = View<int*>("relink_cells", region_.extent(0));
+      changed = count_changed<Exec>(region_, static_cast<int>(g.region.size()), previous_, group_, relink_cells_);
+      if (relink_target_.extent(0) < 28 * static_cast<size_t>(changed)) {
+        relink_value_ = View<Pop*>("relink_value", 28 * static_cast<size_t>(changed));
+        relink_target_ = View<long*>("relink_target", 28 * static_cast<size_t>(changed));
+      }
+      relink = {lat_, relink_cells_, previous_, f_[0], relink_value_, relink_target_};
+      Kokkos::parallel_for("lbm3d::aa_relink_gather", Kokkos::RangePolicy<Exec>(0, changed), relink);
+    }
     ApplyGroups<Pop, Exec> k;
     k.lat = lat_;
     k.region = region_;
     k.previous = previous_;
     k.f = f_[cur_];
     k.swapped = aa_ && swapped_;
-    const Kokkos::RangePolicy<Exec> cells(0, static_cast<int>(g.region.size()));
     Kokkos::parallel_for("lbm3d::apply_groups", cells, k);
     k.rim_pass = true;  // C2 averages the C1 populations set just above
     Kokkos::parallel_for("lbm3d::apply_groups_rim", cells, k);
+    if (arrived) {
+      relink.store = true;
+      Kokkos::parallel_for("lbm3d::aa_relink_store", Kokkos::RangePolicy<Exec>(0, changed), relink);
+    }
   }
 
   Macro macro() const override {
@@ -496,6 +521,9 @@ class LbmSolver final : public LbmFlow {
   mutable View<Real*> box_;  // macro(lo, hi): rho, ux, uy, uz, group of the box, reused
   mutable typename View<Real*>::HostMirror h_box_;
   View<int*> region_;
+  View<int*> relink_cells_;  // set_groups in the AA pattern's arrived state: AaRelink's cells, values
+  View<Pop*> relink_value_;
+  View<long*> relink_target_;
   typename View<unsigned char*>::HostMirror h_group_;
   typename View<Real*>::HostMirror h_ub_;
   Lattice<Pop, Device> lat_;

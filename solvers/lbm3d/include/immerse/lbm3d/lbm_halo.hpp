@@ -9,6 +9,9 @@
 // neighbours' post-collision state (stored swapped) and pushes its results into their cells, so
 // before it `fill` copies the swapped slots in, and after it `give_back` returns what this block's
 // cells pushed into the ghost layers to the ranks that own those cells; the local step needs nothing.
+// Cell groups that change between the two (set_groups, AaRelink) take one more `fill` first, with
+// the old groups: a population pushed toward a body is kept reversed by its pusher, so across a
+// border only the pusher's rank has it.
 //
 // Bodies (cell groups set on every local cell, ghosts included, from the whole lattice's groups):
 // body cells are stored unswapped in both patterns, so where the AA pattern's `fill` moves slot -q
