@@ -95,6 +95,11 @@ Schema float_schema() {
       .number("turn_at_s", 12, 0, 1e5, "s", "time the rudder is put over")
       .number("rudder_N", 15000, -1e8, 1e8, "N",
               "rudder side force at the stern after turn_at_s (positive: turns to port)");
+  Schema ring;
+  ring.vector("centre", json::array({20, 20}), 2, -1e6, 1e6, "m", "centre of the hump")
+      .number("amplitude", 0.02, 1e-9, 1e3, "m", "height of the hump above the still water")
+      .number("radius", 2, 1e-6, 1e6, "m", "R of the hump amplitude exp(-r^2 / R^2)")
+      .number("depth", 1, 1e-6, 1e4, "m", "still water depth");
   Schema s = swlbm::sw_schema();
   s.list("bodies", body, "floating bodies (empty: water only)")
       .object("coupling", coupling, "water <-> body coupling coefficients")
@@ -102,7 +107,8 @@ Schema float_schema() {
       .object("fps", fps, "fps_objects scene: the performance table")
       .object("boat_load", boat, "boat_load scene: the weight-distribution test")
       .object("sailboat", sail, "sailboat scene: centre of mass in a wave train")
-      .object("motorboat", motor, "motorboat scene: thrust and turn");
+      .object("motorboat", motor, "motorboat scene: thrust and turn")
+      .object("ring_wave", ring, "ring_wave scene: the hump the initial depth must hold, for linear theory");
   return s;
 }
 

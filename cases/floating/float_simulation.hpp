@@ -59,6 +59,7 @@ std::unique_ptr<Simulation> make_boat_load(const json& r, const std::string& sou
 std::unique_ptr<Simulation> make_sailboat(const json& r, const std::string& source, const RunOptions& opt);
 std::unique_ptr<Simulation> make_motorboat(const json& r, const std::string& source, const RunOptions& opt);
 std::unique_ptr<Simulation> make_dam_break(const json& r, const std::string& source, const RunOptions& opt);
+std::unique_ptr<Simulation> make_ring_wave(const json& r, const std::string& source, const RunOptions& opt);
 
 // Writes a body's surface (world coordinates) with its per-face pressure as VTK PolyData.
 void write_float_body_vtp(const std::string& path, const coupling::FloatSystem& s, int body);

@@ -16,7 +16,8 @@ SolverEntry swlbm_solver_entry() {
            {"boat_load", make_boat_load},
            {"sailboat", make_sailboat},
            {"motorboat", make_motorboat},
-           {"dam_break", make_dam_break}}};
+           {"dam_break", make_dam_break},
+           {"ring_wave", make_ring_wave}}};
 }
 
 }  // namespace immerse::cases

