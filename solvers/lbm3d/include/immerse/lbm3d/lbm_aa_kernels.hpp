@@ -53,9 +53,8 @@ struct AaStep {
     // exchange step it would see the state of the step before: on a moving body a lag that
     // alternates from step to step).
     if (bodies) {
-      const int i = static_cast<int>(c % lat.nx);
-      const long rest = c / lat.nx;
-      lat.arrive_from_bodies(f, i, static_cast<int>(rest % lat.ny), static_cast<int>(rest / lat.ny), c, a);
+      const auto [i, j, kk] = lat.cell_at(c);
+      lat.arrive_from_bodies(f, i, j, kk, c, a);
     }
     relax(a, g);
     for (int q = 0; q < 15; ++q) f(D3Q15::opposite(q) * S + c) = lat.enc(g[q], q);
@@ -95,9 +94,8 @@ struct AaStep {
       local_cell(c);
       return;
     }
-    const int i = static_cast<int>(c % k.lat.nx);
-    const long r = c / k.lat.nx;
-    exchange_cell(i, static_cast<int>(r % k.lat.ny), static_cast<int>(r / k.lat.ny), c);
+    const auto [i, j, kk] = k.lat.cell_at(c);
+    exchange_cell(i, j, kk, c);
   }
 };
 
@@ -152,9 +150,7 @@ struct AaRelink {
     }
     for (long e = 28 * r; e < 28 * r + 28; ++e) target(e) = -1;
     const bool x0 = !is_body(previous(c)), x1 = !is_body(lat.group(c));  // this cell water before, after
-    const int i = static_cast<int>(c % lat.nx);
-    const long rest = c / lat.nx;
-    const int j = static_cast<int>(rest % lat.ny), k = static_cast<int>(rest / lat.ny);
+    const auto [i, j, k] = lat.cell_at(c);
     for (int q = 1; q < 15; ++q) {
       const int o = D3Q15::opposite(q);
       long u;

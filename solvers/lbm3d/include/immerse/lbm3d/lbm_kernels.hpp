@@ -49,6 +49,15 @@ struct Lattice {
   Real ref[15] = {};                     // binary16 storage: the shift of each slot (w_q rho0) ...
   Real inv_scale = 1;                    // ... and the scale (lbm_storage.hpp)
 
+  // Position (i, j, k) of cell c = i + nx (j + ny k).
+  struct Cell {
+    int i, j, k;
+  };
+  KOKKOS_INLINE_FUNCTION Cell cell_at(long c) const {
+    const long r = c / nx;
+    return {static_cast<int>(c % nx), static_cast<int>(r % ny), static_cast<int>(r / ny)};
+  }
+
   // A stored population of slot q as a number, and a number as the value slot q stores.
   KOKKOS_FORCEINLINE_FUNCTION Real load(Pop x, int q) const {
     if constexpr (LbmStore<Pop>::kHalf)
@@ -308,9 +317,8 @@ struct CollideStream {
     for (int q = 0; q < 15; ++q) dst(q * lat.stride + c) = lat.enc(g[q], q);
   }
   KOKKOS_INLINE_FUNCTION void operator()(const long c) const {
-    const int i = static_cast<int>(c % lat.nx);
-    const long r = c / lat.nx;
-    cell(i, static_cast<int>(r % lat.ny), static_cast<int>(r / lat.ny), c);
+    const auto [i, j, k] = lat.cell_at(c);
+    cell(i, j, k, c);
   }
 };
 
@@ -332,9 +340,7 @@ struct Moments {
   // rho, ux, uy, uz of cell c into out.
   KOKKOS_INLINE_FUNCTION void at(const long c, Real out[4]) const {
     const long n = lat.n;
-    const int i = static_cast<int>(c % lat.nx);
-    const long r = c / lat.nx;
-    const int j = static_cast<int>(r % lat.ny), k = static_cast<int>(r / lat.ny);
+    const auto [i, j, k] = lat.cell_at(c);
     Real rho = 0, ux = 0, uy = 0, uz = 0;
     if (is_body(lat.group(c))) {
       ux = lat.ub(c);
@@ -411,9 +417,7 @@ struct ApplyGroups {
   }
   KOKKOS_INLINE_FUNCTION void average_surface_neighbours(const long c) const {
     const long S = lat.stride;
-    const int i = static_cast<int>(c % lat.nx);
-    const long rr = c / lat.nx;
-    const int j = static_cast<int>(rr % lat.ny), k = static_cast<int>(rr / lat.ny);
+    const auto [i, j, k] = lat.cell_at(c);
     Real acc[15] = {};
     int count = 0;
     for (int p = 1; p < 15; ++p) {
