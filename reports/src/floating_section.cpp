@@ -142,6 +142,33 @@ std::string dam_break_section(const ReportContext& ctx, const CaseRun& run) {
   return md + "\n";
 }
 
+std::string ring_wave_section(const ReportContext& ctx, const CaseRun& run) {
+  const json& w = run.result["metrics"]["ring_wave"];
+  std::string md = fmt::format(
+      "### The water alone: a ring wave against linear theory (`swlbm`, sec. 2.1)\n\n"
+      "A Gaussian hump released in still water, at t = {:g} s over the disc r <= {:g} m that no wall "
+      "reflection has reached, against linear shallow-water theory (c = {:.3f} m/s) damped at {:.3g} nu k^2 / 2 "
+      "by the lattice's viscous stress (docs/floating.md).\n\n| quantity | ours | linear theory |\n|---|---|---|\n"
+      "| crest radius (m) | {:.3f} | {:.3f} |\n| crest height / hump height | {:.4f} | {:.4f} |\n"
+      "| max \\|eta - theory\\| / hump height | {:.4f} | |\n",
+      w["t_s"].get<double>(), w["compared_radius_m"].get<double>(), w["wave_speed_m_s"].get<double>(),
+      w["damping_factor"].get<double>(), w["crest_radius_m"].get<double>(), w["exact_crest_radius_m"].get<double>(),
+      w["crest_height_rel"].get<double>(), w["exact_crest_height_rel"].get<double>(),
+      w["max_abs_error_rel"].get<double>());
+  const std::string csv = (fs::path(run.dir) / "ring_wave_profile.csv").string();
+  if (fs::exists(csv) &&
+      run_gnuplot(
+          ctx.dir, "ring_wave.gp",
+          fmt::format(
+              "set terminal pngcairo size 800,500 noenhanced\nset output 'ring_wave.png'\n"
+              "set datafile separator ','\nset xlabel 'r (m)'\nset ylabel 'level above still water (m)'\nset grid\n"
+              "set title 'swlbm: ring wave at t = {:g} s'\nplot '{}' every ::1 using 1:3 with lines "
+              "lw 3 title 'linear theory', '' every ::1 using 1:2 with lines lw 1.5 title 'lattice'\n",
+              w["t_s"].get<double>(), csv)))
+    md += "\n![ring wave against linear theory](ring_wave.png)\n";
+  return md + "\n";
+}
+
 }  // namespace
 
 std::string floating_section(const ReportContext& ctx) {
@@ -155,6 +182,7 @@ std::string floating_section(const ReportContext& ctx) {
   if (const CaseRun* r = ok("sailboat")) md += sail_section(ctx, *r);
   if (const CaseRun* r = ok("motorboat")) md += motor_section(*r);
   if (const CaseRun* r = ok("dam_break")) md += dam_break_section(ctx, *r);
+  if (const CaseRun* r = ok("swlbm"); r && r->result["metrics"].contains("ring_wave")) md += ring_wave_section(ctx, *r);
   return md;
 }
 
