@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "float_simulation.hpp"
 #include "fps_objects.hpp"
@@ -141,6 +143,47 @@ class FpsObjects final : public Simulation {
     for (int c = 0; c < 4; ++c)
       if (results_[c].done) out[kFpsColumns[c].key] = results_[c].phase_ms;
     return out;
+  }
+
+  // Checkpoints: the finished columns' results and the step. Bullet's contact manifolds (the
+  // warm-start impulses between touching objects) cannot be restored, so the column in progress is
+  // not saved: loading rebuilds it and replays it from its first frame up to the saved step. A
+  // column starts from the same state every time, so the replay gives the same bodies and water.
+  bool supports_checkpoint() const override { return true; }
+  void archive(StateArchive& a) override {
+    a.value("fps.step", n_);
+    for (int c = 0; c < 4; ++c) {
+      ColumnResult& r = results_[c];
+      const std::string at = fmt::format("fps.{}.", kFpsColumns[c].key);
+      a.value(at + "done", r.done);
+      a.value(at + "frame_ms", r.frame_ms);
+      a.value(at + "volume_rel_change", r.volume_rel_change);
+      a.value(at + "lowest_com_rel_m", r.min_z_rel);
+      a.value(at + "highest_com_rel_m", r.max_z_rel);
+      a.value(at + "triangles", r.triangles);
+      std::vector<char> names;
+      std::vector<double> ms;
+      for (const auto& [name, v] : r.phase_ms) {
+        names.insert(names.end(), name.begin(), name.end());
+        names.push_back('\n');
+        ms.push_back(v);
+      }
+      a.vector(at + "phase_names", names);
+      a.vector(at + "phase_ms", ms);
+      if (a.loading()) {
+        r.phase_ms.clear();
+        size_t from = 0, k = 0;
+        for (size_t i = 0; i < names.size() && k < ms.size(); ++i)
+          if (names[i] == '\n')
+            r.phase_ms[std::string(names.begin() + from, names.begin() + i)] = ms[k++], from = i + 1;
+      }
+    }
+    if (a.loading()) {
+      const long per = warmup_ + frames_, target = n_;
+      n_ = target / per * per;
+      system_.reset();
+      while (n_ < target) step();
+    }
   }
 
   json compare_tolerances() const override {

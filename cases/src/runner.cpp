@@ -195,8 +195,8 @@ RunOutcome run_case(const RunRequest& request) {
   if ((checkpoint_every > 0 || start.checkpoint) && !sim->supports_checkpoint())
     throw InputError(
         fmt::format("{}: key 'output.checkpoint_every': the {} scene of solver {} cannot checkpoint "
-                    "yet (floating scenes with several bodies, such as fps_objects: their Bullet contact caches "
-                    "are not archived; docs/checkpoint.md)",
+                    "yet (floating scenes with several bodies in one Bullet world, such as boat_buoys: their contact "
+                    "caches are not archived; docs/checkpoint.md)",
                     start.source, params["scene"].get<std::string>(), params["solver"].get<std::string>()));
   long done = 0;
   if (start.checkpoint) {
