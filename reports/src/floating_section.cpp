@@ -115,6 +115,24 @@ std::string motor_section(const CaseRun& run) {
       m["mach_half_angle_deg"].get<double>(), m["turn_heading_change_deg"].get<double>(), run.dir);
 }
 
+// A scene's profile against its reference, `<name>_profile.csv` in the run (a header line, then
+// position, ours, reference), plotted as <name>.png; the Markdown image, or "" when there is none.
+struct Profile {
+  std::string name, xlabel, ylabel, title, reference, alt;
+};
+std::string profile_plot(const ReportContext& ctx, const CaseRun& run, const Profile& p) {
+  const std::string csv = (fs::path(run.dir) / (p.name + "_profile.csv")).string();
+  if (!fs::exists(csv) ||
+      !run_gnuplot(ctx.dir, p.name + ".gp",
+                   fmt::format("set terminal pngcairo size 800,500 noenhanced\nset output '{0}.png'\n"
+                               "set datafile separator ','\nset xlabel '{1}'\nset ylabel '{2}'\nset grid\n"
+                               "set title '{3}: {4}'\nplot '{5}' every ::1 using 1:3 with lines lw 3 title '{6}', "
+                               "'' every ::1 using 1:2 with lines lw 1.5 title 'lattice'\n",
+                               p.name, p.xlabel, p.ylabel, run.name, p.title, csv, p.reference)))
+    return "";
+  return fmt::format("\n![{}]({}.png)\n", p.alt, p.name);
+}
+
 std::string dam_break_section(const ReportContext& ctx, const CaseRun& run) {
   const json& d = run.result["metrics"]["dam_break"];
   std::string md = fmt::format(
@@ -130,15 +148,9 @@ std::string dam_break_section(const ReportContext& ctx, const CaseRun& run) {
       d["plateau_velocity_m_s"].get<double>(), d["exact_plateau_velocity_m_s"].get<double>(),
       d["bore_position_m"].get<double>(), d["exact_bore_position_m"].get<double>(), d["dam_site_depth_m"].get<double>(),
       d["exact_dam_site_depth_m"].get<double>());
-  const std::string csv = (fs::path(run.dir) / "dam_break_profile.csv").string();
-  if (fs::exists(csv) &&
-      run_gnuplot(ctx.dir, "dam_break.gp",
-                  fmt::format("set terminal pngcairo size 800,500 noenhanced\nset output 'dam_break.png'\n"
-                              "set datafile separator ','\nset xlabel 'x (m)'\nset ylabel 'depth (m)'\nset grid\n"
-                              "set title 'dam_break: depth at t = {:g} s'\nplot '{}' every ::1 using 1:3 with lines "
-                              "lw 3 title 'exact', '' every ::1 using 1:2 with lines lw 1.5 title 'lattice'\n",
-                              d["t_s"].get<double>(), csv)))
-    md += "\n![dam break depth against the exact solution](dam_break.png)\n";
+  md += profile_plot(ctx, run,
+                     {"dam_break", "x (m)", "depth (m)", fmt::format("depth at t = {:g} s", d["t_s"].get<double>()),
+                      "exact", "dam break depth against the exact solution"});
   return md + "\n";
 }
 
@@ -155,17 +167,10 @@ std::string ring_wave_section(const ReportContext& ctx, const CaseRun& run) {
       w["damping_factor"].get<double>(), w["crest_radius_m"].get<double>(), w["exact_crest_radius_m"].get<double>(),
       w["crest_height_rel"].get<double>(), w["exact_crest_height_rel"].get<double>(),
       w["max_abs_error_rel"].get<double>());
-  const std::string csv = (fs::path(run.dir) / "ring_wave_profile.csv").string();
-  if (fs::exists(csv) &&
-      run_gnuplot(
-          ctx.dir, "ring_wave.gp",
-          fmt::format(
-              "set terminal pngcairo size 800,500 noenhanced\nset output 'ring_wave.png'\n"
-              "set datafile separator ','\nset xlabel 'r (m)'\nset ylabel 'level above still water (m)'\nset grid\n"
-              "set title 'swlbm: ring wave at t = {:g} s'\nplot '{}' every ::1 using 1:3 with lines "
-              "lw 3 title 'linear theory', '' every ::1 using 1:2 with lines lw 1.5 title 'lattice'\n",
-              w["t_s"].get<double>(), csv)))
-    md += "\n![ring wave against linear theory](ring_wave.png)\n";
+  md += profile_plot(ctx, run,
+                     {"ring_wave", "r (m)", "level above still water (m)",
+                      fmt::format("ring wave at t = {:g} s", w["t_s"].get<double>()), "linear theory",
+                      "ring wave against linear theory"});
   return md + "\n";
 }
 
