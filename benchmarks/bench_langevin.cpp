@@ -4,9 +4,11 @@
 //                                            it: green, Richardson-extrapolated from faces/4 (both solves;
 //                                            paper: 53 ms for 1280 faces)
 //   added_mass_panels/host/<faces>           the same with the first-order source panels (no extrapolation)
-//   added_mass_body/host/<row>               added mass of a canned case's own thin body (the falling
+//   added_mass_body/host/<row>[/whole]       added mass of a canned case's own thin body (the falling
 //                                            paper's 1024-face sheet, the airplane), as `immerse run`
-//                                            computes it (dense LU: BiCGSTAB stalls on sheets); counter
+//                                            computes it: one dense LU per mirror class (counter
+//                                            mirror_order: the symmetries used); /whole: the whole
+//                                            system's LU (BiCGSTAB stalls on sheets); counter
 //                                            assemble_ms: the influence matrices' share
 //   turbulence_precompute/<backend>/<grid>   100 steps of the k-epsilon MAC-grid precompute past the
 //                                            rubber ellipsoid, 10 warm-started Jacobi sweeps per projection
@@ -45,8 +47,11 @@ void added_mass(benchmark::State& state, int subdivisions, b::SourceModel model)
   b::AddedMassOptions opt;
   opt.fluid_density = 1000;
   opt.model = model;
-  for (auto _ : state) benchmark::DoNotOptimize(b::langevin_added_mass(mesh, coarse, opt).matrix(0, 0));
+  b::AddedMassResult r;
+  for (auto _ : state) r = b::langevin_added_mass(mesh, coarse, opt);
+  benchmark::DoNotOptimize(r.matrix(0, 0));
   state.counters["faces"] = mesh.face_count();
+  state.counters["mirror_order"] = r.mirror_order;
 }
 
 void turbulence(benchmark::State& state, Backend backend, int nz) {
@@ -94,14 +99,16 @@ b::AddedMassOptions row_options(const Row& r) {
 }
 
 // Thin sheets are what the paper simulates (Table 1's paper and airplane rows).
-void added_mass_body(benchmark::State& state, Row row) {
+void added_mass_body(benchmark::State& state, Row row, bool mirrors) {
   const b::TriMesh mesh = row_mesh(row);
-  const b::AddedMassOptions opt = row_options(row);
+  b::AddedMassOptions opt = row_options(row);
+  opt.use_mirrors = mirrors;
   b::AddedMassResult r;
   for (auto _ : state) r = b::langevin_added_mass(mesh, opt);
   benchmark::DoNotOptimize(r.matrix(0, 0));
   state.counters["faces"] = mesh.face_count();
   state.counters["assemble_ms"] = r.assemble_ms;
+  state.counters["mirror_order"] = r.mirror_order;
   state.counters["paper_ms"] = 53;  // the paper's precompute: 1280 faces (sec. 7)
 }
 
@@ -182,11 +189,13 @@ int main(int argc, char** argv) {
                                    {"paper_1024", "elliptic_plate", 0.04, 0.01, 0, 1e-4, 800, 1.2, 1024, 5, 1.73},
                                    {"airplane_288", "paper_airplane", 0.083, 0, 0, 2e-4, 800, 1.2, 288, 5, 1.86}};
     for (const Row& r : rows)
-      if (r.thickness > 0 && r.dt_ms == 5)
-        benchmark::RegisterBenchmark(("added_mass_body/host/" + r.name).c_str(), added_mass_body, r)
-            ->UseRealTime()
-            ->MeasureProcessCPUTime()
-            ->Unit(benchmark::kMillisecond);
+      for (bool mirrors : {true, false})
+        if (r.thickness > 0 && r.dt_ms == 5)
+          benchmark::RegisterBenchmark(("added_mass_body/host/" + r.name + (mirrors ? "" : "/whole")).c_str(),
+                                       added_mass_body, r, mirrors)
+              ->UseRealTime()
+              ->MeasureProcessCPUTime()
+              ->Unit(benchmark::kMillisecond);
     for (const Row& r : rows)
       benchmark::RegisterBenchmark(("table1_step/" + r.name + "/dt" + std::to_string(int(r.dt_ms)) + "ms").c_str(),
                                    table1_step, r)

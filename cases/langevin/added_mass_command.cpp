@@ -17,7 +17,7 @@ struct AddedMassArgs {
   std::string mesh, method = "green";
   int faces = 1280;
   double fluid_density = 1000, thickness = 0;
-  bool json = false, no_richardson = false;
+  bool json = false, no_richardson = false, no_mirrors = false;
 };
 
 nlohmann::json matrix_json(const bodies::Matrix6d& m) {
@@ -49,6 +49,7 @@ int run_added_mass(const AddedMassArgs& a) {
   opt.fluid_density = a.fluid_density;
   opt.thickness = a.thickness;
   opt.model = bodies::source_model_choices().parse(a.method, "--method");
+  opt.use_mirrors = !a.no_mirrors;
   const bool richardson = coarse && opt.model == bodies::SourceModel::green;
   const auto r = bodies::langevin_added_mass(mesh, coarse, opt);
   nlohmann::json out = {{"faces", r.faces},
@@ -56,6 +57,7 @@ int run_added_mass(const AddedMassArgs& a) {
                         {"solve_ms", r.solve_ms},
                         {"assemble_ms", r.assemble_ms},
                         {"iterations", r.iterations},
+                        {"mirror_order", r.mirror_order},
                         {"method", a.method},
                         {"richardson", richardson},
                         {"fluid_density", a.fluid_density},
@@ -89,7 +91,9 @@ int run_added_mass(const AddedMassArgs& a) {
     }
     fmt::print("\n");
   }
-  fmt::print("body volume {:.6g} (mesh), solve time {:.2f} ms\n", r.volume, r.solve_ms);
+  fmt::print("body volume {:.6g} (mesh), solve time {:.2f} ms ({})\n", r.volume, r.solve_ms,
+             r.mirror_order > 1 ? fmt::format("{} symmetry elements: one block per motion class", r.mirror_order)
+                                : "the whole system");
   return 0;
 }
 
@@ -112,6 +116,8 @@ FamilyCommand add_added_mass_command(CLI::App& app) {
       ->check(CLI::IsMember(bodies::source_model_choices().names()));
   c->add_flag("--no-richardson", args->no_richardson,
               "ellipsoid with green: the mesh's own result, without the extrapolation from faces/4");
+  c->add_flag("--no-mirrors", args->no_mirrors,
+              "solve the whole system, not one block per symmetry class of a mirror-symmetric mesh");
   c->add_flag("--json", args->json, "machine-readable output");
   return {c, [args] { return run_added_mass(*args); }};
 }

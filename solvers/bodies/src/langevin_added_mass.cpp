@@ -9,8 +9,10 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <vector>
 
+#include "immerse/bodies/mesh_mirrors.hpp"
 #include "immerse/core/error.hpp"
 
 namespace immerse::bodies {
@@ -65,7 +67,9 @@ using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::R
 template <class F>
 void for_rows(const char* name, int n, const F& f) {
   if (Kokkos::is_initialized())
-    Kokkos::parallel_for(name, Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, n), f);
+    // Dynamic: rows near a rim or a fold have more exact integrals than the rest.
+    Kokkos::parallel_for(
+        name, Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>(0, n), f);
   else
     for (int i = 0; i < n; ++i) f(i);
 }
@@ -224,21 +228,30 @@ struct Collocation {
   Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::RowMajor> W;
 };
 
+// The rows of the collocation system the assemblies build: collocation points rows[p], every column.
+Collocation rows_of(const Faces& f, const std::vector<int>& rows) {
+  Collocation k{RowMatrix(rows.size(), f.n), Eigen::MatrixXd(rows.size(), 6), decltype(Collocation::W)(rows.size(), 6)};
+  for (size_t p = 0; p < rows.size(); ++p) k.R.row(p) = f.B.row(rows[p]);
+  return k;
+}
+
 // point_sources: phi(x) = sum_j sigma_j / |x - s_j|, s_j the source below face j;
 // A_ij = n_i . grad(1/|x - s_j|) at c_i; X = sigma; W = P^T diag(area) B with P_ji = 1/|c_j - s_i|.
-Collocation assemble_point_sources(const Faces& f, const std::vector<Eigen::Vector3d>& s) {
+Collocation assemble_point_sources(const Faces& f, const std::vector<Eigen::Vector3d>& s,
+                                   const std::vector<int>& rows) {
   const int n = f.n;
-  Collocation k{RowMatrix(n, n), f.B, decltype(Collocation::W)(n, 6)};
-  for_rows("langevin_added_mass_rows", n, [&](int i) {
+  Collocation k = rows_of(f, rows);
+  for_rows("langevin_added_mass_rows", int(rows.size()), [&](int p) {
+    const int i = rows[p];
     double w[6] = {0, 0, 0, 0, 0, 0};
     for (int j = 0; j < n; ++j) {
       const Eigen::Vector3d d = f.c[i] - s[j];
       const double inv = 1.0 / d.norm();
-      k.A(i, j) = -f.nrm[i].dot(d) * inv * inv * inv;
+      k.A(p, j) = -f.nrm[i].dot(d) * inv * inv * inv;
       const double pw = f.area[j] / (f.c[j] - s[i]).norm();  // P(j, i) area_j
       for (int l = 0; l < 6; ++l) w[l] += pw * f.B(j, l);
     }
-    for (int l = 0; l < 6; ++l) k.W(i, l) = w[l];
+    for (int l = 0; l < 6; ++l) k.W(p, l) = w[l];
   });
   return k;
 }
@@ -255,11 +268,12 @@ Eigen::ArrayXd distances2(const Faces& f, int i, Eigen::ArrayXd& dx, Eigen::Arra
 // A_ij = n_i . grad psi_j(c_i); X = sigma; W = P^T diag(area) B with P_ji = psi_i(c_j).
 // Beyond far_ratio panel diameters the point form (area at the centroid) replaces the exact
 // integral: ~10x cheaper (no logs, no atan2).
-Collocation assemble_source_panels(const Faces& f) {
+Collocation assemble_source_panels(const Faces& f, const std::vector<int>& rows) {
   const int n = f.n;
-  Collocation k{RowMatrix(n, n), f.B, decltype(Collocation::W)(n, 6)};
-  for_rows("langevin_added_mass_rows", n, [&](int i) {
-    double* a = k.A.row(i).data();
+  Collocation k = rows_of(f, rows);
+  for_rows("langevin_added_mass_rows", int(rows.size()), [&](int p) {
+    const int i = rows[p];
+    double* a = k.A.row(p).data();
     const Eigen::Vector3d& ni = f.nrm[i];
     const double fi = f.far2[i], ai = f.area[i];
     double w[6] = {0, 0, 0, 0, 0, 0};
@@ -285,7 +299,7 @@ Collocation assemble_source_panels(const Faces& f) {
         for (int l = 0; l < 6; ++l) w[l] += pw * f.B(j, l);
       }
     }
-    for (int l = 0; l < 6; ++l) k.W(i, l) = w[l];
+    for (int l = 0; l < 6; ++l) k.W(p, l) = w[l];
   });
   return k;
 }
@@ -295,11 +309,12 @@ Collocation assemble_source_panels(const Faces& f) {
 // / |c_i - y|^3 dA (the solid angle of face j seen from c_i; 0 for j = i) and S_ij = psi_j(c_i).
 // X = phi, W = diag(area) B. One triangle integral per near pair gives both D and S; beyond
 // far_ratio diameters the point forms area_j n_j.(c_i - c_j)/r^3 and area_j / r.
-Collocation assemble_green(const Faces& f) {
+Collocation assemble_green(const Faces& f, const std::vector<int>& rows) {
   const int n = f.n;
-  Collocation k{RowMatrix(n, n), Eigen::MatrixXd(n, 6), decltype(Collocation::W)(n, 6)};
-  for_rows("langevin_added_mass_rows", n, [&](int i) {
-    double* a = k.A.row(i).data();
+  Collocation k = rows_of(f, rows);
+  for_rows("langevin_added_mass_rows", int(rows.size()), [&](int p) {
+    const int i = rows[p];
+    double* a = k.A.row(p).data();
     Eigen::ArrayXd dx, dy, dz;
     const Eigen::ArrayXd r2 = distances2(f, i, dx, dy, dz);
     const Eigen::ArrayXd inv = r2.max(1e-300).sqrt().inverse();
@@ -313,10 +328,132 @@ Collocation assemble_green(const Faces& f) {
       s[j] = p.potential;
     }
     a[i] += 2 * M_PI;
-    k.R.row(i) = -(s.matrix().transpose() * f.B);
+    k.R.row(p) = -(s.matrix().transpose() * f.B);
+    k.W.row(p) = f.area[i] * f.B.row(i);
   });
-  k.W = f.area.matrix().asDiagonal() * f.B;
   return k;
+}
+
+// The faces split into the orbits of a mirror group: rep[j] the smallest face of j's orbit, via[j]
+// an element that maps rep[j] onto j, size[r] the orbit's size (for r a representative).
+struct Orbits {
+  std::vector<int> reps, rep, via, size;
+};
+
+Orbits face_orbits(const MeshMirrors& g, int n) {
+  Orbits o{{}, std::vector<int>(n, -1), std::vector<int>(n, 0), std::vector<int>(n, 0)};
+  for (int i = 0; i < n; ++i) {
+    if (o.rep[i] >= 0) continue;
+    o.reps.push_back(i);
+    for (int e = 0; e < g.order(); ++e) {
+      const int j = g.face_image[e][i];
+      if (o.rep[j] >= 0) continue;
+      o.rep[j] = i;
+      o.via[j] = e;
+      ++o.size[i];
+    }
+  }
+  return o;
+}
+
+// The symmetric solve. A motion whose normal velocity has the sign pattern chi (chi[e] of element
+// e, mirror_sign) has a solution with the same pattern, X(g r) = chi(g) X(r), and is zero on an
+// orbit whose stabiliser chi does not leave at +1. So the motions of one pattern (a class) share a
+// system in the orbits' representatives: A_c(p, q) = sum over the faces j of orbit q of chi(via_j)
+// A(r_p, j), |G| times smaller than A. Their energy form sums each orbit as |orbit| times its
+// representative, and motions of different classes do not couple (the orbit sums cancel).
+// k holds the representatives' rows. Returns the largest normalised collocation residual.
+double solve_by_classes(const Collocation& k, const MeshMirrors& g, const Orbits& o, double rho, Matrix6d& K) {
+  const int nr = int(o.reps.size());
+  std::map<std::vector<int>, std::vector<int>> by_pattern;  // sign pattern -> motions
+  for (int l = 0; l < 6; ++l) {
+    std::vector<int> chi(g.order());
+    for (int e = 0; e < g.order(); ++e) chi[e] = mirror_sign(g.flips[e], l);
+    by_pattern[chi].push_back(l);
+  }
+  const std::vector<std::pair<std::vector<int>, std::vector<int>>> classes(by_pattern.begin(), by_pattern.end());
+  K.setZero();
+  const double r_max = std::max(k.R.cwiseAbs().maxCoeff(), 1e-300);
+  std::vector<double> residual(classes.size(), 0.0);
+  // One class per thread: each folds its block, factorises it and fills its motions' part of K.
+  for_rows("langevin_added_mass_classes", int(classes.size()), [&](int ci) {
+    const std::vector<int>& chi = classes[ci].first;
+    const std::vector<int>& motions = classes[ci].second;
+    std::vector<int> rows;  // the unknowns' representatives, as rows of k
+    for (int p = 0; p < nr; ++p) {
+      const int r = o.reps[p];
+      bool fixed_by_odd = false;  // an element fixing r with chi -1 forces X(r) = -X(r) = 0
+      for (int e = 0; e < g.order(); ++e) fixed_by_odd = fixed_by_odd || (g.face_image[e][r] == r && chi[e] == -1);
+      if (!fixed_by_odd) rows.push_back(p);
+    }
+    const int m = int(rows.size()), nm = int(motions.size());
+    if (m == 0) return;
+    // A_c(q, c) as a gather: the images of representative c under every element, each weighted
+    // chi(e) / |stabiliser of c| (an orbit of fewer faces is met once per stabilising element).
+    const int ne = g.order();
+    std::vector<int> image(size_t(ne) * m);
+    std::vector<double> weight(size_t(ne) * m);
+    for (int c = 0; c < m; ++c) {
+      const int r = o.reps[rows[c]];
+      const double stabiliser = double(ne) / o.size[r];
+      for (int e = 0; e < ne; ++e) {
+        image[size_t(e) * m + c] = g.face_image[e][r];
+        weight[size_t(e) * m + c] = chi[e] / stabiliser;
+      }
+    }
+    RowMatrix Ac = RowMatrix::Zero(m, m);
+    for (int q = 0; q < m; ++q) {
+      const double* a = k.A.row(rows[q]).data();
+      double* out = Ac.row(q).data();
+      for (int e = 0; e < ne; ++e) {
+        const int* im = image.data() + size_t(e) * m;
+        const double* w = weight.data() + size_t(e) * m;
+        for (int c = 0; c < m; ++c) out[c] += w[c] * a[im[c]];
+      }
+    }
+    Eigen::MatrixXd Rc(m, nm);
+    for (int q = 0; q < m; ++q)
+      for (int c = 0; c < nm; ++c) Rc(q, c) = k.R(rows[q], motions[c]);
+    // Ac's rows are the columns of Ac^T: factorise that in place and solve with its transpose.
+    Eigen::Map<Eigen::MatrixXd> AcT(Ac.data(), m, m);
+    const Eigen::PartialPivLU<Eigen::Ref<Eigen::MatrixXd>> lu(AcT);
+    const Eigen::MatrixXd Xc = lu.transpose().solve(Rc);
+    // The residual of the whole collocation system at these rows, the solution unfolded onto every face.
+    std::vector<int> col_of(o.rep.size(), -1);
+    for (int c = 0; c < m; ++c) col_of[o.reps[rows[c]]] = c;
+    Eigen::MatrixXd Xfull = Eigen::MatrixXd::Zero(k.A.cols(), nm);
+    for (Eigen::Index j = 0; j < k.A.cols(); ++j)
+      if (const int c = col_of[o.rep[j]]; c >= 0) Xfull.row(j) = chi[o.via[j]] * Xc.row(c);
+    for (int q = 0; q < m; ++q)
+      residual[ci] = std::max(residual[ci], (k.A.row(rows[q]) * Xfull - Rc.row(q)).cwiseAbs().maxCoeff() / r_max);
+    for (int a = 0; a < nm; ++a)
+      for (int b = 0; b < nm; ++b) {
+        double sum = 0;
+        for (int q = 0; q < m; ++q) sum += o.size[o.reps[rows[q]]] * Xc(q, a) * k.W(rows[q], motions[b]);
+        K(motions[a], motions[b]) = -rho * sum;
+      }
+  });
+  return *std::max_element(residual.begin(), residual.end());
+}
+
+// The whole system (no mirror symmetry): the six motions' potentials X (n x 6) and their energy form.
+Matrix6d solve_full(const Collocation& k, const AddedMassOptions& opt, AddedMassResult& r) {
+  Eigen::MatrixXd X(k.A.rows(), 6);
+  if (opt.iterative) {
+    // The collocation matrices are of the second kind (2 pi on the diagonal plus a compact part),
+    // so a Krylov solver converges in a few dozen products: O(n^2) per product instead of the LU's
+    // O(n^3). Thin sheets are worse conditioned (top and bottom panels nearly cancel): past 40
+    // iterations the dense LU is cheaper, so the solve falls back to it.
+    r.iterations = bicgstab_columns(k.A, k.R, X, 1e-12, 40);
+  }
+  if (!opt.iterative || r.iterations < 0) {
+    X = Eigen::PartialPivLU<Eigen::MatrixXd>(Eigen::MatrixXd(k.A)).solve(k.R);
+  }
+  // The collocation residual (a diagnostic) costs a full product; BiCGSTAB already bounds it.
+  if (!opt.iterative || r.iterations < 0)
+    r.bc_residual = (k.A * X - k.R).cwiseAbs().maxCoeff() / k.R.cwiseAbs().maxCoeff();
+  // K_kl = -rho sum_i phi_k(c_i) (dphi_l/dn)(c_i) A_i: the kinetic energy's bilinear form.
+  return -opt.fluid_density * X.transpose() * k.W;
 }
 
 }  // namespace
@@ -333,6 +470,17 @@ AddedMassResult langevin_added_mass(const TriMesh& mesh, const AddedMassOptions&
   r.volume = mp.volume;
   const Eigen::Vector3d origin = opt.about_centroid ? mp.centroid : Eigen::Vector3d::Zero();
   const Faces f = collect_faces(mesh, origin, opt.far_ratio);
+  // A mirror-symmetric mesh needs the rows of its orbits' representatives only.
+  MeshMirrors mirrors;
+  if (opt.use_mirrors) mirrors = mesh_mirrors(mesh, origin);
+  r.mirror_order = std::max(1, mirrors.order());
+  Orbits orbits;
+  std::vector<int> rows(n);
+  for (int i = 0; i < n; ++i) rows[i] = i;
+  if (r.mirror_order > 1) {
+    orbits = face_orbits(mirrors, n);
+    rows = orbits.reps;
+  }
   Collocation k;
   switch (opt.model) {
     case SourceModel::point_sources: {
@@ -342,34 +490,24 @@ AddedMassResult langevin_added_mass(const TriMesh& mesh, const AddedMassOptions&
         if (opt.thickness > 0) depth = std::min(depth, opt.thin_offset * opt.thickness);
         s[i] = f.c[i] - depth * f.nrm[i];
       }
-      k = assemble_point_sources(f, s);
+      k = assemble_point_sources(f, s, rows);
       break;
     }
     case SourceModel::panels:
-      k = assemble_source_panels(f);
+      k = assemble_source_panels(f, rows);
       break;
     case SourceModel::green:
-      k = assemble_green(f);
+      k = assemble_green(f, rows);
       break;
   }
   const auto t1 = std::chrono::steady_clock::now();
   r.assemble_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
-  Eigen::MatrixXd X(n, 6);
-  if (opt.iterative) {
-    // The collocation matrices are of the second kind (2 pi on the diagonal plus a compact part),
-    // so a Krylov solver converges in a few dozen products: O(n^2) per product instead of the LU's
-    // O(n^3). Thin sheets are worse conditioned (top and bottom panels nearly cancel): past 40
-    // iterations the dense LU is cheaper, so the solve falls back to it.
-    r.iterations = bicgstab_columns(k.A, k.R, X, 1e-12, 40);
+  Matrix6d K;
+  if (r.mirror_order > 1) {
+    r.bc_residual = solve_by_classes(k, mirrors, orbits, opt.fluid_density, K);
+  } else {
+    K = solve_full(k, opt, r);
   }
-  if (!opt.iterative || r.iterations < 0) {
-    X = Eigen::PartialPivLU<Eigen::MatrixXd>(Eigen::MatrixXd(k.A)).solve(k.R);
-  }
-  // The collocation residual (a diagnostic) costs a full product; BiCGSTAB already bounds it.
-  if (!opt.iterative || r.iterations < 0)
-    r.bc_residual = (k.A * X - k.R).cwiseAbs().maxCoeff() / k.R.cwiseAbs().maxCoeff();
-  // K_kl = -rho sum_i phi_k(c_i) (dphi_l/dn)(c_i) A_i: the kinetic energy's bilinear form.
-  const Matrix6d K = -opt.fluid_density * X.transpose() * k.W;
   r.raw_asymmetry = (K - K.transpose()).cwiseAbs().maxCoeff() / K.cwiseAbs().maxCoeff();
   // Green's reciprocity makes the exact form symmetric; the quadrature's asymmetry is reported
   // (raw_asymmetry) and removed, so the matrix is symmetric by construction.

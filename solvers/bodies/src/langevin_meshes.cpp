@@ -8,6 +8,38 @@
 #include "immerse/core/error.hpp"
 
 namespace immerse::bodies {
+namespace {
+
+// An order of points that every sign flip of the coordinates keeps: |x|, then |y|, then |z|
+// (magnitudes within 1e-9 of the points' size count as equal).
+bool flip_invariant_less(const Eigen::Vector3d& p, const Eigen::Vector3d& q) {
+  const double tol = 1e-9 * (p.norm() + q.norm());
+  for (int a = 0; a < 3; ++a) {
+    const double u = std::abs(p[a]), v = std::abs(q[a]);
+    if (std::abs(u - v) > tol) return u < v;
+  }
+  return false;
+}
+
+// The quad p0 p1 p2 p3 (counter-clockwise) as two triangles, split along the diagonal through its
+// greatest corner in that order. A mirror image of the quad is then split along the mirror image
+// of the diagonal, so the triangulation keeps the vertices' mirror symmetries (one diagonal
+// direction everywhere makes a symmetric grid chiral, and the added mass cannot use them).
+void add_quad(TriMesh& s, int p0, int p1, int p2, int p3) {
+  const int q[4] = {p0, p1, p2, p3};
+  int top = 0;
+  for (int c = 1; c < 4; ++c)
+    if (flip_invariant_less(s.vertices[q[top]], s.vertices[q[c]])) top = c;
+  if (top % 2 == 0) {
+    s.faces.push_back({p0, p1, p2});
+    s.faces.push_back({p0, p2, p3});
+  } else {
+    s.faces.push_back({p0, p1, p3});
+    s.faces.push_back({p1, p2, p3});
+  }
+}
+
+}  // namespace
 
 TriMesh langevin_thicken(const TriMesh& s, double t) {
   if (!(t > 0)) throw InputError(fmt::format("thicken: thickness {} must be > 0", t));
@@ -32,8 +64,15 @@ TriMesh langevin_thicken(const TriMesh& s, double t) {
     if (count != 1) throw InputError("thicken: the surface has a repeated directed edge (not manifold/oriented)");
     if (edges.count({e.second, e.first})) continue;  // interior edge
     const int a = e.first, b = e.second;             // boundary edge a -> b of the top surface
-    m.faces.push_back({b, a, nv + a});
-    m.faces.push_back({b, nv + a, nv + b});
+    // The quad b a a' b' split along the diagonal from the greater of a, b on top (flip_invariant_less:
+    // the rim keeps the surface's mirror symmetries).
+    if (flip_invariant_less(s.vertices[a], s.vertices[b])) {
+      m.faces.push_back({b, a, nv + a});
+      m.faces.push_back({b, nv + a, nv + b});
+    } else {
+      m.faces.push_back({b, a, nv + b});
+      m.faces.push_back({a, nv + a, nv + b});
+    }
   }
   return m;
 }
@@ -52,10 +91,7 @@ TriMesh langevin_elliptic_plate(double a, double b, double t, int sectors, int r
   auto id = [&](int r, int k) { return r == 0 ? 0 : 1 + (r - 1) * sectors + (k % sectors); };
   for (int k = 0; k < sectors; ++k) s.faces.push_back({0, id(1, k), id(1, k + 1)});
   for (int r = 1; r < rings; ++r)
-    for (int k = 0; k < sectors; ++k) {
-      s.faces.push_back({id(r, k), id(r + 1, k), id(r + 1, k + 1)});
-      s.faces.push_back({id(r, k), id(r + 1, k + 1), id(r, k + 1)});
-    }
+    for (int k = 0; k < sectors; ++k) add_quad(s, id(r, k), id(r + 1, k), id(r + 1, k + 1), id(r, k + 1));
   return langevin_thicken(s, t);
 }
 
@@ -75,10 +111,8 @@ TriMesh langevin_paper_airplane(double sheet, double t, int nu, int ns, double k
     }
   auto id = [&](int i, int j) { return i * (ns + 1) + j; };
   for (int i = 0; i < nu; ++i)
-    for (int j = 0; j < ns; ++j) {  // counter-clockwise seen from +z (upper side)
-      s.faces.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
-      s.faces.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
-    }
+    for (int j = 0; j < ns; ++j)  // counter-clockwise seen from +z (upper side)
+      add_quad(s, id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1));
   return langevin_thicken(s, t);
 }
 

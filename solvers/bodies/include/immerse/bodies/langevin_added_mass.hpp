@@ -2,10 +2,13 @@
 // Added-mass (Kirchhoff) tensor of a rigid body in unbounded ideal fluid at rest at infinity, by a
 // boundary-element method on the body's flat faces (the Langevin-rigid paper, sec. 3.2.1, and
 // Weissmann & Pinkall 2012): the normal velocity of the six unit rigid motions, dphi/dn =
-// n.(v + omega x p), imposed at the face centres; the six right-hand sides solved together
-// (BiCGSTAB run on the six columns in lockstep, one pass over the dense matrix per product for all
-// six; dense LU for thin sheets, where it does not converge in 40 iterations); the 6x6 matrix from
-// the fluid's kinetic energy T = -rho/2 * sum_faces phi dphi/dn A (n outward from the body).
+// n.(v + omega x p), imposed at the face centres; the 6x6 matrix from the fluid's kinetic energy
+// T = -rho/2 * sum_faces phi dphi/dn A (n outward from the body). A mesh with mirror symmetries
+// about its centroid (mesh_mirrors.hpp: the canned ellipsoids, plate and airplane) is solved in
+// one dense block per symmetry class of the six motions, over the faces' orbits; any other mesh
+// as a whole, the six right-hand sides together (BiCGSTAB run on the six columns in lockstep, one
+// pass over the dense matrix per product for all six; dense LU for thin sheets, where it does not
+// converge in 40 iterations).
 // Three discretisations:
 //  - green (default): Green's third identity for the potential itself, constant on each face
 //    (the "direct" method of Hess-Smith's successors, e.g. WAMIT's low order). Its discrete double
@@ -53,6 +56,12 @@ struct AddedMassOptions {
   bool iterative = true;
   // Added mass about this point (body frame origin); the mesh centroid when not given.
   bool about_centroid = true;
+  // Split the system by the mesh's mirror symmetries about that point (mesh_mirrors.hpp): one
+  // dense system per symmetry class of the six motions, in the orbits' representatives, so a
+  // mesh with |G| symmetry elements assembles |G| times fewer rows and factorises blocks |G|
+  // times smaller (the ellipsoids: |G| = 8, the plate and the airplane: 4 and 2). The same
+  // matrix as the whole system to rounding; false solves the whole system.
+  bool use_mirrors = true;
 };
 
 struct AddedMassResult {
@@ -63,7 +72,8 @@ struct AddedMassResult {
   double solve_ms = 0;     // assembly + factorisation + energy integral
   double assemble_ms = 0;  // of which the influence matrices
   int faces = 0;
-  int iterations = 0;  // BiCGSTAB iterations (largest of the six); -1: it fell back to the LU
+  int iterations = 0;    // BiCGSTAB iterations (largest of the six); -1: it fell back to the LU
+  int mirror_order = 1;  // the mirror symmetries the solve used (1: none, the whole system)
 };
 
 // Throws InputError for an empty mesh or non-positive density.

@@ -11,7 +11,11 @@ namespace immerse::bodies {
 
 // Closes an open, consistently oriented surface into a shell of the given thickness: vertices moved
 // +-thickness/2 along the area-weighted vertex normals, the bottom faces reversed, each boundary edge
-// closed by a quad. Faces: 2 F + 2 (boundary edges). Throws InputError on non-manifold input.
+// closed by a quad. Faces: 2 F + 2 (boundary edges). The quads, like the generators' grids below,
+// are split so that the mesh keeps the mirror symmetries of its vertices about the coordinate
+// planes (the added mass solves a symmetric mesh in blocks); no rim of two triangles per quad is
+// symmetric top to bottom, so a shell never keeps the mid-plane's mirror.
+// Throws InputError on non-manifold input.
 TriMesh langevin_thicken(const TriMesh& surface, double thickness);
 
 // Elliptic plate in the x-y plane: semi-axes a (x) and b (y), polar grid of `sectors` x `rings`,
