@@ -61,7 +61,8 @@ void fps_column(benchmark::State& state, Backend backend, int column) {
   const cases::CaseDoc doc = cases::load_case("fps_objects");
   const auto resolved = cases::resolve_case(doc, {});
   const cases::FloatCase fc = cases::float_case_from_json(resolved, doc.source);
-  auto system = cases::make_fps_column(fc, cases::fps_layout_from_json(resolved), column, backend, doc.source);
+  auto system =
+      cases::make_fps_column(fc, fc.water, cases::fps_layout_from_json(resolved), column, backend, doc.source);
   for (int s = 0; s < 20; ++s) system->step();
   for (auto _ : state) system->step();
   state.counters["frames_per_s"] = benchmark::Counter(double(state.iterations()), benchmark::Counter::kIsRate);

@@ -21,8 +21,10 @@ struct FpsLayout {
 FpsLayout fps_layout_from_json(const json& resolved);
 // The still level of the fps case (its uniform initial depth).
 double fps_still_level(const FloatCase& c);
-// One column's scene: water of the case, the column's objects laid out on a grid.
-std::unique_ptr<coupling::FloatSystem> make_fps_column(const FloatCase& c, const FpsLayout& l, int column, Backend b,
+// One column's scene: the case's water (`water`: this process's part of it, float_water_of_rank),
+// the column's objects laid out on a grid of the whole lake.
+std::unique_ptr<coupling::FloatSystem> make_fps_column(const FloatCase& c, const swlbm::SwParams& water,
+                                                       const FpsLayout& l, int column, Backend b,
                                                        const std::string& source);
 
 }  // namespace immerse::cases

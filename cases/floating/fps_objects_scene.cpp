@@ -37,6 +37,9 @@ class FpsObjects final : public Simulation {
   }
 
   long total_steps() const override { return 4L * (warmup_ + frames_); }
+  // On several ranks each column's water is split among them and the bodies stepped alike on every
+  // rank, as in the other floating scenes; the frame rates are then rank 0's.
+  bool runs_on_ranks() const override { return true; }
 
   void step() override {
     const long per = warmup_ + frames_;
@@ -207,7 +210,7 @@ class FpsObjects final : public Simulation {
   void build(int col) {
     current_ = col;
     system_.reset();
-    system_ = make_fps_column(case_, layout_, col, opt_.backend, source_);
+    system_ = make_fps_column(case_, float_water_of_rank(case_.water, opt_), layout_, col, opt_.backend, source_);
     volume0_ = system_->water().volume();
     results_[col].triangles = kFpsColumns[col].objects * (kFpsColumns[col].complex ? 520 : 80);
   }
@@ -268,8 +271,9 @@ FpsLayout fps_layout_from_json(const json& r) {
 
 double fps_still_level(const FloatCase& c) { return swlbm::flow_scales(c.water).h_max; }
 
-std::unique_ptr<coupling::FloatSystem> make_fps_column(const FloatCase& fc, const FpsLayout& l, int col,
-                                                       Backend backend, const std::string& source) {
+std::unique_ptr<coupling::FloatSystem> make_fps_column(const FloatCase& fc, const swlbm::SwParams& water,
+                                                       const FpsLayout& l, int col, Backend backend,
+                                                       const std::string& source) {
   const FpsColumn& k = kFpsColumns[col];
   const auto& p = fc.water;
   std::vector<coupling::FloatBodySpec> bodies;
@@ -294,7 +298,7 @@ std::unique_ptr<coupling::FloatSystem> make_fps_column(const FloatCase& fc, cons
   }
   coupling::FloatCouplingParams cp = fc.coupling;
   cp.record_pressure = false;  // no hull-pressure display in the performance scene
-  return coupling::make_float_system(backend, fc.water, std::move(bodies), cp);
+  return coupling::make_float_system(backend, water, std::move(bodies), cp);
 }
 
 std::unique_ptr<Simulation> make_fps_objects(const json& r, const std::string& source, const RunOptions& opt) {

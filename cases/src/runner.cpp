@@ -190,7 +190,7 @@ RunOutcome run_case(const RunRequest& request) {
   if (comm.size() > 1 && !sim->runs_on_ranks())
     throw InputError(
         fmt::format("{}: the {} scene of solver {} runs on one process only: start it without mpirun "
-                    "(every lbm3d and swlbm scene but fps_objects runs on several ranks; docs/mpi.md)",
+                    "(every lbm3d and swlbm scene runs on several ranks; docs/mpi.md)",
                     start.source, params["scene"].get<std::string>(), params["solver"].get<std::string>()));
   if ((checkpoint_every > 0 || start.checkpoint) && !sim->supports_checkpoint())
     throw InputError(

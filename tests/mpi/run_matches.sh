@@ -3,7 +3,8 @@
 # Runs CASE in one process, then under `MPIEXEC -np RANKS` (the lattice split among the ranks as
 # DECOMPOSE says, e.g. 1x2x2, or as the program chooses: "auto");
 # passes when the split run's metrics, checks, status, series.csv and final_*.csv equal the single
-# process's bitwise, and only rank 0 wrote (one result.json, no stray files).
+# process's bitwise, and only rank 0 wrote (one result.json, no stray files). MATCH_BLOCKS names
+# other result.json blocks to compare (a scene whose metrics hold wall-clock timings: "checks status").
 set -u
 mpiexec=$1 ranks=$2 decompose=$3 immerse=$4 out=$5 case=$6
 shift 6
@@ -14,7 +15,7 @@ rm -rf "$out" && mkdir -p "$out"
 "$immerse" run "$case" --quiet --out "$out/one" "$@" || fail "the single-process run failed"
 "$mpiexec" -np "$ranks" --oversubscribe "$immerse" run "$case" --quiet --out "$out/split" "${split[@]}" "$@" ||
   fail "the run on $ranks ranks failed"
-for key in metrics checks status; do
+for key in ${MATCH_BLOCKS:-metrics checks status}; do
   [ -n "$(block "$out/one/result.json" $key)" ] || fail "no '$key' in the single-process result.json"
   diff <(block "$out/one/result.json" $key) <(block "$out/split/result.json" $key) ||
     fail "'$key' differs between 1 process and $ranks ranks"
