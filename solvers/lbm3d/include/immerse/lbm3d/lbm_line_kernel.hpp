@@ -246,14 +246,14 @@ struct CollideStreamLines {
   // cells are a vector with the cells past m masked off (no scalar remainder loop, which cost as
   // much as the rest of a 254-cell run). With `streaming` the results go to `staged` (L1) and are
   // then stored around the caches.
-  // Populations stored in binary16: on AVX-512 hosts the conversions run inside the hand-vectorised
-  // cell loop (lbm_half_run.hpp: 1.5x the FP32 kernel at 256^3, where widening whole runs into L1
-  // float blocks and narrowing them back ran at 0.97x); elsewhere through those blocks (F16C; GCC 12
-  // does not vectorise the conversion in the cell loop itself). All 15 inputs of a cell are read
-  // before its outputs are written, so in place stays safe.
+  // Populations stored in binary16: on AVX-512 and AVX2 + F16C hosts the conversions run inside the
+  // hand-vectorised cell loop (lbm_half_run.hpp: on AVX-512, 1.5x the FP32 kernel at 256^3, where
+  // widening whole runs into L1 float blocks and narrowing them back ran at 0.97x); elsewhere
+  // through those blocks (GCC 12 does not vectorise the conversion in the cell loop itself). All 15
+  // inputs of a cell are read before its outputs are written, so in place stays safe.
   void water_run(const Pop* const in[15], Pop* const out[15], const int m) const {
     if constexpr (LbmStore<Pop>::kHalf) {
-#if defined(IMMERSE_LBM_HALF_AVX512)
+#if defined(IMMERSE_LBM_HALF_SIMD)
       for (int q = 0; q < 15; ++q) {
         prefetch_line(in[q] + kHalfAhead);
         prefetch_line(in[q] + kHalfAhead + 32);
