@@ -30,7 +30,8 @@ int cmd_info() {
              kokkos_version(), backends, to_string(default_backend()));
   if (is_enabled(Backend::openmp))
     fmt::print("threads   {} (OpenMP; set OMP_NUM_THREADS to change)\n", backend_concurrency(Backend::openmp));
-  fmt::print("hardware  {} hardware threads\ncompiler  {}\n", std::thread::hardware_concurrency(), compiler_version());
+  fmt::print("hardware  {} hardware threads\ncompiler  {}\nsimd      {} (compiled for)\n",
+             std::thread::hardware_concurrency(), compiler_version(), simd_extensions());
   if (mpi_built())
     fmt::print(
         "mpi       {} ({} rank{}; `mpirun -np N immerse run CASE` splits the lattices of lbm3d and swlbm cases, "

@@ -47,10 +47,11 @@ std::string machine_section(Backend backend) {
   std::strftime(date, sizeof date, "%Y-%m-%d %H:%M %Z", std::localtime(&now));
   return fmt::format(
       "## Machine\n\n| | |\n|---|---|\n| date | {} |\n| CPU | {} |\n| hardware threads | {} |\n| memory | {} |\n"
-      "| immerse | {} (git {}) |\n| Kokkos | {} ({}) |\n| compiler | {} |\n| backend of the case runs | {} |\n\n",
+      "| immerse | {} (git {}) |\n| Kokkos | {} ({}) |\n| compiler | {} |\n| SIMD compiled for | {} |\n"
+      "| backend of the case runs | {} |\n\n",
       date, first_line_matching("/proc/cpuinfo", "model name"), std::thread::hardware_concurrency(),
       first_line_matching("/proc/meminfo", "MemTotal"), immerse_version(), git_hash(), kokkos_version(), backends,
-      compiler_version(), to_string(backend));
+      compiler_version(), simd_extensions(), to_string(backend));
 }
 
 std::string cases_section(const ReportContext& ctx) {

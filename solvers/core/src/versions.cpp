@@ -34,11 +34,39 @@ std::string compiler_version() {
 #endif
 }
 
+std::string simd_extensions() {
+  std::string s;
+  auto add = [&s](const char* x) { s += (s.empty() ? "" : ", ") + std::string(x); };
+#if defined(__AVX512F__)
+  add("AVX-512F");
+#endif
+#if defined(__AVX512BW__)
+  add("AVX-512BW");
+#endif
+#if defined(__AVX512VL__)
+  add("AVX-512VL");
+#endif
+#if defined(__AVX2__)
+  add("AVX2");
+#endif
+#if defined(__FMA__)
+  add("FMA");
+#endif
+#if defined(__F16C__)
+  add("F16C");
+#endif
+#if defined(__SSE2__)
+  if (s.empty()) add("SSE2");
+#endif
+  return s.empty() ? "none known" : s;
+}
+
 nlohmann::json versions_json() {
   nlohmann::json v = {{"immerse", immerse_version()},
                       {"git", git_hash()},
                       {"kokkos", kokkos_version()},
-                      {"compiler", compiler_version()}};
+                      {"compiler", compiler_version()},
+                      {"simd", simd_extensions()}};
   if (mpi_built()) v["mpi"] = mpi_library();
   return v;
 }
