@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The CUDA build, packed for a machine that has a GPU, nvcc and CMake but none of the Debian -dev
 # packages and no network (docs/gpu-kit.md).
-#   bash ci/device-kit.sh pack [BUILD]      here: build every target of BUILD (default build/cuda)
-#                                           and pack it into .kit/ (ignored by git; xz-compressed, at
-#                                           most 56 MiB)
+#   bash ci/device-kit.sh pack [BUILD]      here: build every target of BUILD (default build/cuda,
+#                                           configured from the cuda preset if need be) and pack
+#                                           it into .kit/ (ignored by git; xz-compressed, at most
+#                                           56 MiB)
 #   bash ci/device-kit.sh run [SECONDS] [RESULTS]
 #                                           there, from the repository root: put the kit in place,
 #                                           then run, each section cut to fit SECONDS (default 480):
@@ -31,7 +32,12 @@ is_glibc() { case $1 in linux-vdso* | ld-linux* | libc.so* | libm.so* | libdl.so
 
 cmd_pack() {
   local build=${1:-build/cuda}
-  [ -f "$build/CMakeCache.txt" ] || die "$build is not a configured build (./immerse.sh test configures build/cuda where nvcc is present)"
+  if [ -z "${1:-}" ] && [ ! -f "$build/CMakeCache.txt" ]; then
+    say "configuring build/cuda (cmake --preset cuda)"
+    IMMERSE_CUDA=1 bash ci/setup.sh >&2
+    cmake --preset cuda -G Ninja >&2 || die "cannot configure the cuda preset: see the errors above"
+  fi
+  [ -f "$build/CMakeCache.txt" ] || die "$build is not a configured build (cmake --preset cuda -G Ninja configures build/cuda)"
   # Every target up to date: built here if need be. (A dry run cannot tell: the build re-checks
   # its globbed sources first, and `ninja -n` stops at that manifest step, listing nothing else.)
   say "bringing every target of $build up to date (cmake --build)"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything immerse needs on a Debian bookworm machine, idempotently:
 #   1. Debian packages (compiler, cmake, Eigen, fmt, nlohmann-json, CLI11, muparser, GoogleTest,
-#      Google Benchmark, gnuplot, Bullet, clang-format 14 for the style check, Open MPI).
+#      Google Benchmark, gnuplot, Bullet, clang-format 14 for the style check, Open MPI, ccache:
+#      CMake compiles through it, so a rebuild of unchanged sources in a fresh clone is quick).
 #   2. Kokkos 3.4.01 built from Debian's trilinos source package (Serial+OpenMP), installed into a
 #      cache outside the clone (default ~/.cache/immerse; override with IMMERSE_CACHE).
 #   3. With IMMERSE_CUDA=1 and nvcc on the machine: a Serial+OpenMP+CUDA (sm_90) Kokkos as well,
@@ -26,7 +27,7 @@ fi
 PACKAGES=(build-essential cmake ninja-build pkg-config git ca-certificates dpkg-dev
           libeigen3-dev libfmt-dev nlohmann-json3-dev libcli11-dev libmuparser-dev
           libgtest-dev libgmock-dev googletest libbenchmark-dev gnuplot-nox libbullet-dev clang-format-14
-          clang-14 libclang-rt-14-dev libopenmpi-dev openmpi-bin)
+          clang-14 libclang-rt-14-dev libopenmpi-dev openmpi-bin ccache)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
