@@ -44,76 +44,65 @@ struct FloatLanes {
   }
 };
 
-// m cells from in[q][0..m) to out[q][0..m), binary16 shifted by ref[q] and scaled by 1 / inv_scale;
-// the relaxation constants as CollideStream holds them. Masked-off lanes load zeros (the rest state).
+// One vector of binary16 cells, widened to floats on load and narrowed on store, for the n cells
+// that are there (n >= width: a whole vector). Missing lanes load zeros (the rest state) and are not
+// stored.
 #if defined(IMMERSE_LBM_HALF_AVX512)
-template <bool Forced>
-inline void relax_half_run(const float omega, const float pref, const float force[3], const float ref[15],
-                           const float inv_scale, const std::uint16_t* const in[15], std::uint16_t* const out[15],
-                           const int m) {
-  using L = FloatLanes<64>;
-  const BgkCoefficients<L> c{L(omega), L(pref), L(force[0]), L(force[1]), L(force[2])};
-  const __m512 s = _mm512_set1_ps(inv_scale), is = _mm512_set1_ps(1.0f / inv_scale);
-  for (int a0 = 0; a0 < m; a0 += 16) {
-    const __mmask16 mask = m - a0 >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (m - a0)) - 1);
-    L f[15];
-    for (int q = 0; q < 15; ++q) {
-      const __m256i h = _mm256_maskz_loadu_epi16(mask, in[q] + a0);
-      f[q] = L(_mm512_add_ps(_mm512_mul_ps(_mm512_maskz_cvtph_ps(mask, h), s), _mm512_set1_ps(ref[q])));
-    }
-    L g[15];
-    bgk_collide<Forced>(c, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12], f[13],
-                        f[14], g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9], g[10], g[11], g[12], g[13],
-                        g[14]);
-    for (int q = 0; q < 15; ++q) {
-      const __m512 x = _mm512_mul_ps(_mm512_sub_ps(g[q].x, _mm512_set1_ps(ref[q])), is);
-      _mm256_mask_storeu_epi16(out[q] + a0, mask,
-                               _mm512_maskz_cvtps_ph(mask, x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
-    }
+struct HalfVector {  // 16 cells; the tail is masked
+  static constexpr int width = 16;
+  using Lanes = FloatLanes<64>;
+  __mmask16 mask;
+  explicit HalfVector(int n) : mask(n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1)) {}
+  Lanes load(const std::uint16_t* p) const { return _mm512_maskz_cvtph_ps(mask, _mm256_maskz_loadu_epi16(mask, p)); }
+  void store(std::uint16_t* p, Lanes x) const {
+    _mm256_mask_storeu_epi16(p, mask, _mm512_maskz_cvtps_ph(mask, x.x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
   }
-}
+};
 #else
-// The same with 8 cells per AVX2 vector; the last m % 8 cells go through an 8-cell buffer whose
-// unused lanes hold zeros (the rest state), loaded and stored with the count that is there.
+struct HalfVector {  // 8 cells; the tail goes through an 8-cell buffer
+  static constexpr int width = 8;
+  using Lanes = FloatLanes<32>;
+  int n;
+  explicit HalfVector(int count) : n(count < 8 ? count : 8) {}
+  Lanes load(const std::uint16_t* p) const {
+    if (n == 8) return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    alignas(16) std::uint16_t part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    std::memcpy(part, p, sizeof(std::uint16_t) * n);
+    return _mm256_cvtph_ps(_mm_load_si128(reinterpret_cast<const __m128i*>(part)));
+  }
+  void store(std::uint16_t* p, Lanes x) const {
+    const __m128i h = _mm256_cvtps_ph(x.x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    if (n == 8) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(p), h);
+      return;
+    }
+    alignas(16) std::uint16_t part[8];
+    _mm_store_si128(reinterpret_cast<__m128i*>(part), h);
+    std::memcpy(p, part, sizeof(std::uint16_t) * n);
+  }
+};
+#endif
+
+// m cells from in[q][0..m) to out[q][0..m), binary16 shifted by ref[q] and scaled by 1 / inv_scale;
+// the relaxation constants as CollideStream holds them.
 template <bool Forced>
 inline void relax_half_run(const float omega, const float pref, const float force[3], const float ref[15],
                            const float inv_scale, const std::uint16_t* const in[15], std::uint16_t* const out[15],
                            const int m) {
-  using L = FloatLanes<32>;
+  using L = HalfVector::Lanes;
   const BgkCoefficients<L> c{L(omega), L(pref), L(force[0]), L(force[1]), L(force[2])};
-  const __m256 s = _mm256_set1_ps(inv_scale), is = _mm256_set1_ps(1.0f / inv_scale);
-  for (int a0 = 0; a0 < m; a0 += 8) {
-    const int n = m - a0 < 8 ? m - a0 : 8;
+  const L s(inv_scale), is(1.0f / inv_scale);
+  for (int a0 = 0; a0 < m; a0 += HalfVector::width) {
+    const HalfVector v(m - a0);
     L f[15];
-    for (int q = 0; q < 15; ++q) {
-      __m128i h;
-      if (n == 8) {
-        h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in[q] + a0));
-      } else {
-        alignas(16) std::uint16_t part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-        std::memcpy(part, in[q] + a0, sizeof(std::uint16_t) * n);
-        h = _mm_load_si128(reinterpret_cast<const __m128i*>(part));
-      }
-      f[q] = L(_mm256_add_ps(_mm256_mul_ps(_mm256_cvtph_ps(h), s), _mm256_set1_ps(ref[q])));
-    }
+    for (int q = 0; q < 15; ++q) f[q] = v.load(in[q] + a0) * s + L(ref[q]);
     L g[15];
     bgk_collide<Forced>(c, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12], f[13],
                         f[14], g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9], g[10], g[11], g[12], g[13],
                         g[14]);
-    for (int q = 0; q < 15; ++q) {
-      const __m256 x = _mm256_mul_ps(_mm256_sub_ps(g[q].x, _mm256_set1_ps(ref[q])), is);
-      const __m128i h = _mm256_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-      if (n == 8) {
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out[q] + a0), h);
-      } else {
-        alignas(16) std::uint16_t part[8];
-        _mm_store_si128(reinterpret_cast<__m128i*>(part), h);
-        std::memcpy(out[q] + a0, part, sizeof(std::uint16_t) * n);
-      }
-    }
+    for (int q = 0; q < 15; ++q) v.store(out[q] + a0, (g[q] - L(ref[q])) * is);
   }
 }
-#endif
 
 }  // namespace immerse::lbm3d
 #endif
