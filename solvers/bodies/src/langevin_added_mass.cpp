@@ -63,13 +63,14 @@ PanelInfluence panel_influence(const Eigen::Vector3d v[3], const Eigen::Vector3d
 // products, as one contiguous stream.
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-// Rows [0, n) through f(i): the host threads share them when Kokkos runs.
-template <class F>
+// Rows [0, n) through f(i): the host threads share them when Kokkos runs, in equal blocks
+// (Kokkos::Static: rows of equal cost, the products) or as threads free up (Kokkos::Dynamic: the
+// assembly, whose rows near a rim or a fold have more exact integrals than the rest; the classes).
+template <class Schedule, class F>
 void for_rows(const char* name, int n, const F& f) {
   if (Kokkos::is_initialized())
-    // Dynamic: rows near a rim or a fold have more exact integrals than the rest.
-    Kokkos::parallel_for(
-        name, Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>(0, n), f);
+    Kokkos::parallel_for(name, Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Schedule<Schedule>>(0, n),
+                         f);
   else
     for (int i = 0; i < n; ++i) f(i);
 }
@@ -83,7 +84,7 @@ void product6(const RowMatrix& A, const Eigen::MatrixXd& Y, Eigen::MatrixXd& V, 
   for (int j = 0; j < n; ++j)
     for (int c = 0; c < 6; ++c) lanes[size_t(j) * 8 + c] = Y(j, c);
   const double* yp = lanes.data();
-  for_rows("langevin_added_mass_product", n, [&](int i) {
+  for_rows<Kokkos::Static>("langevin_added_mass_product", n, [&](int i) {
     const double* a = A.row(i).data();
     // (Eigen's fixed-size array, so the compiler keeps the 8 lanes in one register rather than
     // vectorising over j with shuffles and scalar horizontal sums, as it did with a plain loop.)
@@ -241,7 +242,7 @@ Collocation assemble_point_sources(const Faces& f, const std::vector<Eigen::Vect
                                    const std::vector<int>& rows) {
   const int n = f.n;
   Collocation k = rows_of(f, rows);
-  for_rows("langevin_added_mass_rows", int(rows.size()), [&](int p) {
+  for_rows<Kokkos::Dynamic>("langevin_added_mass_rows", int(rows.size()), [&](int p) {
     const int i = rows[p];
     double w[6] = {0, 0, 0, 0, 0, 0};
     for (int j = 0; j < n; ++j) {
@@ -271,7 +272,7 @@ Eigen::ArrayXd distances2(const Faces& f, int i, Eigen::ArrayXd& dx, Eigen::Arra
 Collocation assemble_source_panels(const Faces& f, const std::vector<int>& rows) {
   const int n = f.n;
   Collocation k = rows_of(f, rows);
-  for_rows("langevin_added_mass_rows", int(rows.size()), [&](int p) {
+  for_rows<Kokkos::Dynamic>("langevin_added_mass_rows", int(rows.size()), [&](int p) {
     const int i = rows[p];
     double* a = k.A.row(p).data();
     const Eigen::Vector3d& ni = f.nrm[i];
@@ -312,7 +313,7 @@ Collocation assemble_source_panels(const Faces& f, const std::vector<int>& rows)
 Collocation assemble_green(const Faces& f, const std::vector<int>& rows) {
   const int n = f.n;
   Collocation k = rows_of(f, rows);
-  for_rows("langevin_added_mass_rows", int(rows.size()), [&](int p) {
+  for_rows<Kokkos::Dynamic>("langevin_added_mass_rows", int(rows.size()), [&](int p) {
     const int i = rows[p];
     double* a = k.A.row(p).data();
     Eigen::ArrayXd dx, dy, dz;
@@ -376,7 +377,7 @@ double solve_by_classes(const Collocation& k, const MeshMirrors& g, const Orbits
   const double r_max = std::max(k.R.cwiseAbs().maxCoeff(), 1e-300);
   std::vector<double> residual(classes.size(), 0.0);
   // One class per thread: each folds its block, factorises it and fills its motions' part of K.
-  for_rows("langevin_added_mass_classes", int(classes.size()), [&](int ci) {
+  for_rows<Kokkos::Dynamic>("langevin_added_mass_classes", int(classes.size()), [&](int ci) {
     const std::vector<int>& chi = classes[ci].first;
     const std::vector<int>& motions = classes[ci].second;
     std::vector<int> rows;  // the unknowns' representatives, as rows of k
