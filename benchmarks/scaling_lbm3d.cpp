@@ -5,12 +5,15 @@
 // Rows (AA pattern, FP32, periodic):
 //   lbm3d_weak/<N>/ranks:R/threads:T    every rank updates an N^3 block (the lattice N x N py x N pz)
 //   lbm3d_strong/<N>/ranks:R/threads:T  one N^3 lattice split among the ranks
+//   lbm3d_strong_blocking/<N>/...       the same with the exchange before and after the whole update
+//                                       instead of beside the interior's (LbmBlock::overlap off)
 // Every rank runs the same fixed number of iterations (a collective loop cannot let each rank pick
 // its own); an iteration's time is the slowest rank's (manual time), and rank 0 reports. Counters:
 // lattice_updates_per_s of the whole lattice; halo_ms_per_step, the slowest rank's exchange phase
-// (pack, MPI_Sendrecv, unpack, and the wait for its neighbours); halo_bytes_per_step, what the
-// busiest rank sent per step, as its exchange buffers counted it (LbmFlow::halo_bytes_sent; AA: a
-// fill before the exchange step and a give-back after it, none around the local step).
+// (pack, start, wait for the neighbours, unpack: with overlap, what the interior update did not
+// hide); halo_bytes_per_step, what the busiest rank sent per step, as its exchange buffers counted
+// it (LbmFlow::halo_bytes_sent; AA: a fill before the exchange step and a give-back after it, none
+// around the local step).
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
@@ -34,7 +37,7 @@ double halo_seconds(const lbm3d::LbmFlow& flow) {
   return 0;
 }
 
-void lattice_steps(benchmark::State& state, bool weak, int n) {
+void lattice_steps(benchmark::State& state, bool weak, bool overlap, int n) {
   Comm& comm = world();
   lbm3d::LbmParams p;
   p.nx = p.ny = p.nz = n;
@@ -42,6 +45,7 @@ void lattice_steps(benchmark::State& state, bool weak, int n) {
   if (weak) p.ny = n * dims[1], p.nz = n * dims[2];
   p.tau = 0.8;
   p.source = "scaling_lbm3d";
+  p.block.overlap = overlap;
   p.init_ux = "0.02 * sin(2 * pi * y / " + std::to_string(p.ny) + ")";
   auto flow = lbm3d::make_lbm_flow_on_ranks(default_backend(), p, comm, dims);
   flow->step();
@@ -85,10 +89,14 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&count, v);
   const std::string suffix =
       "/ranks:" + std::to_string(world().size()) + "/threads:" + std::to_string(backend_concurrency(default_backend()));
+  struct Row {
+    const char* name;
+    bool weak, overlap;
+  };
   for (int n : {64, 128})
-    for (bool weak : {true, false})
-      benchmark::RegisterBenchmark(((weak ? "lbm3d_weak/" : "lbm3d_strong/") + std::to_string(n) + suffix).c_str(),
-                                   lattice_steps, weak, n)
+    for (const Row& r : {Row{"lbm3d_weak/", true, true}, Row{"lbm3d_strong/", false, true},
+                         Row{"lbm3d_strong_blocking/", false, false}})
+      benchmark::RegisterBenchmark((r.name + std::to_string(n) + suffix).c_str(), lattice_steps, r.weak, r.overlap, n)
           ->UseManualTime()
           ->Iterations(n == 64 ? 40 : 10)
           ->Unit(benchmark::kMillisecond);

@@ -28,7 +28,7 @@ std::map<std::string, json> rows_of(const fs::path& file) {
   if (!in) return rows;
   const json out = json::parse(in, nullptr, false);
   if (out.is_discarded() || !out.contains("benchmarks")) return rows;
-  const std::regex name(R"(^(lbm3d_(weak|strong)/\d+)/ranks:\d+/threads:\d+)");
+  const std::regex name(R"(^(lbm3d_\w+/\d+)/ranks:\d+/threads:\d+)");
   for (const auto& b : out["benchmarks"]) {
     std::smatch m;
     const std::string n = b.value("name", "");
@@ -44,7 +44,8 @@ double counter(const json& row, const char* key) { return row.contains(key) ? ro
 // split): 5 N^2 values of `pop` bytes each. Its step takes N^3 / rate to update plus the exchange,
 // whose bytes cross a link of `bandwidth` (shared by the ranks of a node when they leave it) after
 // `latency` per message. Efficiency: the update's share of the step, without overlap and with
-// the exchange hidden behind the update (the issue's goal).
+// the exchange hidden behind the update (the issue's goal). The halo speed comes from the blocking
+// row, whose halo phase is the whole exchange (the overlapped row's is only what the update left).
 struct Machine {
   std::string name;
   int block;            // N: cells per rank N^3
@@ -103,9 +104,11 @@ std::string scaling_section(const ReportContext& ctx) {
       "## Scaling over MPI ranks (D3Q15 lattice)\n\n"
       "`scaling_lbm3d` (docs/mpi.md): the AA step of a periodic FP32 lattice, as 1 rank x {} threads and as {} ranks "
       "x 1 thread (`mpirun --bind-to core`), in the same report run. `strong/N`: one N^3 lattice, split along y and "
-      "z; `weak/N`: an N^3 block per rank, so the {}-rank lattice is {} times larger. Halo: the slowest rank's "
-      "exchange phase (packing, MPI_Sendrecv, unpacking and the wait for its neighbour) and the bytes one rank sends "
-      "per step. The goal for strong scaling is {} ranks within 5 % of 1 rank x {} threads.\n\n"
+      "z; `weak/N`: an N^3 block per rank, so the {}-rank lattice is {} times larger; `strong_blocking/N`: "
+      "`strong/N` with the exchange before and after the whole update, where the other rows run it beside the "
+      "update of the lines that touch no ghost layer. Halo: the slowest rank's exchange phase (packing, starting, "
+      "the wait for its neighbour, unpacking: with overlap, what the update did not hide) and the bytes one rank "
+      "sends per step. The goal for strong scaling is {} ranks within 5 % of 1 rank x {} threads.\n\n"
       "| row | 1 x {} MLUPS | {} x 1 MLUPS | ratio | halo ms/step | halo kB/step |\n|---|---|---|---|---|---|\n",
       threads, ranks, ranks, ranks, ranks, threads, threads, ranks);
   for (const auto& [key, row] : by_ranks) {
@@ -116,11 +119,17 @@ std::string scaling_section(const ReportContext& ctx) {
                       counter(row, "halo_ms_per_step"), counter(row, "halo_bytes_per_step") / 1e3);
   }
   // The model's inputs: this run's rate per rank and halo speed, and stated figures for the rest.
-  const auto strong = by_ranks.find("lbm3d_strong/128");
-  if (strong == by_ranks.end()) return md + "\n";
+  const auto strong = by_ranks.find("lbm3d_strong/128"), blocking = by_ranks.find("lbm3d_strong_blocking/128");
+  if (strong == by_ranks.end() || blocking == by_ranks.end()) return md + "\n";
+  const double exposed_ms = counter(strong->second, "halo_ms_per_step"),
+               whole_ms = counter(blocking->second, "halo_ms_per_step");
+  md += fmt::format(
+      "\nHidden: {:.0f} % of the blocking exchange's {:.3f} ms per step at strong/128 (exposed with overlap: {:.3f} "
+      "ms; the goal is >= 90 %).\n\n",
+      100 * (1 - exposed_ms / whole_ms), whole_ms, exposed_ms);
   const double rate = counter(strong->second, "lattice_updates_per_s") / ranks;
-  const double halo_s = 1e-3 * counter(strong->second, "halo_ms_per_step");
-  const double local_bw = counter(strong->second, "halo_bytes_per_step") / halo_s;
+  const double halo_s = 1e-3 * whole_ms;
+  const double local_bw = counter(blocking->second, "halo_bytes_per_step") / halo_s;
   // H100 SXM: 3.35 TB/s HBM3 (NVIDIA's data sheet), the AA step at 80 % of it moving 120 B per cell
   // (15 FP32 populations read and written): an assumption until a GPU run measures it.
   const double h100_rate = 0.8 * 3.35e12 / 120;
@@ -128,11 +137,12 @@ std::string scaling_section(const ReportContext& ctx) {
       "**Past this machine, by model** (weak scaling: a fixed block per rank; a model, not a measurement). Per step a "
       "rank updates N^3 cells at its rate and sends 5 N^2 FP32 values per ghost plane (4 planes once y and z are both "
       "split), over its share of the link, plus 2 us per message. Inputs: a CPU rank updates {:.0f} M cells/s and "
-      "moves halo bytes at {:.2f} GB/s within a node (this run, 2 ranks, strong/128); 64 CPU ranks per node sharing "
+      "moves halo bytes at {:.2f} GB/s within a node (this run, 2 ranks, strong_blocking/128); 64 CPU ranks per node "
+      "sharing "
       "25 GB/s between nodes; an H100 updates {:.0f} M cells/s (assumed: 80 % of its 3.35 TB/s at 120 B per cell, "
       "not measured here), 8 per node, 450 GB/s NVLink each within a node, 25 GB/s per node between nodes. Efficiency "
-      "= update / step, with the exchange after the update (blocking, as the code does now) and hidden behind it "
-      "(the goal: >= 90 % at 256^3 per GPU). Published anchors, as quoted in the MPI issue: waLBerla keeps >= 82 % "
+      "= update / step, with the exchange after the update (blocking) and hidden behind it (the goal: >= 90 % at "
+      "256^3 per GPU). Published anchors, as quoted in the MPI issue: waLBerla keeps >= 82 % "
       "weak-scaling efficiency on 1024 A100s with communication hiding; FluidX3D, on one node, 50-67 % on 4-8 "
       "GPUs.\n\n"
       "| machine | ranks | block | MB sent per step | update ms | halo ms | efficiency, blocking | efficiency, "

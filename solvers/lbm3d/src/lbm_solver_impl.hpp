@@ -20,35 +20,9 @@
 #include "immerse/lbm3d/lbm_halo.hpp"
 #include "immerse/lbm3d/lbm_kernels.hpp"
 #include "immerse/lbm3d/lbm_line_kernel.hpp"
+#include "lbm_own_lines.hpp"
 
 namespace immerse::lbm3d {
-
-// The lines and cells a step updates: every one, or, in a block with ghost layers (LbmBlock), the
-// block's own, y in [j0, j0 + nyr) and z in [k0, k0 + nzr). Work item r is own line r.
-struct OwnLines {
-  int ny = 1, j0 = 0, nyr = 1, k0 = 0, nzr = 1;
-  long nx = 1;
-  KOKKOS_INLINE_FUNCTION long line(long r) const { return j0 + r % nyr + ny * (k0 + r / nyr); }
-  KOKKOS_INLINE_FUNCTION long cell(long r) const { return r % nx + nx * line(r / nx); }
-  KOKKOS_INLINE_FUNCTION bool owns(long c) const {
-    const long l = c / nx, j = l % ny, k = l / ny;
-    return j >= j0 && j < j0 + nyr && k >= k0 && k < k0 + nzr;
-  }
-  long lines() const { return static_cast<long>(nyr) * nzr; }
-};
-// A line kernel (host) or a cell kernel (device) run over the own lines or cells only.
-template <class Lines>
-struct OwnLinesOf {
-  Lines lines;
-  OwnLines own;
-  void operator()(const int r) const { lines(static_cast<int>(own.line(r))); }
-};
-template <class Cells>
-struct OwnCellsOf {
-  Cells cells;
-  OwnLines own;
-  KOKKOS_INLINE_FUNCTION void operator()(const long r) const { cells(own.cell(r)); }
-};
 
 // term(c, acc) over the cells of own line r, in x order (LbmSolver::own_row_sums).
 template <class Term>
@@ -123,6 +97,7 @@ class LbmSolver final : public LbmFlow {
     own_.nyr = p.ny - own_.j0 - (p.block.ghost[3] ? 1 : 0);
     own_.k0 = p.block.ghost[4] ? 1 : 0;
     own_.nzr = p.nz - own_.k0 - (p.block.ghost[5] ? 1 : 0);
+    split_ = split_own(own_, p.block.ghost);
     if (p.block.split()) halo_ = std::make_unique<LbmHalo<Pop, Exec>>(p, S_, world());
 
     // Initial populations: equilibrium of the initial formulas at every cell centre, taken as a
@@ -147,23 +122,34 @@ class LbmSolver final : public LbmFlow {
     if (!aa_) Kokkos::deep_copy(f_[1], f_[0]);
   }
 
+  // A step that reads the ghost layers (the pull step, the AA exchange step) fills them first and,
+  // in the AA pattern, gives back what it pushed into them after. With block.overlap the exchange
+  // runs while the interior lines are updated: half of them between the fill's start and end, the
+  // other half between the give-back's; the rim lines (next to a ghost layer) in the middle.
   void step() override {
-    if (halo_) {
-      const auto scope = timer_.scope("halo");
-      if (!aa_ || swapped_)
-        halo_->fill(f_[cur_], aa_, halo_groups());  // the pull step, or the AA exchange step, reads them
+    const bool exchange = halo_ && (!aa_ || swapped_);
+    if (!exchange) {
+      timed("collide_stream", [&] { update(own_); });
+    } else if (!p_.block.overlap) {
+      timed("halo", [&] { halo_->fill(f_[cur_], aa_, halo_groups()); });
+      timed("collide_stream", [&] { update(own_); });
+      if (aa_) timed("halo", [&] { halo_->give_back(f_[0], halo_groups()); });
+    } else {
+      timed("halo", [&] { halo_->begin_fill(f_[cur_], aa_, halo_groups()); });
+      update_beside_exchange(split_.interior[0]);
+      timed("halo", [&] { halo_->end_fill(); });
+      timed("collide_stream", [&] {
+        for (int r = 0; r < split_.rims; ++r) update(split_.rim[r]);
+      });
+      if (aa_) timed("halo", [&] { halo_->begin_give_back(f_[0], halo_groups()); });
+      update_beside_exchange(split_.interior[1]);
+      if (aa_) timed("halo", [&] { halo_->end_give_back(); });
     }
-    const bool exchanged = aa_ && swapped_;
-    {
-      const auto scope = timer_.scope("collide_stream");
-      if (aa_)
-        aa_step();
-      else
-        pull_step();
-    }
-    if (halo_ && exchanged) {
-      const auto scope = timer_.scope("halo");
-      halo_->give_back(f_[0], halo_groups());
+    if (aa_) {
+      swapped_ = !swapped_;
+    } else {
+      if (halo_ && bodies_) timed("collide_stream", [&] { copy_ghost_bodies(f_[cur_], f_[1 - cur_]); });
+      cur_ = 1 - cur_;
     }
     ++steps_;
   }
@@ -412,28 +398,49 @@ class LbmSolver final : public LbmFlow {
   double halo_bytes_sent() const override { return halo_ ? static_cast<double>(halo_->bytes_sent()) : 0.0; }
 
  private:
-  // Pull pattern: stream from f_[cur_] and collide into the other buffer.
-  void pull_step() {
+  // work() as part of phase `phase` (PhaseTimer).
+  template <class Work>
+  void timed(const char* phase, const Work& work) {
+    const auto scope = timer_.scope(phase);
+    work();
+  }
+
+  // update(box) in slices along z (y where z is one line thick), letting the exchange in flight
+  // move on after each: MPI copies a large message only inside its calls.
+  void update_beside_exchange(const OwnLines& box) {
+    constexpr int kSlices = 8;
+    const bool along_z = box.nzr > 1;
+    const int n = along_z ? box.nzr : box.nyr, slices = std::min(kSlices, std::max(n, 1));
+    for (int s = 0; s < slices; ++s) {
+      OwnLines b = box;
+      const int lo = n * s / slices, hi = n * (s + 1) / slices;
+      (along_z ? b.k0 : b.j0) += lo;
+      (along_z ? b.nzr : b.nyr) = hi - lo;
+      timed("collide_stream", [&] { update(b); });
+      timed("halo", [&] { halo_->progress(); });
+    }
+  }
+
+  // The current step's update of the lines of `box`: the pull step from f_[cur_] into the other
+  // buffer, or the AA pattern's exchange or local step in place in f_[0] (lbm_aa_kernels.hpp).
+  void update(const OwnLines& box) const {
+    if (box.lines() == 0) return;
+    if (aa_) {
+      const AaStep<Pop, Exec> a{relaxation(), f_[0], swapped_, bodies_};
+      const char* label = swapped_ ? "lbm3d::aa_exchange" : "lbm3d::aa_local";
+      if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
+        run_lines(label, AaLines<Pop, Exec>{a}, box);
+      else
+        run_cells(label, a, box);
+      return;
+    }
     CollideStream<Pop, Exec> k = relaxation();
     k.src = f_[cur_];
     k.dst = f_[1 - cur_];
     if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
-      run_lines("lbm3d::collide_stream", CollideStreamLines<Pop, Exec>{k, streaming_});
+      run_lines("lbm3d::collide_stream", CollideStreamLines<Pop, Exec>{k, streaming_}, box);
     else
-      run_cells("lbm3d::collide_stream", k);
-    if (halo_ && bodies_) copy_ghost_bodies(k.src, k.dst);
-    cur_ = 1 - cur_;
-  }
-
-  // AA pattern: the exchange and local steps alternate in place in f_[0] (lbm_aa_kernels.hpp).
-  void aa_step() {
-    const AaStep<Pop, Exec> a{relaxation(), f_[0], swapped_, bodies_};
-    const char* label = swapped_ ? "lbm3d::aa_exchange" : "lbm3d::aa_local";
-    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
-      run_lines(label, AaLines<Pop, Exec>{a});
-    else
-      run_cells(label, a);
-    swapped_ = !swapped_;
+      run_cells("lbm3d::collide_stream", k, box);
   }
 
   // The pull step copies every own body cell into the next buffer (CollideStream::cell); the ghost
@@ -458,20 +465,20 @@ class LbmSolver final : public LbmFlow {
     return out;
   }
 
-  // A line kernel over every line, or over the block's own lines (ghost lines are never updated).
+  // A line kernel over the lines of `box` (every line where the lattice is not split).
   template <class Lines>
-  void run_lines(const char* label, const Lines& lines) const {
+  void run_lines(const char* label, const Lines& lines, const OwnLines& box) const {
     if (!halo_)
       Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(0, p_.ny * p_.nz), lines);
     else
-      Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(0, own_.lines()), OwnLinesOf<Lines>{lines, own_});
+      Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(0, box.lines()), OwnLinesOf<Lines>{lines, box});
   }
   template <class Cells>
-  void run_cells(const char* label, const Cells& cells) const {
+  void run_cells(const char* label, const Cells& cells, const OwnLines& box) const {
     if (!halo_)
       Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(0, N_), cells);
     else
-      Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(0, own_.lines() * p_.nx), OwnCellsOf<Cells>{cells, own_});
+      Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(0, box.lines() * p_.nx), OwnCellsOf<Cells>{cells, box});
   }
 
   // The lattice and the relaxation constants (no buffers).
@@ -531,6 +538,7 @@ class LbmSolver final : public LbmFlow {
   long steps_ = 0;
   PhaseTimer timer_;
   OwnLines own_;                              // the lines a step updates
+  OwnSplit split_;                            // own_ split for the overlapped exchange (block.overlap)
   std::unique_ptr<LbmHalo<Pop, Exec>> halo_;  // a block of a split lattice: its ghost-layer exchange
 };
 

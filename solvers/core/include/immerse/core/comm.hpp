@@ -14,10 +14,22 @@ class Comm {
   virtual ~Comm() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
-  // Sends `send_bytes` bytes to rank `to` while receiving `recv_bytes` bytes from rank `from`
-  // (either may be this rank; a negative rank skips that half). Returns when both are done.
-  virtual void sendrecv(const void* send, std::size_t send_bytes, int to, void* recv, std::size_t recv_bytes,
-                        int from) = 0;
+  // Starts sending `send_bytes` bytes to rank `to` and receiving `recv_bytes` bytes from rank `from`
+  // (either may be this rank; a negative rank skips that half) and returns at once, with a ticket
+  // for wait(). Neither buffer may be touched until then. `tag` tells apart the transfers in flight
+  // at once between the same two ranks (both ranks pass the same).
+  virtual long start_sendrecv(const void* send, std::size_t send_bytes, int to, void* recv, std::size_t recv_bytes,
+                              int from, int tag) = 0;
+  // Returns when both halves of start_sendrecv's transfer `ticket` are done.
+  virtual void wait(long ticket) = 0;
+  // Lets transfer `ticket` move on and returns at once: whether both halves are done (wait() then
+  // returns at once). MPI moves a large message only inside its calls (the receiver copies it once
+  // both sides have met there): work that should hide a transfer calls this now and then.
+  virtual bool progress(long ticket) = 0;
+  // Both at once: returns when the transfer is done.
+  void sendrecv(const void* send, std::size_t send_bytes, int to, void* recv, std::size_t recv_bytes, int from) {
+    wait(start_sendrecv(send, send_bytes, to, recv, recv_bytes, from, 0));
+  }
   // Whether sendrecv takes device (CUDA) memory directly: a CUDA-aware MPI says so
   // (MPIX_Query_cuda_support). Otherwise device buffers are staged through host memory.
   virtual bool device_buffers() const = 0;

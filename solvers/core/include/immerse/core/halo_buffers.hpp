@@ -28,6 +28,15 @@ class HaloBuffers {
   // a pair call it alike (Comm::sendrecv).
   template <class Pack, class Unpack>
   void exchange(std::size_t count, int dest, int source, const Pack& pack, const Unpack& unpack) {
+    begin(count, dest, source, pack, 0);
+    end(unpack);
+  }
+
+  // exchange() in two halves, for work to run while the values travel: begin() packs and starts
+  // the transfer (`tag`: Comm::start_sendrecv), end() waits for it and unpacks. One transfer per
+  // buffer pair at a time.
+  template <class Pack>
+  void begin(std::size_t count, int dest, int source, const Pack& pack, int tag) {
     if (dest >= 0) {
       pack();
       if (!direct_) Kokkos::deep_copy(h_send_, send);
@@ -35,9 +44,16 @@ class HaloBuffers {
     }
     const std::size_t bytes = count * sizeof(T);
     if (dest >= 0) sent_ += bytes;
-    comm_.sendrecv(direct_ ? send.data() : h_send_.data(), dest >= 0 ? bytes : 0, dest,
-                   direct_ ? recv.data() : h_recv_.data(), source >= 0 ? bytes : 0, source);
-    if (source >= 0) {
+    source_ = source;
+    ticket_ = comm_.start_sendrecv(direct_ ? send.data() : h_send_.data(), dest >= 0 ? bytes : 0, dest,
+                                   direct_ ? recv.data() : h_recv_.data(), source >= 0 ? bytes : 0, source, tag);
+  }
+  // Between begin() and end(): lets the transfer move on; whether it is done (Comm::progress).
+  bool progress() { return comm_.progress(ticket_); }
+  template <class Unpack>
+  void end(const Unpack& unpack) {
+    comm_.wait(ticket_);
+    if (source_ >= 0) {
       if (!direct_) Kokkos::deep_copy(recv, h_recv_);
       unpack();
       Exec().fence();
@@ -51,6 +67,8 @@ class HaloBuffers {
 
  private:
   std::size_t sent_ = 0;
+  int source_ = -1;  // of the transfer begun
+  long ticket_ = 0;
   Comm& comm_;
   bool direct_ =
       !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible && comm_.device_buffers();

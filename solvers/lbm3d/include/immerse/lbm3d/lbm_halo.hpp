@@ -23,11 +23,22 @@
 // Edges and corners: `fill` exchanges y, then z, each over the whole plane (x and the other axis's
 // ghost cells included), so a z plane carries the y ghost rows the y exchange has just filled: a
 // corner population reaches the diagonal block in two hops. `give_back` goes the other way: z, then
-// y. Buffers are packed and unpacked by Kokkos kernels into contiguous Views and staged through host
-// memory for the communicator (Comm::sendrecv), or handed to it as they are where MPI is CUDA-aware.
+// y. Both directions of an axis travel at once, each through its own buffers, packed and unpacked
+// by Kokkos kernels into contiguous Views and staged through host memory for the communicator
+// (Comm::start_sendrecv), or handed to it as they are where MPI is CUDA-aware.
+//
+// Overlap: begin_fill / begin_give_back start the first split axis's transfers and return; the
+// caller works in between (LbmSolver::step: the lines that touch no ghost layer), calling
+// progress() now and then: MPI moves a large message only inside its calls. The other axis, if
+// split, needs the first one's ghost rows: progress() starts it once the first has arrived, or
+// else the end_ call, which waits for whatever is in flight and unpacks it. Packing reads only
+// populations that the work in between neither reads nor writes: the AA exchange step's slots
+// toward the ghost layers belong to the ghost cells' updates, the pull step reads the other buffer.
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <array>
+#include <functional>
 
 #include "immerse/core/halo_buffers.hpp"
 #include "immerse/lbm3d/d3q15.hpp"
@@ -158,67 +169,126 @@ class LbmHalo {
 
  public:
   LbmHalo(const LbmParams& p, long stride, Comm& comm)
-      : p_(p), stride_(stride), buffers_("lbm3d::halo", 5 * static_cast<long>(p.nx) * std::max(p.ny, p.nz), comm) {}
+      : p_(p),
+        stride_(stride),
+        buffers_{{{"lbm3d::halo_up", plane_values(p), comm}, {"lbm3d::halo_down", plane_values(p), comm}}} {}
 
-  std::size_t bytes_sent() const { return buffers_.bytes_sent(); }
+  std::size_t bytes_sent() const { return buffers_[0].bytes_sent() + buffers_[1].bytes_sent(); }
 
   // Ghost layers <- the neighbours' post-collision populations heading into this block (stored in
   // slot -q when `swapped`: the AA pattern before its exchange step). `group`: the cell groups of a
   // lattice with bodies, else an empty View.
   void fill(const View& f, bool swapped, const HaloGroups<Exec>& group) {
-    for (int axis : {1, 2})
-      for (int dir : {+1, -1}) {
-        const int size = extent(axis);
-        // Toward dir: this block's last own plane on that side goes to the neighbour there; the
-        // ghost plane on the other side receives the same directions from the neighbour there.
-        transfer(f, axis, dir, dir > 0 ? size - 2 : 1, dir > 0 ? 0 : size - 1, swapped, false,
-                 swapped ? group : HaloGroups<Exec>());
-      }
+    begin_fill(f, swapped, group);
+    end_fill();
   }
+  // fill in two halves, for the cells that read no ghost layer to be updated in between:
+  // begin_fill starts the exchange across the first split axis, end_fill completes it and then
+  // exchanges across the other (whose planes carry the first one's ghost rows).
+  void begin_fill(const View& f, bool swapped, const HaloGroups<Exec>& group) {
+    begin({1, 2}, Pending{f, swapped, false, swapped ? group : HaloGroups<Exec>()});
+  }
+  void end_fill() { end(); }
 
   // After an AA exchange step: what this block's cells pushed into the ghost layers (stored
   // unswapped, in slot q) goes to the owners of those cells, into their own planes.
   void give_back(const View& f, const HaloGroups<Exec>& group) {
-    for (int axis : {2, 1})
-      for (int dir : {+1, -1}) {
-        const int size = extent(axis);
-        transfer(f, axis, dir, dir > 0 ? size - 1 : 0, dir > 0 ? 1 : size - 2, false, true, group);
-      }
+    begin_give_back(f, group);
+    end_give_back();
+  }
+  // give_back in two halves: the exchange across the first split axis (z, then y) runs between them.
+  void begin_give_back(const View& f, const HaloGroups<Exec>& group) { begin({2, 1}, Pending{f, false, true, group}); }
+  void end_give_back() { end(); }
+  // Between a begin_ and its end_: lets the transfers in flight move on (Comm::progress); once
+  // the first axis's have arrived, unpacks them and starts the second axis's.
+  void progress() {
+    if (pending_.next == 0) return;
+    bool done = true;
+    for (auto& b : buffers_) done = b.progress() && done;
+    if (done && pending_.next < 2 && pending_.axes[pending_.next] != 0) {
+      finish_axis();
+      start_axis();
+    }
   }
 
  private:
+  // An exchange begun and not yet ended: the axes left, in order, and how they move.
+  struct Pending {
+    View f;
+    bool swapped, returning;
+    HaloGroups<Exec> group;
+    int axes[2] = {0, 0};
+    int next = 0;  // axes[next - 1]: the axis in flight
+  };
+
+  static std::size_t plane_values(const LbmParams& p) {
+    return 5 * static_cast<std::size_t>(p.nx) * std::max(p.ny, p.nz);
+  }
   int extent(int axis) const { return axis == 1 ? p_.ny : p_.nz; }
+  bool split(int axis) const { return p_.block.ghost[2 * axis] || p_.block.ghost[2 * axis + 1]; }
+
+  void begin(std::array<int, 2> order, Pending job) {
+    int n = 0;
+    for (int axis : order)
+      if (split(axis)) job.axes[n++] = axis;
+    job.next = 0;
+    pending_ = job;
+    if (n > 0) start_axis();
+  }
+  void end() {
+    while (pending_.next > 0) {
+      finish_axis();
+      if (pending_.next < 2 && pending_.axes[pending_.next] != 0)
+        start_axis();
+      else
+        pending_.next = 0;
+    }
+    pending_ = Pending{};
+  }
+
+  // Both directions across axis axes[next] at once, each through its own buffers. Toward dir:
+  // fill sends this block's last own plane on that side to the neighbour there and receives the
+  // same directions from the neighbour on the other side into the ghost plane there; give_back
+  // sends the ghost plane on that side and receives into the own plane next to the other ghost.
+  void start_axis() {
+    const int axis = pending_.axes[pending_.next++];
+    const int size = extent(axis);
+    for (int d = 0; d < 2; ++d) {
+      const int dir = d == 0 ? +1 : -1;
+      const int from = pending_.returning ? (dir > 0 ? size - 1 : 0) : (dir > 0 ? size - 2 : 1);
+      const int to = pending_.returning ? (dir > 0 ? 1 : size - 2) : (dir > 0 ? 0 : size - 1);
+      start(d, axis, dir, from, to);
+    }
+  }
+  void finish_axis() {
+    for (int d = 0; d < 2; ++d) buffers_[d].end(unpack_[d]);
+  }
 
   // Sends the populations with e_q along `axis` equal to `dir` of local plane `from` to the rank
-  // across face (axis, dir), and stores those received from the rank across face (axis, -dir) in
-  // plane `to` (the same slots). `returning`: give_back (the sender's plane is its ghost plane).
-  // `group`: where bodies change what moves (HaloPack, HaloUnpack), else empty.
-  void transfer(const View& f, int axis, int dir, int from, int to, bool swapped, bool returning,
-                const HaloGroups<Exec>& group) {
+  // across face (axis, dir), and receives those from the rank across face (axis, -dir), to be stored
+  // in plane `to` (the same slots) by unpack_[d]. Where bodies are set, they change what moves
+  // (HaloPack, HaloUnpack).
+  void start(int d, int axis, int dir, int from, int to) {
+    const Pending& job = pending_;
     const int hi = 2 * axis + 1, lo = 2 * axis;
     const int dest = p_.block.ghost[dir > 0 ? hi : lo] ? p_.block.neighbour[dir > 0 ? hi : lo] : -1;
     const int source = p_.block.ghost[dir > 0 ? lo : hi] ? p_.block.neighbour[dir > 0 ? lo : hi] : -1;
-    if (dest < 0 && source < 0) return;
     int slots[5], m = 0;
     for (int q = 1; q < 15; ++q)
-      if ((axis == 1 ? D3Q15::cy(q) : D3Q15::cz(q)) == dir) slots[m++] = swapped ? D3Q15::opposite(q) : q;
+      if ((axis == 1 ? D3Q15::cy(q) : D3Q15::cz(q)) == dir) slots[m++] = job.swapped ? D3Q15::opposite(q) : q;
     const long other = axis == 1 ? p_.nz : p_.ny, count = 5 * other * p_.nx;
     HaloPlane pl{p_.nx, p_.ny, p_.nz, axis, other, stride_, {slots[0], slots[1], slots[2], slots[3], slots[4]}, {}, {}};
     for (int face = 0; face < 6; ++face) {
       pl.shut[face] = !p_.block.ghost[face] && p_.border[face] != Border::periodic;
       pl.wrap[face] = !p_.block.ghost[face] && p_.border[face] == Border::periodic;
     }
-    buffers_.exchange(
-        count, dest, source,
-        [&] {
-          for_rows("lbm3d::halo_pack", 5 * other,
-                   HaloPack<Pop, Exec>{pl, f, buffers_.send, from, returning ? HaloGroups<Exec>() : group});
-        },
-        // The sender's ghost plane mirrors this block's receiving plane: same cells, same shut faces.
-        [&] {
-          for_rows("lbm3d::halo_unpack", 5 * other,
-                   HaloUnpack<Pop, Exec>{pl, f, buffers_.recv, to, returning ? to : -1, group});
-        });
+    auto& b = buffers_[d];
+    const HaloPack<Pop, Exec> pack{pl, job.f, b.send, from, job.returning ? HaloGroups<Exec>() : job.group};
+    // The sender's ghost plane mirrors this block's receiving plane: same cells, same shut faces.
+    const HaloUnpack<Pop, Exec> unpack{pl, job.f, b.recv, to, job.returning ? to : -1, job.group};
+    b.begin(
+        count, dest, source, [&] { for_rows("lbm3d::halo_pack", 5 * other, pack); }, 1 + d);
+    unpack_[d] = [this, unpack, other] { for_rows("lbm3d::halo_unpack", 5 * other, unpack); };
   }
 
   // A row kernel over `rows` rows of nx values: a row per work item on host spaces, a value per
@@ -236,7 +306,9 @@ class LbmHalo {
 
   LbmParams p_;
   long stride_;
-  HaloBuffers<Pop, Exec> buffers_;
+  std::array<HaloBuffers<Pop, Exec>, 2> buffers_;  // per direction: toward +axis, toward -axis
+  std::function<void()> unpack_[2];
+  Pending pending_;
 };
 
 }  // namespace immerse::lbm3d
