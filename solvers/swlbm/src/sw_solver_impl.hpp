@@ -141,7 +141,8 @@ void SwSolver<Exec, V>::fill_borders(double t) {
 
 template <class Exec, class V>
 template <bool Corrected>
-void SwSolver<Exec, V>::launch_kernel() {
+void SwSolver<Exec, V>::launch_kernel(int first, int last) {
+  if (last <= first) return;
   using Step = SwStep<device, V, Corrected>;
   const double v = p_.lattice_speed();
   Step k{f_[cur_],
@@ -178,9 +179,9 @@ void SwSolver<Exec, V>::launch_kernel() {
     k.inv_dx = static_cast<real>(1.0 / p_.dx);
   }
   if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
-    Kokkos::parallel_for("swlbm::step_rows", Kokkos::RangePolicy<Exec>(j0_, j0_ + rows_), typename Step::Rows{k});
+    Kokkos::parallel_for("swlbm::step_rows", Kokkos::RangePolicy<Exec>(first, last), typename Step::Rows{k});
   else
-    Kokkos::parallel_for("swlbm::step", Kokkos::RangePolicy<Exec>(j0_ * p_.nx, (j0_ + rows_) * p_.nx), k);
+    Kokkos::parallel_for("swlbm::step", Kokkos::RangePolicy<Exec>(first * p_.nx, last * p_.nx), k);
 }
 
 template <class Exec, class V>
@@ -197,18 +198,37 @@ void SwSolver<Exec, V>::launch_step() {
     Kokkos::deep_copy(Exec(), ux_prev_, ux_);
     Kokkos::deep_copy(Exec(), uy_prev_, uy_);
   }
-  if (halo_) {
-    auto scope = phases_.scope("halo");
-    halo_->fill(f_[cur_]);
-    if (corrected) halo_->fill_fields(h_prev_, ux_prev_, uy_prev_);
-  }
-  // On host spaces the launch runs the kernel; on a device it only queues it (with phase timing on,
+  // On host spaces a launch runs the kernel; on a device it only queues it (with phase timing on,
   // the scope waits for it).
-  auto scope = phases_.scope("water step");
-  if (corrected)
-    launch_kernel<true>();
-  else
-    launch_kernel<false>();
+  auto rows = [&](int first, int last) {
+    auto scope = phases_.scope("water step");
+    if (corrected)
+      launch_kernel<true>(first, last);
+    else
+      launch_kernel<false>(first, last);
+  };
+  if (!halo_) {
+    rows(j0_, j0_ + rows_);
+  } else {
+    // The exchange travels while the rows that read no ghost row step; the rows next to one follow.
+    const int inner0 = j0_ + (p_.block.ghost[0] ? 1 : 0), inner1 = j0_ + rows_ - (p_.block.ghost[1] ? 1 : 0);
+    {
+      auto scope = phases_.scope("halo");
+      halo_->begin_fill(f_[cur_]);
+      if (corrected) halo_->begin_fill_fields(h_prev_, ux_prev_, uy_prev_);
+    }
+    rows(inner0, inner1);
+    {
+      auto scope = phases_.scope("halo");
+      halo_->end_fill();
+    }
+    if (inner1 <= inner0) {  // one own row, or two with a ghost row on each side: no interior
+      rows(j0_, j0_ + rows_);
+    } else {
+      rows(j0_, inner0);
+      rows(inner1, j0_ + rows_);
+    }
+  }
   cur_ = 1 - cur_;
   time_ += p_.dt;
   ++steps_;

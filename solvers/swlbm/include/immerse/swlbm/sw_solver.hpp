@@ -79,9 +79,9 @@ class SwSolver final : public SwFlow {
 
  private:
   void fill_borders(double t);
-  // The step's kernel for physics.collision bgk (false) or corrected (true).
+  // The step's kernel for physics.collision bgk (false) or corrected (true), over rows [first, last).
   template <bool Corrected>
-  void launch_kernel();
+  void launch_kernel(int first, int last);
   // Host copies of the fields of whole-lattice rows [first, last), all of them this process's own.
   HostFields own_rows(int first, int last) const;
 
