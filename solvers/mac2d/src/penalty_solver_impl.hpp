@@ -154,7 +154,7 @@ void PenaltySolver<Exec>::update_obstacles(double t) {
   }
   Kokkos::deep_copy(shapes_, h);
   RasteriseObstacles<device> r{g_, shapes_, solid_, solid_u_, solid_v_};
-  Kokkos::parallel_for("mac2d::obstacles", Kokkos::RangePolicy<Exec>(0, (p_.nx + 2) * (p_.ny + 2)), r);
+  Kokkos::parallel_for("mac2d::obstacles", Kokkos::TeamPolicy<Exec>(p_.ny + 2, Kokkos::AUTO), r);
 }
 
 template <class Exec>
