@@ -109,9 +109,9 @@ cmd_test() {
       compare_build=cuda
     else
       # Without a GPU the CUDA build is a compile check: the libraries (every kernel instantiated
-      # for Cuda) and the program, by the cuda-check preset (a unity build, the host code at -O0:
-      # about half the time; the host code's optimised build is the openmp preset's). Tests and
-      # benchmarks are built only where they can run.
+      # for Cuda alone: the openmp preset compiles the host backends) and the program, by the
+      # cuda-check preset (a unity build, the host code at -O0). Tests and benchmarks are built
+      # only where they can run.
       PATH=/usr/local/cuda/bin:$PATH build cuda-check immerse
       log "cuda-check preset built (compile only: no GPU on this machine)"
     fi

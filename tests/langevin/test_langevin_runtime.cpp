@@ -199,7 +199,7 @@ TEST(LangevinBatchBackends, SerialAndOpenMPAgree) {
   }
   auto c = a;
   b::langevin_batch_advance(immerse::Backend::serial, p, series, a, 0, 1e-3, 1000, 5);
-#if defined(KOKKOS_ENABLE_OPENMP)
+#if defined(IMMERSE_ENABLE_OPENMP)
   b::langevin_batch_advance(immerse::Backend::openmp, p, series, c, 0, 1e-3, 1000, 5);
   for (int i = 0; i < 100; ++i)
     for (int k = 0; k < 3; ++k) EXPECT_NEAR(a[i].x[k], c[i].x[k], 1e-12 * (1 + std::abs(a[i].x[k])));

@@ -82,7 +82,7 @@ TEST(LangevinTurbulenceBackends, SerialAndOpenMPAgree) {
   for (int k = 3; k < 5; ++k)
     for (int j = 3; j < 5; ++j) solid[6 + p.nx * (j + p.ny * k)] = 1;
   const auto a = m::run_turbulence(immerse::Backend::serial, p, solid);
-#if defined(KOKKOS_ENABLE_OPENMP)
+#if defined(IMMERSE_ENABLE_OPENMP)
   const auto b = m::run_turbulence(immerse::Backend::openmp, p, solid);
   for (size_t n = 0; n < a.k.size(); ++n) {
     EXPECT_NEAR(a.k[n], b.k[n], 1e-12 * a.k[n]);

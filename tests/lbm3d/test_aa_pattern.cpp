@@ -96,7 +96,7 @@ TEST(LatticeAaPattern, KernelsMatchThePullPatternOnEveryBorderKind) {
     SCOPED_TRACE(testing::Message() << s.nx << "x" << s.ny << "x" << s.nz << (s.forced ? " forced" : ""));
     check_aa_kernels<float, Kokkos::Serial>(s);
     check_aa_kernels<double, Kokkos::Serial>(s);
-#if defined(KOKKOS_ENABLE_OPENMP)
+#if defined(IMMERSE_ENABLE_OPENMP)
     check_aa_kernels<float, Kokkos::OpenMP>(s);
     check_aa_kernels<double, Kokkos::OpenMP>(s);
 #endif

@@ -295,7 +295,7 @@ TEST(JellyBellModel, BinnedInsideTestMatchesTheEveryEdgeTest) {
       }
 }
 
-#if defined(KOKKOS_ENABLE_OPENMP)
+#if defined(IMMERSE_ENABLE_OPENMP)
 // The surface samples and the groups computed on the openmp host space (parallel sample rows and inside
 // tests) are the serial ones bit for bit: every parallel iteration writes only its own outputs, runs the
 // same machine code as the serial loop, and the order-dependent sums stay serial. Compared every step

@@ -248,7 +248,7 @@ TEST(LatticeParams, UnstableParametersAreRejectedUpFront) {
   EXPECT_THROW(lbm3d::make_lbm_flow(default_backend(), p), InputError);
 }
 
-#if defined(KOKKOS_ENABLE_SERIAL) && defined(KOKKOS_ENABLE_OPENMP)
+#if defined(IMMERSE_ENABLE_SERIAL) && defined(IMMERSE_ENABLE_OPENMP)
 // The same case on serial and openmp: the per-cell arithmetic is the same code (no reductions in the
 // step), so the fields agree to the last bits; 1e-6 relative of FP32 leaves room for a compiler
 // vectorising one instantiation differently.

@@ -48,7 +48,7 @@ TEST(LatticeLineKernel, MatchesTheCellKernelOnEveryBorderKind) {
       SCOPED_TRACE(streaming ? "streaming stores" : "ordinary stores");
       compare_line_kernel_with_cell_kernel<float, Kokkos::Serial>(s, streaming);
       compare_line_kernel_with_cell_kernel<double, Kokkos::Serial>(s, streaming);
-#if defined(KOKKOS_ENABLE_OPENMP)
+#if defined(IMMERSE_ENABLE_OPENMP)
       compare_line_kernel_with_cell_kernel<float, Kokkos::OpenMP>(s, streaming);
       compare_line_kernel_with_cell_kernel<double, Kokkos::OpenMP>(s, streaming);
 #endif

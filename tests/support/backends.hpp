@@ -28,10 +28,10 @@ class BackendTest : public ::testing::Test {
 };
 
 using EnabledSpaces = ::testing::Types<
-#if defined(KOKKOS_ENABLE_SERIAL)
+#if defined(IMMERSE_ENABLE_SERIAL)
     Kokkos::Serial
 #endif
-#if defined(KOKKOS_ENABLE_OPENMP)
+#if defined(IMMERSE_ENABLE_OPENMP)
     ,
     Kokkos::OpenMP
 #endif

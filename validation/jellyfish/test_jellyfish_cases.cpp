@@ -46,7 +46,7 @@ TYPED_TEST_SUITE(GenericLattice, test::EnabledSpaces, test::SpaceName);
 // The canned generic case: decay at 2 nu k^2 within 1% and exact mass conservation.
 TYPED_TEST(GenericLattice, ShearWaveCase) { expect_all_pass(run("lattice_shear_wave", this->backend), 2); }
 
-#if defined(KOKKOS_ENABLE_SERIAL) && defined(KOKKOS_ENABLE_OPENMP)
+#if defined(IMMERSE_ENABLE_SERIAL) && defined(IMMERSE_ENABLE_OPENMP)
 // Serial and openmp give the same jellyfish run (the quick one): every non-timing metric agrees within
 // the case's compare tolerances (identical per-cell arithmetic; only the mass sum's order differs).
 TEST(JellyfishCases, SerialAndOpenmpAgree) {

@@ -73,7 +73,7 @@ TEST(LangevinCasesReproducibility, SameSeedSameTrajectory) {
 // Serial and OpenMP on the same case: every metric within the case's stated compare tolerances (the
 // turbulence means are parallel reductions whose order differs at ~1e-16).
 TEST(LangevinCasesBackends, SerialAndOpenMPAgree) {
-#if defined(KOKKOS_ENABLE_OPENMP)
+#if defined(IMMERSE_ENABLE_OPENMP)
   const auto a = run("rubber_ellipsoid", Backend::serial, {}, Length::quick, "-cmp");
   const auto b = run("rubber_ellipsoid", Backend::openmp, {}, Length::quick, "-cmp");
   expect_backends_agree(a, b);

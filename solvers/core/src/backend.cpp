@@ -16,10 +16,10 @@ std::string to_string(Backend b) {
 
 std::vector<Backend> enabled_backends() {
   std::vector<Backend> out;
-#if defined(KOKKOS_ENABLE_SERIAL)
+#if defined(IMMERSE_ENABLE_SERIAL)
   out.push_back(Backend::serial);
 #endif
-#if defined(KOKKOS_ENABLE_OPENMP)
+#if defined(IMMERSE_ENABLE_OPENMP)
   out.push_back(Backend::openmp);
 #endif
 #if defined(KOKKOS_ENABLE_CUDA)
