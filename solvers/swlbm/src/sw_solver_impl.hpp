@@ -209,6 +209,14 @@ void SwSolver<Exec, V>::launch_step() {
   };
   if (!halo_) {
     rows(j0_, j0_ + rows_);
+  } else if (!p_.block.overlap) {
+    {
+      auto scope = phases_.scope("halo");
+      halo_->begin_fill(f_[cur_]);
+      if (corrected) halo_->begin_fill_fields(h_prev_, ux_prev_, uy_prev_);
+      halo_->end_fill();
+    }
+    rows(j0_, j0_ + rows_);
   } else {
     // The exchange travels while the rows that read no ghost row step; the rows next to one follow.
     const int inner0 = j0_ + (p_.block.ghost[0] ? 1 : 0), inner1 = j0_ + rows_ - (p_.block.ghost[1] ? 1 : 0);
@@ -217,7 +225,14 @@ void SwSolver<Exec, V>::launch_step() {
       halo_->begin_fill(f_[cur_]);
       if (corrected) halo_->begin_fill_fields(h_prev_, ux_prev_, uy_prev_);
     }
-    rows(inner0, inner1);
+    // In slices, with MPI given a moment after each (SwHalo::progress).
+    constexpr int kSlices = 8;
+    for (int s = 0; s < kSlices; ++s) {
+      rows(inner0 + static_cast<long>(inner1 - inner0) * s / kSlices,
+           inner0 + static_cast<long>(inner1 - inner0) * (s + 1) / kSlices);
+      auto scope = phases_.scope("halo");
+      halo_->progress();
+    }
     {
       auto scope = phases_.scope("halo");
       halo_->end_fill();

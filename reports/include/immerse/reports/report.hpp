@@ -86,7 +86,7 @@ std::string discrimination_section(const ReportContext& ctx);
 // (links relative to report_dir, where index.md is written).
 std::string gpu_section(const std::string& gpu_dir, const std::string& report_dir);
 
-// The lattice over MPI ranks (scaling_section.cpp): runs scaling_lbm3d from `bench_dir` as 1 rank x
+// The lattices over MPI ranks (scaling_section.cpp): runs scaling_lattices from `bench_dir` as 1 rank x
 // T threads and T ranks x 1 thread into report_dir (nothing without it or mpirun); the section
 // tabulates both runs found in ctx.dir, empty when they are missing.
 void run_scaling_benchmark(const std::filesystem::path& bench_dir, const std::string& report_dir);

@@ -47,6 +47,9 @@ class SwFlow {
   virtual const SwParams& params() const = 0;
   virtual Backend backend() const = 0;
   virtual std::vector<std::pair<std::string, double>> phase_seconds() const = 0;
+  // Bytes this process has sent in ghost-row exchanges since it started (0 unless the lattice is
+  // split among ranks): what the scaling benchmark reports per step.
+  virtual double halo_bytes_sent() const { return 0; }
   // The whole state (populations, depth, velocity, forcing, border values, time), for checkpoints.
   virtual void archive(StateArchive& a) = 0;
 };

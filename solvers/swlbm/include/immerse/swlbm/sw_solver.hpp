@@ -66,6 +66,7 @@ class SwSolver final : public SwFlow {
   const SwParams& params() const override { return p_; }
   Backend backend() const override { return backend_of<Exec>(); }
   std::vector<std::pair<std::string, double>> phase_seconds() const override;
+  double halo_bytes_sent() const override { return halo_ ? static_cast<double>(halo_->bytes_sent()) : 0.0; }
 
   // Device fields for the coupling, in `real`: depth and velocity of the latest step, the force F
   // (m^2/s^2) applied in the next step (zero unless written).

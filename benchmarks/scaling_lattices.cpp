@@ -1,0 +1,148 @@
+// Scaling of the lattice solvers over MPI ranks (docs/mpi.md): Google Benchmark rows, run under the
+// MPI launcher, e.g. on a 2-core machine
+//   OMP_NUM_THREADS=2 scaling_lattices                      (1 rank x 2 threads)
+//   mpirun -np 2 -x OMP_NUM_THREADS=1 scaling_lattices      (2 ranks x 1 thread)
+// Rows, D3Q15 (AA pattern, FP32, periodic; blocks split along y and z):
+//   lbm3d_weak/<N>/ranks:R/threads:T    every rank updates an N^3 block (the lattice N x N py x N pz)
+//   lbm3d_strong/<N>/ranks:R/threads:T  one N^3 lattice split among the ranks
+//   lbm3d_strong_blocking/<N>/...       the same with the exchange before and after the whole update
+//                                       instead of beside the interior's (LbmBlock::overlap off)
+// and the same three for the shallow-water lattice (FP32, periodic; blocks of rows), swlbm_weak/<N>
+// (N^2 per rank), swlbm_strong/<N> and swlbm_strong_blocking/<N> (SwBlock::overlap off).
+// Every rank runs the same fixed number of iterations (a collective loop cannot let each rank pick
+// its own); an iteration's time is the slowest rank's (manual time), and rank 0 reports. Counters:
+// lattice_updates_per_s of the whole lattice; halo_ms_per_step, the slowest rank's exchange phase
+// (pack, start, wait for the neighbours, unpack: with overlap, what the interior update did not
+// hide); halo_bytes_per_step, what the busiest rank sent per step, as its exchange buffers counted
+// it (halo_bytes_sent; D3Q15 AA: a fill before the exchange step and a give-back after it, none
+// around the local step).
+#include <benchmark/benchmark.h>
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "immerse/core/backend.hpp"
+#include "immerse/core/comm.hpp"
+#include "immerse/lbm3d/lbm_blocks.hpp"
+#include "immerse/swlbm/sw_blocks.hpp"
+
+using namespace immerse;
+
+namespace {
+
+template <class Flow>
+double halo_seconds(const Flow& flow) {
+  for (const auto& [name, s] : flow.phase_seconds())
+    if (name == "halo") return s;
+  return 0;
+}
+
+// Times `steps_per_iteration` steps of `flow` per iteration and sets the counters (the lattice has
+// `cells` cells in all).
+template <class Flow>
+void time_steps(benchmark::State& state, Flow& flow, int steps_per_iteration, double cells) {
+  Comm& comm = world();
+  for (int s = 0; s < steps_per_iteration; ++s) flow.step();
+  const double halo0 = halo_seconds(flow), bytes0 = flow.halo_bytes_sent();
+  for (auto _ : state) {
+    comm.barrier();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int s = 0; s < steps_per_iteration; ++s) flow.step();
+    state.SetIterationTime(comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
+  }
+  const double steps = double(steps_per_iteration) * state.iterations();
+  state.counters["lattice_updates_per_s"] =
+      benchmark::Counter(cells * steps_per_iteration, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["halo_ms_per_step"] = 1e3 * comm.max(halo_seconds(flow) - halo0) / steps;
+  state.counters["halo_bytes_per_step"] = comm.max(flow.halo_bytes_sent() - bytes0) / steps;  // the busiest rank
+  state.counters["ranks"] = comm.size();
+  state.counters["threads"] = backend_concurrency(default_backend());
+}
+
+void lattice_steps(benchmark::State& state, bool weak, bool overlap, int n) {
+  Comm& comm = world();
+  lbm3d::LbmParams p;
+  p.nx = p.ny = p.nz = n;
+  const std::array<int, 3> dims = lbm3d::choose_dims(p, comm.size(), {0, 0, 0});
+  if (weak) p.ny = n * dims[1], p.nz = n * dims[2];
+  p.tau = 0.8;
+  p.source = "scaling_lattices";
+  p.block.overlap = overlap;
+  p.init_ux = "0.02 * sin(2 * pi * y / " + std::to_string(p.ny) + ")";
+  auto flow = lbm3d::make_lbm_flow_on_ranks(default_backend(), p, comm, dims);
+  time_steps(state, *flow, 2, double(p.cells()));  // two steps: the AA pattern's exchange and local steps
+}
+
+// The shallow-water lattice, periodic, FP32, a shear flow; n x n per rank (weak) or in all (strong).
+void water_steps(benchmark::State& state, bool weak, bool overlap, int n) {
+  Comm& comm = world();
+  swlbm::SwParams p;
+  p.nx = n;
+  p.ny = weak ? n * comm.size() : n;
+  p.dx = 1;
+  p.dt = 0.05;
+  p.tau = 0.8;
+  p.left = p.right = p.bottom = p.top = swlbm::Border::periodic;
+  p.storage = swlbm::Storage::fp32;
+  p.initial_h = "1";
+  p.initial_u = "0.1 * sin(2 * pi * y / " + std::to_string(p.ny) + ")";
+  p.source = "scaling_lattices";
+  p.block.overlap = overlap;
+  auto flow = swlbm::make_sw_flow_on_ranks(default_backend(), p, comm, {0, 0, 0});
+  time_steps(state, *flow, 1, double(p.nx) * p.ny);
+}
+
+// Rank 0 reports; the others run the same benchmarks silently.
+class Silent : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>&) override {}
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  init_world(argc, argv);
+  std::vector<char*> args(argv, argv + argc);
+  if (world().rank() != 0)  // only rank 0 writes --benchmark_out
+    args.erase(std::remove_if(args.begin(), args.end(),
+                              [](const char* a) { return std::strncmp(a, "--benchmark_out", 15) == 0; }),
+               args.end());
+  int count = static_cast<int>(args.size());
+  char** v = args.data();
+  Kokkos::initialize(count, v);
+  benchmark::Initialize(&count, v);
+  const std::string suffix =
+      "/ranks:" + std::to_string(world().size()) + "/threads:" + std::to_string(backend_concurrency(default_backend()));
+  // Per lattice: its rows' prefix, what times them, a small and a large size (iterations: 40, 10).
+  struct Lattice {
+    const char* prefix;
+    void (*steps)(benchmark::State&, bool weak, bool overlap, int n);
+    int sizes[2];
+  };
+  struct Row {
+    const char* name;
+    bool weak, overlap;
+  };
+  for (const Lattice& l : {Lattice{"lbm3d", lattice_steps, {64, 128}}, Lattice{"swlbm", water_steps, {1024, 2048}}})
+    for (int k = 0; k < 2; ++k)
+      for (const Row& r :
+           {Row{"_weak/", true, true}, Row{"_strong/", false, true}, Row{"_strong_blocking/", false, false}})
+        benchmark::RegisterBenchmark((l.prefix + std::string(r.name) + std::to_string(l.sizes[k]) + suffix).c_str(),
+                                     l.steps, r.weak, r.overlap, l.sizes[k])
+            ->UseManualTime()
+            ->Iterations(k == 0 ? 40 : 10)
+            ->Unit(benchmark::kMillisecond);
+  Silent silent;
+  if (world().rank() == 0)
+    benchmark::RunSpecifiedBenchmarks();
+  else
+    benchmark::RunSpecifiedBenchmarks(&silent);
+  Kokkos::finalize();
+  finalize_world();
+  return 0;
+}
