@@ -1,0 +1,75 @@
+// The report's "Scaling over MPI ranks" section (scaling_section.cpp): the rows of the two
+// scaling_lattices runs side by side, what the overlap hides per lattice, and the model past this
+// machine. The two benchmark files are written here.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "immerse/reports/report.hpp"
+
+namespace fs = std::filesystem;
+using immerse::reports::ReportContext;
+using immerse::reports::scaling_section;
+using nlohmann::json;
+
+namespace {
+
+// One scaling row as both runs measured it: lattice updates per s on 1 rank x 2 threads and on
+// 2 ranks x 1 thread, and the 2-rank run's halo ms and bytes per step.
+struct Row {
+  std::string name;
+  double rate_threads, rate_ranks, halo_ms, halo_bytes;
+};
+
+// The Google Benchmark file of one run (ranks x threads) of `rows`.
+void write_run(const fs::path& file, int ranks, int threads, const std::vector<Row>& rows) {
+  json out = {{"context", json::object()}, {"benchmarks", json::array()}};
+  for (const Row& r : rows)
+    out["benchmarks"].push_back({{"name", r.name + "/ranks:" + std::to_string(ranks) +
+                                              "/threads:" + std::to_string(threads) + "/iterations:10/manual_time"},
+                                 {"lattice_updates_per_s", ranks == 1 ? r.rate_threads : r.rate_ranks},
+                                 {"halo_ms_per_step", ranks == 1 ? 0.0 : r.halo_ms},
+                                 {"halo_bytes_per_step", ranks == 1 ? 0.0 : r.halo_bytes},
+                                 {"ranks", ranks},
+                                 {"threads", threads}});
+  std::ofstream(file) << out.dump();
+}
+
+}  // namespace
+
+TEST(ScalingSection, BothLatticesSideBySideWithWhatTheOverlapHides) {
+  const fs::path dir = fs::temp_directory_path() / "immerse_scaling_section";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::vector<Row> rows = {{"lbm3d_strong/128", 150e6, 147e6, 0.5, 655360},
+                                 {"lbm3d_strong_blocking/128", 150e6, 140e6, 2.0, 655360},
+                                 {"swlbm_strong/2048", 120e6, 126e6, 0.3, 49152},
+                                 {"swlbm_strong_blocking/2048", 120e6, 124e6, 0.2, 49152},
+                                 {"bench_other/1", 1e6, 1e6, 0, 0}};
+  write_run(dir / "scaling_threads.json", 1, 2, rows);
+  write_run(dir / "scaling_ranks.json", 2, 1, rows);
+  ReportContext ctx;
+  ctx.dir = dir.string();
+  const std::string md = scaling_section(ctx);
+  EXPECT_NE(md.find("| lbm3d_strong/128 | 150 | 147 | 0.98 | 0.500 | 655 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| swlbm_strong/2048 | 120 | 126 | 1.05 | 0.300 | 49 |"), std::string::npos) << md;
+  EXPECT_EQ(md.find("bench_other"), std::string::npos) << md;  // not a scaling row
+  // Hidden = 1 - exposed / blocking: 1 - 0.5 / 2 and 1 - 0.3 / 0.2.
+  EXPECT_NE(md.find("Hidden at lbm3d_strong/128: 75 % of the blocking exchange's 2.000 ms"), std::string::npos) << md;
+  EXPECT_NE(md.find("Hidden at swlbm_strong/2048: -50 % of the blocking exchange's 0.200 ms"), std::string::npos) << md;
+  EXPECT_NE(md.find("**Past this machine, by model**"), std::string::npos) << md;
+  fs::remove_all(dir);
+}
+
+// Without the two runs (a build without MPI, or no mpirun) the section is left out.
+TEST(ScalingSection, LeftOutWithoutBothRuns) {
+  const fs::path dir = fs::temp_directory_path() / "immerse_scaling_section_missing";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  write_run(dir / "scaling_threads.json", 1, 2, {{"lbm3d_strong/128", 150e6, 150e6, 0, 0}});
+  ReportContext ctx;
+  ctx.dir = dir.string();
+  EXPECT_EQ(scaling_section(ctx), "");
+  fs::remove_all(dir);
+}
