@@ -209,25 +209,19 @@ void SwSolver<Exec, V>::launch_step() {
   };
   if (!halo_) {
     rows(j0_, j0_ + rows_);
-  } else if (!p_.block.overlap) {
-    {
-      auto scope = phases_.scope("halo");
-      halo_->begin_fill(f_[cur_]);
-      if (corrected) halo_->begin_fill_fields(h_prev_, ux_prev_, uy_prev_);
-      halo_->end_fill();
-    }
-    rows(j0_, j0_ + rows_);
   } else {
-    // The exchange travels while the rows that read no ghost row step; the rows next to one follow.
+    // With block.overlap the exchange travels while the rows that read no ghost row step (in
+    // slices, MPI given a moment after each: SwHalo::progress); the rows next to one follow.
+    // Without, it ends before any row steps.
+    const bool overlap = p_.block.overlap;
     const int inner0 = j0_ + (p_.block.ghost[0] ? 1 : 0), inner1 = j0_ + rows_ - (p_.block.ghost[1] ? 1 : 0);
     {
       auto scope = phases_.scope("halo");
       halo_->begin_fill(f_[cur_]);
       if (corrected) halo_->begin_fill_fields(h_prev_, ux_prev_, uy_prev_);
     }
-    // In slices, with MPI given a moment after each (SwHalo::progress).
     constexpr int kSlices = 8;
-    for (int s = 0; s < kSlices; ++s) {
+    for (int s = 0; overlap && s < kSlices; ++s) {
       rows(inner0 + static_cast<long>(inner1 - inner0) * s / kSlices,
            inner0 + static_cast<long>(inner1 - inner0) * (s + 1) / kSlices);
       auto scope = phases_.scope("halo");
@@ -237,7 +231,7 @@ void SwSolver<Exec, V>::launch_step() {
       auto scope = phases_.scope("halo");
       halo_->end_fill();
     }
-    if (inner1 <= inner0) {  // one own row, or two with a ghost row on each side: no interior
+    if (!overlap || inner1 <= inner0) {  // inner1 <= inner0: every own row is next to a ghost row
       rows(j0_, j0_ + rows_);
     } else {
       rows(j0_, inner0);

@@ -49,6 +49,7 @@ class HaloBuffers {
                                    direct_ ? recv.data() : h_recv_.data(), source >= 0 ? bytes : 0, source, tag);
   }
   // Between begin() and end(): lets the transfer move on; whether it is done (Comm::progress).
+  // With none in flight (before the first begin(), after end()): true at once.
   bool progress() { return comm_.progress(ticket_); }
   template <class Unpack>
   void end(const Unpack& unpack) {

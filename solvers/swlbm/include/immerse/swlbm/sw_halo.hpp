@@ -92,12 +92,12 @@ class SwHalo {
   void end_fill() {
     for (auto& finish : pending_) finish();
     pending_.clear();
-    travelling_.clear();
   }
   // Between begin_ and end_fill: lets the transfers move on (a message past Open MPI's eager limit,
-  // a few kB, moves only inside MPI calls on both sides: HaloBuffers::progress).
+  // a few kB, moves only inside MPI calls on both sides: HaloBuffers::progress; a pair with
+  // nothing in flight returns at once).
   void progress() {
-    for (auto& nudge : travelling_) nudge();
+    for (int d = 0; d < 2; ++d) buffers_[d].progress(), field_buffers_[d].progress();
   }
   // Bytes sent so far, populations and fields.
   std::size_t bytes_sent() const {
@@ -128,7 +128,6 @@ class SwHalo {
     pending_.push_back([&buffers, unpack, values] {
       buffers.end([&] { Kokkos::parallel_for("swlbm::field_halo_unpack", values, unpack); });
     });
-    travelling_.push_back([&buffers] { buffers.progress(); });
   }
   // Direction d (0: up, 1: down): sends the populations of own row `from` moving that way (cy = +1
   // or -1) to the rank across that side, and stores those received from the rank across the other
@@ -151,14 +150,12 @@ class SwHalo {
     pending_.push_back([&buffers, unpack, values] {
       buffers.end([&] { Kokkos::parallel_for("swlbm::halo_unpack", values, unpack); });
     });
-    travelling_.push_back([&buffers] { buffers.progress(); });
   }
 
   SwParams p_;
   std::array<HaloBuffers<V, Exec>, 2> buffers_;           // per direction: up, down
   std::array<HaloBuffers<real, Exec>, 2> field_buffers_;  // the same for the three fields
   std::vector<std::function<void()>> pending_;            // the transfers begun: wait and unpack
-  std::vector<std::function<void()>> travelling_;         // the same: let them move on
 };
 
 }  // namespace immerse::swlbm
