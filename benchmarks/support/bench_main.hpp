@@ -8,10 +8,11 @@
 // Naming convention (the report relies on it): "<kernel>/<backend>/<size...>". Bandwidth rows:
 // "stream_inplace/<backend>/before" first (read an array and write it back: the AA pattern), then the
 // program's kernels, then "stream_copy/<backend>" (read one array, write another),
-// "stream_triad/<backend>" and "stream_inplace/<backend>". Each carries others_cpu_pct (the share of
-// the machine's CPU time other processes used since the program started) and loadavg_1m. A kernel
-// declares its pattern with state.SetLabel("inplace") or SetLabel("copy"); unlabelled kernels are
-// compared with the triad. Byte counts follow STREAM (no write-allocate).
+// "stream_memcpy/<backend>" (the same bytes through the runtime's own copy; it counts for the copy and
+// the in-place pattern), "stream_triad/<backend>" and "stream_inplace/<backend>". Each carries
+// others_cpu_pct (the share of the machine's CPU time other processes used since the program started)
+// and loadavg_1m. A kernel declares its pattern with state.SetLabel("inplace") or SetLabel("copy");
+// unlabelled kernels are compared with the triad. Byte counts follow STREAM (no write-allocate).
 #include <functional>
 #include <string>
 #include <vector>
