@@ -28,6 +28,13 @@
 #      (64K registers/SM, 2048 threads/SM, 228 KB shared/SM, 227 KB/block, 32 blocks/SM) are read
 #      from cudaDeviceProp at run time in Kokkos 3.4 (the CUDA < 11 fallback table is never compiled
 #      with a CUDA that knows sm_90); Kokkos_Cuda_Instance.cpp's m_maxBlocksPerSM gives 32 for 900.
+#   6. core/src/Cuda/Kokkos_Cuda_BlockSize_Deduction.hpp: among the block sizes that give a kernel
+#      its highest occupancy, Kokkos 3.4 takes the smallest (32 or 64 threads for most of ours). On an
+#      H200 a range of such blocks is bound by the rate at which blocks start: the STREAM copy
+#      kernel ran 1M blocks of 64 threads at 27% achieved occupancy (100% theoretical) and 42% of
+#      cudaMemcpy's bandwidth, the D3Q15 AA kernel 512K blocks of 32 at 32%. Ties now go to the
+#      block size nearest 256 threads (the larger of two as near): 256 for the copy, 224 for the
+#      AA kernel (72 registers), 160 at 80 registers.
 #   Checked, not changed: Kokkos_Cuda_Instance.cpp aborts when the compiled compute capability major
 #   differs from the device's. The compiled value is __CUDA_ARCH__ read back from a kernel at
 #   start-up (not the KOKKOS_ARCH_* macro), so with -arch=sm_90 it is 900 -> major 9 = H100/H200.
@@ -160,7 +167,7 @@ apply_edit "cudaMemPrefetchAsync CUDA 13 signature" core/src/Cuda/Kokkos_CudaSpa
 
 PATCH_EOF
 
-# ---- 3a. Kokkos_ARCH_AMPERE80 -> -arch=sm_90 (compile and link flags)
+# ---- 3. Kokkos_ARCH_AMPERE80 -> -arch=sm_90 (compile and link flags)
 apply_edit "AMPERE80 arch option -> sm_90" cmake/kokkos_arch.cmake <<'PATCH_EOF'
 --- a/cmake/kokkos_arch.cmake
 +++ b/cmake/kokkos_arch.cmake
@@ -177,7 +184,7 @@ apply_edit "AMPERE80 arch option -> sm_90" cmake/kokkos_arch.cmake <<'PATCH_EOF'
  SET(AMDGPU_ARCH_ALREADY_SPECIFIED "")
 PATCH_EOF
 
-# ---- 3b. nvcc_wrapper default arch sm_35 (rejected by nvcc 13) -> sm_90
+# ---- 4. nvcc_wrapper default arch sm_35 (rejected by nvcc 13) -> sm_90
 apply_edit "nvcc_wrapper default arch -> sm_90" bin/nvcc_wrapper <<'PATCH_EOF'
 --- a/bin/nvcc_wrapper
 +++ b/bin/nvcc_wrapper
@@ -194,7 +201,7 @@ apply_edit "nvcc_wrapper default arch -> sm_90" bin/nvcc_wrapper <<'PATCH_EOF'
 PATCH_EOF
 chmod +x "$SRC/bin/nvcc_wrapper"
 
-# ---- 4. block-size deduction: compute capability 9.0 in the shared-memory table
+# ---- 5. block-size deduction: compute capability 9.0 in the shared-memory table
 apply_edit "block-size deduction: compute capability 9.0" core/src/Cuda/Kokkos_Cuda_BlockSize_Deduction.hpp <<'PATCH_EOF'
 --- a/core/src/Cuda/Kokkos_Cuda_BlockSize_Deduction.hpp
 +++ b/core/src/Cuda/Kokkos_Cuda_BlockSize_Deduction.hpp
@@ -212,6 +219,27 @@ apply_edit "block-size deduction: compute capability 9.0" core/src/Cuda/Kokkos_C
        case 75: return 32;
        default:
          Kokkos::Impl::throw_runtime_exception(
+PATCH_EOF
+
+# ---- 6. block-size deduction: at equal occupancy, the block size nearest 256
+apply_edit "block-size deduction: nearest 256 threads at equal occupancy" core/src/Cuda/Kokkos_Cuda_BlockSize_Deduction.hpp <<'PATCH_EOF'
+--- a/core/src/Cuda/Kokkos_Cuda_BlockSize_Deduction.hpp
++++ b/core/src/Cuda/Kokkos_Cuda_BlockSize_Deduction.hpp
+@@ -134,7 +134,13 @@
+     }
+
+     if (blocks_per_sm >= min_blocks_per_sm) {
+-      if (threads_per_sm >= opt_threads_per_sm) {
++      // immerse: at equal occupancy, the block size nearest 256 threads
++      // (Kokkos took the smallest: on an H200, ranges of 32- or 64-thread
++      // blocks are bound by the rate at which blocks start).
++      auto const from_256 = [](int b) { return b > 256 ? b - 256 : 256 - b; };
++      if (threads_per_sm > opt_threads_per_sm ||
++          (threads_per_sm == opt_threads_per_sm &&
++           from_256(block_size) < from_256(opt_block_size))) {
+         opt_block_size     = block_size;
+         opt_threads_per_sm = threads_per_sm;
+       }
 PATCH_EOF
 
 # ---- Check (no change): the start-up compute-capability check compares the device against the

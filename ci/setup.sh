@@ -109,13 +109,15 @@ NVCC=$(command -v nvcc || true)
 if [ "${IMMERSE_CUDA:-0}" = 1 ]; then
   [ -n "$NVCC" ] || die "IMMERSE_CUDA=1 but no nvcc on PATH or in /usr/local/cuda/bin"
   CUDA_SRC=$CACHE/src/kokkos-$KOKKOS_VERSION-cuda13-sm90
-  if [ ! -f "$CUDA_SRC/.patched" ]; then
-    step "preparing the CUDA 13 / sm_90 Kokkos source"
-    rm -rf "$CUDA_SRC"; cp -a "$SRC_DIR" "$CUDA_SRC"
-    bash "$HERE/kokkos-cuda13.sh" "$CUDA_SRC" || die "patching Kokkos for CUDA 13 / sm_90 failed"
-    touch "$CUDA_SRC/.patched"
-  fi
   CUDA_PREFIX=$CACHE/kokkos-$KOKKOS_VERSION-cuda-sm90
+  # The source is patched again, and Kokkos rebuilt, whenever the patch script changes.
+  patches=$(sha256sum "$HERE/kokkos-cuda13.sh" | cut -c1-16)
+  if [ "$(cat "$CUDA_SRC/.patched" 2>/dev/null)" != "$patches" ]; then
+    step "preparing the CUDA 13 / sm_90 Kokkos source (patches $patches)"
+    rm -rf "$CUDA_SRC" "$CUDA_PREFIX"; cp -a "$SRC_DIR" "$CUDA_SRC"
+    bash "$HERE/kokkos-cuda13.sh" "$CUDA_SRC" || die "patching Kokkos for CUDA 13 / sm_90 failed"
+    echo "$patches" >"$CUDA_SRC/.patched"
+  fi
   export PATH="$(dirname "$NVCC"):$PATH"
   build_kokkos cuda "$CUDA_PREFIX" "$CUDA_SRC" -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON \
       -DKokkos_ARCH_AMPERE80=ON -DCMAKE_CXX_COMPILER="$CUDA_SRC/bin/nvcc_wrapper"
