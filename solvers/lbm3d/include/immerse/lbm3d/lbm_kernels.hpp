@@ -50,11 +50,16 @@ struct Lattice {
   Real ref[15] = {};                     // binary16 storage: the shift of each slot (w_q rho0) ...
   Real inv_scale = 1;                    // ... and the scale (lbm_storage.hpp)
 
-  // Position (i, j, k) of cell c = i + nx (j + ny k).
+  // Position (i, j, k) of cell c = i + nx (j + ny k). In 32 bits where the lattice allows: a GPU
+  // divides 64-bit integers in a long software routine, and the cell kernels divide twice per cell.
   struct Cell {
     int i, j, k;
   };
   KOKKOS_INLINE_FUNCTION Cell cell_at(long c) const {
+    if (n <= 0xffffffffL) {
+      const unsigned u = static_cast<unsigned>(c), r = u / unsigned(nx), k = r / unsigned(ny);
+      return {static_cast<int>(u - r * unsigned(nx)), static_cast<int>(r - k * unsigned(ny)), static_cast<int>(k)};
+    }
     const long r = c / nx;
     return {static_cast<int>(c % nx), static_cast<int>(r % ny), static_cast<int>(r / ny)};
   }
