@@ -199,11 +199,15 @@ cmd_run() {
   # and launch shape, the figures that say why a kernel is below the device's bandwidth.
   # One ncu run per kernel kind (filter, kernel regex, launches to skip, launches to profile).
   local ncu="command -v ncu >/dev/null || { echo 'no ncu (Nsight Compute) here'; exit 0; }" spec
+  # The clocks are left as the benchmarks find them (--clock-control none); WarpStateStats says what
+  # the warps wait for.
   for spec in 'collide_stream/cuda/fp32/256/real;AaStep;2;2' 'collide_stream/cuda/fp32/256/pull;CollideStream;2;1' \
-    'stream_copy/cuda/real;Copy<;1;1' 'stream_inplace/cuda/real;InPlace<;1;1'; do
+    'collide_stream/cuda/fp16s/256/real;AaStep;2;2' 'stream_copy/cuda/real;Copy<;1;1' \
+    'stream_inplace/cuda/real;InPlace<;1;1'; do
     IFS=';' read -r -a f <<<"$spec"
-    ncu+="; ncu --kernel-name-base demangled --kernel-name 'regex:${f[1]}' --launch-skip ${f[2]} --launch-count ${f[3]}"
-    ncu+=" --section SpeedOfLight --section MemoryWorkloadAnalysis --section LaunchStats --section Occupancy"
+    ncu+="; ncu --clock-control none --kernel-name-base demangled --kernel-name 'regex:${f[1]}'"
+    ncu+=" --launch-skip ${f[2]} --launch-count ${f[3]} --section SpeedOfLight --section MemoryWorkloadAnalysis"
+    ncu+=" --section LaunchStats --section Occupancy --section WarpStateStats"
     ncu+=" '$ROOT/$BUILD/benchmarks/bench_lbm3d' --benchmark_filter='${f[0]}' --benchmark_min_time=0"
   done
   section profile 120 bash -c "$ncu"

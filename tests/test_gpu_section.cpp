@@ -51,8 +51,9 @@ TEST(GpuSection, ShowsTheNewestRun) {
   fs::remove_all(root);
 }
 
-// A run cut short lacks some programs: those come from the newest earlier run that has them, named.
-TEST(GpuSection, TakesEachBenchmarkFromTheNewestRunThatHasIt) {
+// A run cut short lacks the comparison or some programs: those come from the newest earlier run that
+// has them, named.
+TEST(GpuSection, TakesEachFileFromTheNewestRunThatHasIt) {
   const fs::path root = fs::temp_directory_path() / "immerse_gpu_section_bench";
   fs::remove_all(root);
   const auto bench = [](const char* name, double ms) {
@@ -68,9 +69,18 @@ TEST(GpuSection, TakesEachBenchmarkFromTheNewestRunThatHasIt) {
   write(root / "gpu" / "2026-11-26-h200" / "run.json", {{"gpu", "H200"}});
   write(root / "gpu" / "2026-11-26-h200" / "bench_swlbm.json", bench("sw_step/cuda/2048/real_time", 0.2));
   write(root / "gpu" / "2026-11-26-h200" / "bench_lbm3d.json", bench("collide_stream/cuda/fp32/64/old", 0.1));
+  write(root / "gpu" / "2026-11-26-h200" / "backends.json",
+        json::parse(R"({"backends": "serial,cuda", "reference_backend": "serial", "verdict": "PASS", "cases": [
+          {"case": "river", "runs": [{"backend": "serial", "ms_per_step": 1.0},
+                                     {"backend": "cuda", "ms_per_step": 2.0, "verdict": "PASS"}]}]})"));
   write(root / "gpu" / "2026-11-27-h200" / "run.json", {{"gpu", "H200"}});
   write(root / "gpu" / "2026-11-27-h200" / "bench_lbm3d.json", bench("collide_stream/cuda/fp32/256/new", 3.0));
   const std::string md = gpu_section((root / "gpu").string(), (root / "latest").string());
+  EXPECT_NE(md.find("From the earlier run 2026-11-26-h200 (the newest did not run the comparison): Every canned "
+                    "case on serial,cuda"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| river | 1 | 2 |"), std::string::npos) << md;
   EXPECT_NE(md.find("collide_stream/cuda/fp32/256/new"), std::string::npos) << md;
   EXPECT_EQ(md.find("collide_stream/cuda/fp32/64/old"), std::string::npos) << md;
   EXPECT_NE(md.find("sw_step/cuda/2048/real_time"), std::string::npos) << md;

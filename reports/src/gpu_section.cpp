@@ -1,8 +1,8 @@
 // The report's "CUDA on a GPU" section: the newest run of the GPU kit (ci/device-kit.sh) kept in
 // reports/gpu/<date>-<gpu>/. This machine may have no GPU; the section shows that machine's figures
 // (backend agreement of every canned case on cuda, throughput and bandwidth) with where they came from.
-// A run cut short may lack some benchmark programs: each program's table comes from the newest run
-// that has it, named beside the table.
+// A run cut short may lack the comparison or some benchmark programs: each of those comes from the
+// newest run that has it, named beside it.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -76,8 +76,15 @@ std::string gpu_section(const std::string& gpu_dir, const std::string& report_di
       run.value("gpu", std::string("?")), run.value("driver", std::string("?")), run.value("commit", std::string("?")),
       run.value("date", std::string("?")), newest.string(),
       fs::relative(fs::absolute(newest / "README.md"), fs::absolute(report_dir)).string());
-  const json b = read_json(newest / "backends.json");
-  md += b.is_discarded() ? "No backends.json in that run.\n\n" : agreement_table(b);
+  const auto with_backends = std::find_if(
+      runs.begin(), runs.end(), [](const fs::path& r) { return !read_json(r / "backends.json").is_discarded(); });
+  if (with_backends == runs.end())
+    md += "No backends.json in any run.\n\n";
+  else
+    md += (*with_backends == newest ? std::string()
+                                    : fmt::format("From the earlier run {} (the newest did not run the comparison): ",
+                                                  with_backends->filename().string())) +
+          agreement_table(read_json(*with_backends / "backends.json"));
   std::map<std::string, fs::path> benches;  // program -> its JSON in the newest run that has it
   for (const auto& run_dir : runs)
     for (const auto& e : fs::directory_iterator(run_dir)) {
