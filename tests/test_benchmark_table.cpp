@@ -10,10 +10,12 @@ using immerse::reports::benchmark_table;
 using nlohmann::json;
 
 namespace {
-json bench(const std::string& name, double ms, double bytes_per_second = 0) {
+// One row of Google Benchmark's output; `label`: the memory pattern the kernel declares.
+json bench(const std::string& name, double ms, double bytes_per_second = 0, const char* label = nullptr) {
   json b = {{"name", name},   {"run_type", "iteration"}, {"real_time", ms},
             {"cpu_time", ms}, {"time_unit", "ms"},       {"iterations", 10}};
   if (bytes_per_second > 0) b["bytes_per_second"] = bytes_per_second;
+  if (label) b["label"] = label;
   return b;
 }
 json context() { return {{"num_cpus", 2}, {"mhz_per_cpu", 2600}}; }
@@ -38,10 +40,8 @@ TEST(BenchmarkTable, FractionOfTheSameBackendsTriad) {
 // triad (60 GB/s here, as on machines where write-allocate makes the triad look fast) the in-place
 // kernel would read 50%, and this table once called it "at the bandwidth ceiling" at 60%.
 TEST(BenchmarkTable, KernelAgainstItsOwnPattern) {
-  json aa = bench("collide_stream/openmp/fp32/256/real_time", 10, 30e9);
-  aa["label"] = "inplace";
-  json pull = bench("collide_stream/openmp/fp32/256/pull/real_time", 12, 20e9);
-  pull["label"] = "copy";
+  json aa = bench("collide_stream/openmp/fp32/256/real_time", 10, 30e9, "inplace");
+  json pull = bench("collide_stream/openmp/fp32/256/pull/real_time", 12, 20e9, "copy");
   const json out = {{"context", context()},
                     {"benchmarks",
                      {bench("stream_inplace/openmp/before/real_time", 5, 48e9), aa, pull,
@@ -65,10 +65,8 @@ TEST(BenchmarkTable, KernelAgainstItsOwnPattern) {
 // TiB/s, cudaMemcpy 3.60 TiB/s: against the kernels the pull kernel read 122%. The runtime's copy
 // is measured after the kernels only and takes no part in the drift check.
 TEST(BenchmarkTable, RuntimesCopyCountsForTheCopyAndInPlacePatterns) {
-  json pull = bench("collide_stream/cuda/fp32/256/pull/real_time", 1, 2.0e12);
-  pull["label"] = "copy";
-  json aa = bench("collide_stream/cuda/fp32/256/real_time", 1, 1.2e12);
-  aa["label"] = "inplace";
+  json pull = bench("collide_stream/cuda/fp32/256/pull/real_time", 1, 2.0e12, "copy");
+  json aa = bench("collide_stream/cuda/fp32/256/real_time", 1, 1.2e12, "inplace");
   const json out = {{"context", context()},
                     {"benchmarks",
                      {bench("stream_inplace/cuda/before/real_time", 1, 1.6e12), pull, aa,
@@ -90,8 +88,7 @@ TEST(BenchmarkTable, RuntimesCopyCountsForTheCopyAndInPlacePatterns) {
 // SW-LBM at 175^2 once showed 213% of the triad: a grid that fits in cache. Above 1.1x its pattern's
 // bandwidth a kernel is marked as cache-resident.
 TEST(BenchmarkTable, AboveBandwidthIsCacheResident) {
-  json small = bench("sw_step/openmp/175/real_time", 0.1, 60e9);
-  small["label"] = "copy";
+  json small = bench("sw_step/openmp/175/real_time", 0.1, 60e9, "copy");
   const json out = {{"context", context()}, {"benchmarks", {small, bench("stream_copy/openmp/real_time", 5, 25e9)}}};
   const std::string md = benchmark_table("bench_swlbm", out);
   EXPECT_NE(md.find("240% of copy (above memory bandwidth: cache-resident) |"), std::string::npos) << md;
@@ -104,8 +101,7 @@ TEST(BenchmarkTable, AboveBandwidthIsCacheResident) {
   EXPECT_NE(md2.find("| 144% of triad |"), std::string::npos) << md2;
   // A working set larger than any cache cannot be cache-resident: 84 ms at 48 GB/s is 4 GB per
   // iteration (the D3Q15 AA kernel at 256^3); there the bandwidth test is what falls short.
-  json large = bench("collide_stream/openmp/fp32/256/real_time", 84, 48e9);
-  large["label"] = "inplace";
+  json large = bench("collide_stream/openmp/fp32/256/real_time", 84, 48e9, "inplace");
   const json out3 = {{"context", context()},
                      {"benchmarks", {large, bench("stream_inplace/openmp/real_time", 5, 40e9)}}};
   const std::string md3 = benchmark_table("bench_lbm3d", out3);
@@ -153,10 +149,9 @@ TEST(BenchmarkTable, NoTriadMeasuredListsNoBackend) {
 TEST(BenchmarkTable, RepetitionsShowTheirMedian) {
   json out = {{"context", context()}, {"benchmarks", json::array()}};
   for (double ms : {4.0, 2.0, 3.0}) {
-    json r = bench("kernel/openmp/128/real_time", ms, 30e9 * 2 / ms);
+    json r = bench("kernel/openmp/128/real_time", ms, 30e9 * 2 / ms, "inplace");
     r["run_name"] = "kernel/openmp/128/real_time";
     r["repetitions"] = 3;
-    r["label"] = "inplace";
     out["benchmarks"].push_back(r);
   }
   for (const auto& [aggregate, ms] : {std::pair{"mean", 3.0}, std::pair{"median", 3.0}, std::pair{"stddev", 1.0}}) {

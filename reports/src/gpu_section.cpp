@@ -76,15 +76,17 @@ std::string gpu_section(const std::string& gpu_dir, const std::string& report_di
       run.value("gpu", std::string("?")), run.value("driver", std::string("?")), run.value("commit", std::string("?")),
       run.value("date", std::string("?")), newest.string(),
       fs::relative(fs::absolute(newest / "README.md"), fs::absolute(report_dir)).string());
-  const auto with_backends = std::find_if(
-      runs.begin(), runs.end(), [](const fs::path& r) { return !read_json(r / "backends.json").is_discarded(); });
+  json backends;  // from the newest run whose backends.json reads
+  auto with_backends = runs.begin();
+  while (with_backends != runs.end() && (backends = read_json(*with_backends / "backends.json")).is_discarded())
+    ++with_backends;
   if (with_backends == runs.end())
     md += "No backends.json in any run.\n\n";
   else
     md += (*with_backends == newest ? std::string()
                                     : fmt::format("From the earlier run {} (the newest did not run the comparison): ",
                                                   with_backends->filename().string())) +
-          agreement_table(read_json(*with_backends / "backends.json"));
+          agreement_table(backends);
   std::map<std::string, fs::path> benches;  // program -> its JSON in the newest run that has it
   for (const auto& run_dir : runs)
     for (const auto& e : fs::directory_iterator(run_dir)) {
