@@ -80,6 +80,13 @@ Schema langevin_schema() {
       .integer("ensemble", 0, 0, 10000,
                "also run this many more falls with the seeds that follow `seed` (the same body and series): "
                "the ensemble statistics the paper-figure checks use (0: the one fall)");
+  Schema lift;
+  lift.choice("model", "none", {"none", "slender_wing"},
+              "none (the paper's model: the Kirchhoff terms give a wing no lift) or slender_wing (Jones' "
+              "slender-wing lift at the trailing edge, (pi/2) AR alpha; docs/langevin.md)")
+      .vector("nose", json::array({1, 0, 0}), 3, -1, 1, "", "body-frame direction toward the nose (made unit)")
+      .vector("normal", json::array({0, 0, 1}), 3, -1, 1, "",
+              "body-frame normal of the wing (made unit and perpendicular to the nose)");
   Schema s;
   s.object("body", body, "the rigid body")
       .object("fluid", fluid, "the surrounding fluid")
@@ -87,6 +94,7 @@ Schema langevin_schema() {
       .object("initial", init, "release state")
       .object("time", time, "runtime stepping")
       .object("langevin", lang, "stochastic turbulence loads")
+      .object("lift", lift, "lift of a wing (not in the paper)")
       .number("ground_z", 0, -1e6, 1e6, "m", "ground plane: the body stops when its bounding box touches it");
   return s;
 }
@@ -136,6 +144,8 @@ LangevinCase langevin_case_from_json(const json& r, const std::string& source) {
   c.relax_angular = relaxation_choices().parse(r["langevin"]["relaxation"], "langevin.relaxation");
   c.seed = r["langevin"]["seed"];
   c.ensemble = r["langevin"]["ensemble"];
+  c.lift = r["lift"]["model"] == "slender_wing";
+  for (int a = 0; a < 3; ++a) c.lift_nose[a] = r["lift"]["nose"][a], c.lift_normal[a] = r["lift"]["normal"][a];
   c.ground_z = r["ground_z"];
   return c;
 }

@@ -43,6 +43,9 @@ struct LangevinCase {
   double ground_z = 0;
   bool langevin = true, compare_without = false;
   bool relax_angular = false;  // relaxation on omega too (not the paper's eq. 10)
+  // slender-wing lift (not in the paper): nose and normal in the body frame
+  bool lift = false;
+  std::array<double, 3> lift_nose{}, lift_normal{};
   long seed = 1;
   int ensemble = 0;  // extra falls with seeds seed + 1 .. seed + ensemble
 };

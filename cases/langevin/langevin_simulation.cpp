@@ -113,6 +113,9 @@ LangevinSimulation::LangevinSimulation(const json& r, const std::string& source,
   params_ = bodies::langevin_body_params(mesh_, c_.body_density, c_.fluid_density, added_.matrix, Re_, c_.langevin);
   params_.ground_z = c_.ground_z;
   params_.relax_angular = c_.relax_angular ? 1 : 0;
+  if (c_.lift)
+    bodies::langevin_set_lift(params_, mesh_, c_.lift_nose.data(), c_.lift_normal.data(),
+                              fmt::format("{}: key 'lift.normal'", source));
   params_without_ = params_;
   params_without_.langevin = 0;
   double e[3], vb[3] = {0, 0, 0};
@@ -265,6 +268,8 @@ json LangevinSimulation::trajectory_metrics(const std::vector<TrajectorySample>&
               {"rotation_about_major_axis_net_turns", std::abs(spin) / (2 * M_PI)},
               {"major_axis_rotation_share", spin_abs / std::max(spin_abs + other_abs, 1e-300)},
               {"oscillation_amplitude_deg", std::sqrt(2 * std::max(0.0, tilt_sum2 / n - mean_tilt * mean_tilt))},
+              {"glide_ratio", std::hypot(traj[end].s.x[0] - traj[0].s.x[0], traj[end].s.x[1] - traj[0].s.x[1]) /
+                                  std::max(traj[0].s.x[2] - traj[end].s.x[2], 1e-12)},
               {"fall_time", T},
               {"landed", traj[end].s.landed != 0}};
   if (const auto balance = momentum_balance(traj, end)) out["momentum_balance"] = *balance;
@@ -274,12 +279,12 @@ json LangevinSimulation::trajectory_metrics(const std::vector<TrajectorySample>&
 std::optional<double> LangevinSimulation::momentum_balance(const std::vector<TrajectorySample>& traj,
                                                            size_t end) const {
   // In the world frame the Kirchhoff terms drop out of the linear momentum P = R (K xi)_v: with the
-  // relaxation -alpha v of eq. 10, dP/dt = (m - rho_f V) g - alpha(t) P + kicks of zero mean. Once the
-  // release has relaxed (5 / alpha), the fall's mean of alpha(t) P_z / ((m - rho_f V) g) is 1: the
-  // weight is carried by the relaxation. The window ends at 20 / alpha, a fixed time before any fall
-  // lands: up to the landing, fast falls (which end sooner) would bias the mean (measured +2.7 % on
-  // 1024 falls). alpha comes from the case's turbulence series whether or not the runtime uses it, so a
-  // fall without the relaxation fails. A fall that lands before 5 / alpha was never carried by the
+  // relaxation -alpha v of eq. 10, dP/dt = (m - rho_f V) g - alpha(t) P + L + kicks of zero mean (L the
+  // lift, zero in the paper's model). Once the release has relaxed (5 / alpha), the fall's mean of
+  // (alpha(t) P_z - L_z) / ((m - rho_f V) g) is 1: the weight is carried by the relaxation and the lift. The window
+  // ends at 20 / alpha, a fixed time before any fall lands: up to the landing, fast falls (which end sooner) would bias
+  // the mean (measured +2.7 % on 1024 falls). alpha comes from the case's turbulence series whether or not the runtime
+  // uses it, so a fall without the relaxation fails. A fall that lands before 5 / alpha was never carried by the
   // relaxation: NaN (a failed check). A run that ends in the air before then has no value.
   const double weight = (params_.mass - params_.fluid_density * params_.volume) * params_.gravity[2];
   double sum = 0;
@@ -291,13 +296,15 @@ std::optional<double> LangevinSimulation::momentum_balance(const std::vector<Tra
     if (!(alpha > 0) || traj[k].t < 5 / alpha) continue;
     if (traj[k].t > 20 / alpha) break;
     const auto& s = traj[k].s;
-    double Pz = 0;
+    double Pz = 0, Lz = 0, lift[3] = {0, 0, 0}, torque[3];
+    if (params_.lift_k > 0) bodies::langevin_lift_force(params_, s.xi, lift, torque);
     for (int i = 0; i < 3; ++i) {
       double p = 0;  // (K xi)_i, the body-frame linear momentum
       for (int b = 0; b < 6; ++b) p += params_.K[i * 6 + b] * s.xi[b];
       Pz += s.R[2 * 3 + i] * p;
+      Lz += s.R[2 * 3 + i] * lift[i];
     }
-    sum += alpha * Pz / weight;
+    sum += (alpha * Pz - Lz) / weight;
     ++samples;
   }
   if (samples > 0) return sum / samples;
@@ -322,7 +329,7 @@ json LangevinSimulation::ensemble_metrics(const json& main) const {
   json falls = json::array({main});
   for (int k = 1; k <= c_.ensemble; ++k) falls.push_back(trajectory_metrics(fall_with_seed(c_.seed + k)));
   const size_t n = falls.size();
-  std::vector<double> turns, heading, lateral, major_turns;
+  std::vector<double> turns, heading, lateral, major_turns, glide;
   size_t helical = 0;
   double balance_sum = 0, balance_sum2 = 0;
   size_t balanced = 0;
@@ -337,6 +344,7 @@ json LangevinSimulation::ensemble_metrics(const json& main) const {
     heading.push_back(f["heading_turns"].get<double>());
     lateral.push_back(f["lateral_amplitude"].get<double>() / half_length);
     major_turns.push_back(f["rotation_about_major_axis_net_turns"].get<double>());
+    glide.push_back(f["glide_ratio"].get<double>());
     if (f["heading_turns"].get<double>() >= helix_min_turns &&
         f["lateral_amplitude"].get<double>() >= helix_min_radius * half_length)
       ++helical;
@@ -357,7 +365,8 @@ json LangevinSimulation::ensemble_metrics(const json& main) const {
               {"heading_turns_median", median(heading)},
               {"heading_turns", heading},
               {"lateral_amplitude_median", median(lateral)},  // in half-lengths
-              {"major_axis_net_turns_median", median(major_turns)}};
+              {"major_axis_net_turns_median", median(major_turns)},
+              {"glide_ratio_median", median(glide)}};
   if (balanced > 1) {  // NaN when a fall landed before the relaxation could carry it
     const double mean = balance_sum / balanced;
     const double var = std::max(0.0, balance_sum2 / balanced - mean * mean) * balanced / (balanced - 1);
@@ -458,10 +467,11 @@ std::vector<Check> LangevinSimulation::checks(const json& m) const {
     // alpha t, i.e. 5-20.
     const json& e = m["ensemble"];
     const double se = e["momentum_balance_stderr"];
-    out.push_back({fmt::format("mean alpha P_z / ((m - rho_f V) g) of {} falls", e["falls"].get<int>()),
+    out.push_back({fmt::format("mean (alpha P_z - L_z) / ((m - rho_f V) g) of {} falls", e["falls"].get<int>()),
                    e["momentum_balance_mean"], 1.0, std::max(0.02, 4 * se),
-                   fmt::format("eq. 10's momentum balance in the world frame: the relaxation carries the buoyant "
-                               "weight (mean over t in [5, 20] / alpha); tol 4 standard errors of the ensemble "
+                   fmt::format("eq. 10's momentum balance in the world frame: the relaxation (and the lift L, "
+                               "where on) carries the buoyant weight (mean over t in [5, 20] / alpha); tol 4 standard "
+                               "errors of the ensemble "
                                "mean ({:.3f}), at least 0.02",
                                se),
                    CheckKind::conservation});
@@ -488,7 +498,7 @@ json LangevinSimulation::compare_tolerances() const {
   for (const char* k :
        {"mean_descent_speed", "lateral_amplitude", "heading_turns", "turns", "rotation_about_major_axis_turns",
         "oscillation_amplitude_deg", "fall_time", "landed", "chi_final", "eps_final", "turbulence_max_divergence",
-        "rotation_about_major_axis_net_turns", "major_axis_rotation_share", "momentum_balance"})
+        "rotation_about_major_axis_net_turns", "major_axis_rotation_share", "momentum_balance", "glide_ratio"})
     t[k] = chaotic;
   t["ensemble"] = chaotic;  // the other seeds' falls (measured 1e-9 apart on the quick runs)
   return t;

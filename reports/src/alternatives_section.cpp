@@ -38,13 +38,24 @@ std::string alternatives_markdown(const ReportContext& ctx, const std::string& c
   std::string rule = "|---|---";
   for (const auto& a : alts->second) md += fmt::format(" | `{}`", a.model.name), rule += "|---";
   md += " |\n" + rule + "|\n";
+  // Scalar metrics, and the scalars of objects one level down (a seed ensemble's medians) as "object.key".
   const json& metrics = ref->second.result["metrics"];
-  for (const auto& [key, value] : metrics.items()) {
-    if (!value.is_number() && !value.is_boolean() && !value.is_string()) continue;
-    md += fmt::format("| {} | {}", key, value_cell(metrics, key));
-    for (const auto& a : alts->second)
-      md += " | " + (a.run.error.empty() ? value_cell(a.run.result["metrics"], key) : std::string("-"));
+  auto row = [&](const std::string& label, const json& ours, const std::string& key, const std::string& group) {
+    md += fmt::format("| {} | {}", label, value_cell(ours, key));
+    for (const auto& a : alts->second) {
+      const json& theirs = a.run.result["metrics"];
+      const bool has = a.run.error.empty() && (group.empty() || theirs.contains(group));
+      md += " | " + (has ? value_cell(group.empty() ? theirs : theirs[group], key) : std::string("-"));
+    }
     md += " |\n";
+  };
+  for (const auto& [key, value] : metrics.items()) {
+    if (value.is_object()) {
+      for (const auto& [sub, v] : value.items())
+        if (v.is_number() || v.is_boolean() || v.is_string()) row(key + "." + sub, value, sub, key);
+    } else if (value.is_number() || value.is_boolean() || value.is_string()) {
+      row(key, metrics, key, "");
+    }
   }
   for (const auto& c : ref->second.checks) {
     md += fmt::format("| check: {} | {}", cases::markdown_cell(c.quantity), check_cell(ref->second.checks, c.quantity));

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "immerse/core/backend.hpp"
@@ -33,6 +34,27 @@ LangevinBodyParams langevin_body_params(const TriMesh& mesh, double rho_b, doubl
   p.C0 = langevin_c0(Re);
   p.langevin = langevin ? 1 : 0;
   return p;
+}
+
+void langevin_set_lift(LangevinBodyParams& p, const TriMesh& mesh, const double nose[3], const double normal[3],
+                       const std::string& where) {
+  const Eigen::Vector3d e0(nose[0], nose[1], nose[2]), n0(normal[0], normal[1], normal[2]);
+  const Eigen::Vector3d n1 = n0 - n0.dot(e0) / std::max(e0.squaredNorm(), 1e-300) * e0;
+  if (!(e0.norm() > 0) || !(n1.norm() > 1e-6 * n0.norm()))
+    throw InputError(
+        fmt::format("{}: the nose ({}, {}, {}) and the normal ({}, {}, {}) must be non-zero and "
+                    "not parallel",
+                    where, nose[0], nose[1], nose[2], normal[0], normal[1], normal[2]));
+  const Eigen::Vector3d e = e0.normalized(), n = n1.normalized(), s = n.cross(e);
+  double smin = 1e300, smax = -1e300, emin = 1e300;
+  for (const auto& v : mesh.vertices) {
+    smin = std::min(smin, v.dot(s));
+    smax = std::max(smax, v.dot(s));
+    emin = std::min(emin, v.dot(e));
+  }
+  const double span = smax - smin;
+  p.lift_k = 0.25 * M_PI * p.fluid_density * span * span;
+  for (int a = 0; a < 3; ++a) p.lift_normal[a] = n[a], p.lift_nose[a] = e[a], p.lift_point[a] = emin * e[a];
 }
 
 LangevinBodyState langevin_initial_state(const double x[3], const double e[3], const double v[3], const double w[3]) {

@@ -3,6 +3,7 @@
 // from its mesh, density and added-mass matrix, its initial state, and the batch of N independent
 // bodies stepped in one Kokkos kernel on any backend.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "immerse/bodies/langevin_added_mass.hpp"
@@ -15,6 +16,14 @@ namespace immerse::bodies {
 // mesh at `body_density`; K = [m I + M_f, C; C^T, J_0 + J_f] with the added mass's blocks.
 LangevinBodyParams langevin_body_params(const TriMesh& mesh, double body_density, double fluid_density,
                                         const Matrix6d& added_mass, double Re, bool langevin);
+
+// Switches on the slender-wing lift (langevin_lift_force) of a wing flying toward `nose` with normal
+// `normal` (body frame; the normal is made perpendicular to the nose, and both unit): the span b is the
+// mesh's extent along normal x nose, the trailing edge the mesh's rearmost point along the nose, taken
+// on the axis through the centre of mass. Throws InputError, its message starting with `where` (the file
+// and key), if the two are parallel or one is zero.
+void langevin_set_lift(LangevinBodyParams& p, const TriMesh& mesh, const double nose[3], const double normal[3],
+                       const std::string& where);
 
 // Rotation from Euler angles (x, then y, then z; radians) and the initial state.
 LangevinBodyState langevin_initial_state(const double position[3], const double euler_xyz[3], const double v_body[3],

@@ -14,6 +14,8 @@
 //   (our earlier form, the same relaxation on all six components); after each step v += sqrt(C0 eps dt) xi_1, omega +=
 //   sqrt(C0 eps dt) xi_2 / L_ref, xi_i ~ N(0,1)^3 (L_ref, the body's half length, turns the velocity kick into an
 //   angular one: the paper applies the same kick to omega, which is not dimensionally consistent).
+// Optional lift (not in the paper; langevin_lift_force below): the Kirchhoff terms are the potential flow of a
+// body without a wake, which gives a wing no lift; the slender-wing force adds the trailing edge's Kutta condition.
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
@@ -33,6 +35,13 @@ struct LangevinBodyParams {
   double ground_z = -1e300;           // the body stops when its box touches z = ground_z
   int langevin = 1;                   // 0: pure Kirchhoff (the paper's Fig. 5a)
   int relax_angular = 0;              // 1: relax omega too (not the paper's eq. 10)
+  // Slender-wing lift (langevin_lift_force): lift_k = (pi/4) rho_f b^2, b the span at the trailing edge; 0: no
+  // lift (the paper's model). Body frame: the wing's normal, the unit vector toward the nose, the trailing
+  // edge's middle relative to the centre of mass.
+  double lift_k = 0;
+  double lift_normal[3] = {0, 0, 1};
+  double lift_nose[3] = {1, 0, 0};
+  double lift_point[3] = {0, 0, 0};
 };
 
 struct LangevinBodyState {
@@ -80,6 +89,24 @@ KOKKOS_INLINE_FUNCTION void langevin_turbulence_at(const LangevinTurbulence& s, 
   eps = (1 - w) * s.eps[i] + w * s.eps[i + 1];
 }
 
+// Slender-wing lift (Jones 1946) on a body moving nose first, in the body frame: the cross-flow's momentum
+// that leaves the trailing edge into the wake, F = -lift_k (u.n) max(0, u.e) n, applied at the trailing
+// edge (u = v + omega x r_te there, n the normal, e toward the nose). Lift coefficient (pi/2) AR alpha at
+// small angles; zero flying tail first (the apex sheds no cross-flow) or broadside. The force has
+// power F.u = -lift_k (u.n)^2 max(0, u.e) <= 0: it is the lift with its induced drag. Its torque is
+// r_te x F.
+KOKKOS_INLINE_FUNCTION void langevin_lift_force(const LangevinBodyParams& p, const double* xi, double* force,
+                                                double* torque) {
+  double u[3];
+  langevin_cross(xi + 3, p.lift_point, u);
+  for (int a = 0; a < 3; ++a) u[a] += xi[a];
+  const double un = u[0] * p.lift_normal[0] + u[1] * p.lift_normal[1] + u[2] * p.lift_normal[2];
+  const double ue = u[0] * p.lift_nose[0] + u[1] * p.lift_nose[1] + u[2] * p.lift_nose[2];
+  const double c = -p.lift_k * un * (ue > 0 ? ue : 0.0);
+  for (int a = 0; a < 3; ++a) force[a] = c * p.lift_normal[a];
+  langevin_cross(p.lift_point, force, torque);
+}
+
 // Time derivative of (R, x, xi) with the deterministic forces; `alpha` = chi (1/2 + 3/4 C0) or 0.
 KOKKOS_INLINE_FUNCTION void langevin_rhs(const LangevinBodyParams& p, const double* R, const double* xi, double alpha,
                                          double* dR, double* dx, double* dxi) {
@@ -104,6 +131,11 @@ KOKKOS_INLINE_FUNCTION void langevin_rhs(const LangevinBodyParams& p, const doub
   double tb[3];
   langevin_cross(p.r_buoyancy, fb, tb);
   for (int a = 0; a < 3; ++a) f[3 + a] = t1[a] + t2[a] + tb[a];
+  if (p.lift_k > 0) {
+    double fl[3], tl[3];
+    langevin_lift_force(p, xi, fl, tl);
+    for (int a = 0; a < 3; ++a) f[a] += fl[a], f[3 + a] += tl[a];
+  }
   for (int a = 0; a < 6; ++a) {
     dxi[a] = a < 3 || p.relax_angular ? -alpha * xi[a] : 0.0;
     for (int b = 0; b < 6; ++b) dxi[a] += p.Kinv[a * 6 + b] * f[b];
