@@ -281,11 +281,12 @@ std::optional<double> LangevinSimulation::momentum_balance(const std::vector<Tra
   // In the world frame the Kirchhoff terms drop out of the linear momentum P = R (K xi)_v: with the
   // relaxation -alpha v of eq. 10, dP/dt = (m - rho_f V) g - alpha(t) P + L + kicks of zero mean (L the
   // lift, zero in the paper's model). Once the release has relaxed (5 / alpha), the fall's mean of
-  // (alpha(t) P_z - L_z) / ((m - rho_f V) g) is 1: the weight is carried by the relaxation and the lift. The window
-  // ends at 20 / alpha, a fixed time before any fall lands: up to the landing, fast falls (which end sooner) would bias
-  // the mean (measured +2.7 % on 1024 falls). alpha comes from the case's turbulence series whether or not the runtime
-  // uses it, so a fall without the relaxation fails. A fall that lands before 5 / alpha was never carried by the
-  // relaxation: NaN (a failed check). A run that ends in the air before then has no value.
+  // (alpha(t) P_z - L_z) / ((m - rho_f V) g) is 1: the weight is carried by the relaxation and the
+  // lift. The window ends at 20 / alpha, a fixed time before any fall lands: up to the landing, fast
+  // falls (which end sooner) would bias the mean (measured +2.7 % on 1024 falls). alpha comes from the
+  // case's turbulence series whether or not the runtime uses it, so a fall without the relaxation
+  // fails. A fall that lands before 5 / alpha was never carried by the relaxation: NaN (a failed
+  // check). A run that ends in the air before then has no value.
   const double weight = (params_.mass - params_.fluid_density * params_.volume) * params_.gravity[2];
   double sum = 0;
   long samples = 0;
@@ -470,9 +471,8 @@ std::vector<Check> LangevinSimulation::checks(const json& m) const {
     out.push_back({fmt::format("mean (alpha P_z - L_z) / ((m - rho_f V) g) of {} falls", e["falls"].get<int>()),
                    e["momentum_balance_mean"], 1.0, std::max(0.02, 4 * se),
                    fmt::format("eq. 10's momentum balance in the world frame: the relaxation (and the lift L, "
-                               "where on) carries the buoyant weight (mean over t in [5, 20] / alpha); tol 4 standard "
-                               "errors of the ensemble "
-                               "mean ({:.3f}), at least 0.02",
+                               "where on) carries the buoyant weight (mean over t in [5, 20] / alpha); tol 4 "
+                               "standard errors of the ensemble mean ({:.3f}), at least 0.02",
                                se),
                    CheckKind::conservation});
   }

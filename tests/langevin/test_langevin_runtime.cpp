@@ -1,6 +1,7 @@
 // The Kirchhoff-Langevin runtime: conservation laws of the force-free Kirchhoff equations, rest in
-// matched density, the Langevin relaxation's analytic terminal velocity, reproducibility for a
-// seed, and the batched Kokkos kernel against the host loop on every backend.
+// matched density, the Langevin relaxation's analytic terminal velocity, the slender-wing lift's
+// energy balance and a held wing's glide, reproducibility for a seed, and the batched Kokkos kernel
+// against the host loop on every backend.
 #include <gtest/gtest.h>
 
 #include <cmath>
