@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # immerse: one entry point.
 #   ./immerse.sh test      set up (if needed), check the formatting (.clang-format), configure,
-#                          build, run ctest on every enabled backend and the core's tests under
-#                          ASan + UBSan (preset debug); where nvcc is present also
+#                          build, run ctest on every enabled backend, the core's tests and the
+#                          input replays under ASan + UBSan (preset debug), 20 s of libFuzzer on
+#                          each fuzz target (preset fuzz); where nvcc is present also
 #                          build the CUDA preset and test it on a GPU (without one, compile
 #                          the cuda-check preset); ends with
 #                          `immerse compare --quick` (every case on every backend, the backend
@@ -92,13 +93,14 @@ cmd_test() {
   log "ctest (serial and openmp backends)"
   run_ctest openmp
   # The sanitizer run covers the code that reads untrusted input and is not behind a solver: the
-  # core (case-file schema, formulas, checkpoint files) and the OBJ mesh reader. Building every
-  # family under ASan would take longer than the CI budget allows (docs/fuzzing.md).
-  log "ASan + UBSan: the core's tests and the mesh reader's replay (preset debug)"
-  build debug test_core fuzz_obj_mesh
-  run_ctest debug -R '^(Schema|Expression|StateArchive|CheckpointFile|Choices)|^fuzz[.]obj_mesh'
-  # A short, fixed fuzzing run of the mesh reader from its seeds and regression corpus (the case-file
-  # target needs every family built with clang: `./immerse.sh fuzz case_file` by hand).
+  # core (case-file schema, formulas, checkpoint files), the case files' keys and the OBJ mesh
+  # reader. Building every family under ASan would take longer than the CI budget allows
+  # (docs/fuzzing.md).
+  log "ASan + UBSan: the core's tests, the case-file and mesh reader replays (preset debug)"
+  build debug test_core fuzz_case_file fuzz_obj_mesh
+  run_ctest debug -R '^(Schema|Expression|StateArchive|CheckpointFile|Choices)|^fuzz[.](case_file[.]replay|obj_mesh)'
+  # A short, fixed fuzzing run of each target from its seeds and regression corpus.
+  cmd_fuzz case_file 20
   cmd_fuzz obj_mesh 20
   local compare_build=openmp
   if have_nvcc; then
@@ -150,7 +152,7 @@ cmd_fuzz() {
   log "fuzzing $target for $seconds s (new inputs: $corpus, findings: $findings)"
   # -fork=1 with -ignore_*: a finding is written and the fuzzing goes on for the whole time.
   "build/fuzz/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+    -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -print_funcs=0 \
     -dict="$dict" -artifact_prefix="$findings/" "$corpus" "$seeds" "fuzz/regressions/$target"
   local n; n=$(find "$findings" -type f | wc -l)
   log "fuzzing done: $n finding(s) in $findings"
@@ -168,6 +170,6 @@ case "${1:-}" in
   report) shift; cmd_report "$@" ;;
   format) shift; cmd_format ;;
   fuzz) shift; cmd_fuzz "$@" ;;
-  ""|-h|--help) sed -n '2,19p' "$0" | cut -c3- ;;
+  ""|-h|--help) sed -n '2,/^# IMMERSE_JOBS/p' "$0" | cut -c3- ;;
   *) setup >/dev/null; build openmp; exec build/openmp/app/immerse "$@" ;;
 esac

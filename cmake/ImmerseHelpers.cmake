@@ -6,9 +6,14 @@
 # on plain host code (2-3x g++'s time); SOURCES are handed to the host compiler alone
 # (nvcc_wrapper --host-only). A SOURCES file that includes Kokkos fails there with Kokkos'
 # "__CUDACC__" error: move it to DEVICE_SOURCES.
+# OBJECTS are object libraries (immerse_add_objects) whose objects the library contains.
 function(immerse_add_family name)
-  cmake_parse_arguments(F "" "" "SOURCES;DEVICE_SOURCES;DEPENDS" ${ARGN})
+  cmake_parse_arguments(F "" "" "SOURCES;DEVICE_SOURCES;DEPENDS;OBJECTS" ${ARGN})
   add_library(immerse_${name} ${F_SOURCES} ${F_DEVICE_SOURCES})
+  foreach(objects IN LISTS F_OBJECTS)
+    # Their objects, not a link: an exported library cannot name an object library in its interface.
+    target_sources(immerse_${name} PRIVATE $<TARGET_OBJECTS:${objects}>)
+  endforeach()
   add_library(immerse::${name} ALIAS immerse_${name})
   set_target_properties(immerse_${name} PROPERTIES EXPORT_NAME ${name} POSITION_INDEPENDENT_CODE ON)
   target_include_directories(immerse_${name} PUBLIC
@@ -20,6 +25,20 @@ function(immerse_add_family name)
   install(TARGETS immerse_${name} EXPORT immerseTargets
           ARCHIVE DESTINATION lib LIBRARY DESTINATION lib RUNTIME DESTINATION bin)
   install(DIRECTORY include/ DESTINATION include)
+endfunction()
+
+# immerse_add_objects(<target> SOURCES ... DEPENDS ...): host files compiled once, for a family's
+# library (immerse_add_family's OBJECTS) and for a program that needs them without the rest of the
+# family: the fuzz targets link the mesh reader, or the case-file keys, and the core alone. Public
+# headers: the current folder's include/.
+function(immerse_add_objects target)
+  cmake_parse_arguments(O "" "" "SOURCES;DEPENDS" ${ARGN})
+  add_library(${target} OBJECT ${O_SOURCES})
+  set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>)
+  target_link_libraries(${target} PUBLIC ${O_DEPENDS})
+  target_compile_options(${target} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-Wall -Wextra>)
+  immerse_host_sources(${O_SOURCES})
 endfunction()
 
 # immerse_host_sources(<files>): in a CUDA build, compile these files (no Kokkos in them) with the

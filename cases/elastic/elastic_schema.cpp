@@ -1,6 +1,8 @@
 // Case-file keys of solver "mac2d.stable": the fluid's (solvers/mac2d stable_params) plus the body
 // and the coupling.
-#include "elastic_simulation.hpp"
+#include "elastic_schema.hpp"
+
+#include "immerse/mac2d/stable_params.hpp"
 
 namespace immerse::cases {
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 
+#include "elastic_schema.hpp"
 #include "immerse/bodies/fem_body.hpp"
 #include "immerse/cases/simulation.hpp"
 #include "immerse/core/choices.hpp"
@@ -15,16 +16,7 @@
 
 namespace immerse::cases {
 
-// The scenes of solver "mac2d.stable" (the case's "scene"), the body kinds ("body.kind") and the
-// couplings ("coupling.mode"): named once, in elastic_schema.cpp.
-enum class ElasticScene { generic, cavity, elastic_bar, windmill };
-enum class BodyKind { none, bar, windmill, mesh };
-const Choices<ElasticScene>& elastic_scene_choices();
-const Choices<BodyKind>& body_kind_choices();
-const Choices<coupling::CouplingMode>& coupling_mode_choices();
-
 using bodies::Vec2;
-Schema elastic_schema();
 
 // One coupled run: fluid, body (optional), its boundary map and timings.
 struct ElasticRun {

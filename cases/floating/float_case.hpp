@@ -4,13 +4,12 @@
 // coupling coefficients, held loads, and each experiment's own block.
 #include <vector>
 
+#include "float_schema.hpp"
 #include "immerse/core/schema.hpp"
 #include "immerse/coupling/float_system.hpp"
 #include "immerse/swlbm/sw_params.hpp"
 
 namespace immerse::cases {
-
-Schema float_schema();
 
 struct FloatCase {
   swlbm::SwParams water;

@@ -1,6 +1,8 @@
 // Case-file keys of the jellyfish scenes (solver "lbm3d.jellyfish"). Units: cm, s; the lattice
 // relaxation time tau sets the lattice viscosity nu = (tau - 1/2)/3 cell^2/step.
-#include "jellyfish_simulation.hpp"
+#include "jellyfish_schema.hpp"
+
+#include "immerse/lbm3d/lbm_params.hpp"
 
 namespace immerse::cases {
 

@@ -12,15 +12,10 @@
 #include "immerse/coupling/jelly_groups.hpp"
 #include "immerse/coupling/jelly_propulsion.hpp"
 #include "immerse/lbm3d/lbm_flow.hpp"
+#include "jellyfish_schema.hpp"
 #include "tracer_audit.hpp"
 
 namespace immerse::cases {
-
-Schema jellyfish_schema();
-// 'cells' / 'exact' -> whether V_j is the closed bell's exact volume.
-const Choices<bool>& body_volume_choices();
-// propulsion.cell_speed: 'inward_radial' (true) or 'magnitude' (false).
-const Choices<bool>& cell_speed_choices();
 
 class JellyfishSimulation : public Simulation {
  public:

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "immerse/cases/simulation.hpp"
+#include "immerse/cases/solver_keys.hpp"
 #include "immerse/core/error.hpp"
 #include "immerse/core/user_input.hpp"
 
@@ -134,9 +134,9 @@ std::string reference_data(const std::string& name) {
 }
 
 Schema case_schema(const std::string& solver) {
-  const SolverEntry* entry = nullptr;
+  const SolverKeys* entry = nullptr;
   std::vector<std::string> solvers;
-  for (const auto& e : solver_registry()) {
+  for (const auto& e : solver_keys()) {
     solvers.push_back(e.name);
     if (e.name == solver) entry = &e;
   }
@@ -152,7 +152,7 @@ Schema case_schema(const std::string& solver) {
       .string("experiment", "", "what the case reproduces")
       .string("description", "", "free text")
       .choice("solver", json(), solvers, "solver family")
-      .choice("scene", "generic", entry ? entry->scene_names() : std::vector<std::string>{"generic"},
+      .choice("scene", "generic", entry ? entry->scenes : std::vector<std::string>{"generic"},
               "scene code adding metrics/checks (generic: the solver's own metrics)")
       .free_object("units", "free-text statement of the units used")
       .free_object("quick",
@@ -211,7 +211,7 @@ json resolve_case(const CaseDoc& c, const std::vector<std::string>& sets, bool q
   auto require_solver = [&] {
     if (doc.contains("solver") && doc["solver"].is_string()) return;
     std::string names;
-    for (const auto& e : solver_registry()) names += (names.empty() ? "" : "|") + e.name;
+    for (const auto& e : solver_keys()) names += (names.empty() ? "" : "|") + e.name;
     throw InputError(c.source + ": key 'solver': required, one of " + names);
   };
   for (const auto& set : all_sets) {

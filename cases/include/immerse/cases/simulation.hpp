@@ -1,8 +1,9 @@
 #pragma once
 // What the case runner needs from a solver family: a Simulation steps a resolved case, reports its
 // health, writes frames, and produces metrics and validation checks. Each family registers a
-// SolverEntry (its case-file schema and a factory); each canned experiment may register a scene
-// that specialises the family's simulation (extra metrics, checks against a paper's numbers).
+// SolverEntry (its factory; its case-file keys are its SolverKeys, solver_keys.hpp); each canned
+// experiment may register a scene that specialises the family's simulation (extra metrics, checks
+// against a paper's numbers).
 #include <array>
 #include <functional>
 #include <memory>
@@ -132,19 +133,20 @@ struct FamilyCommand {
 };
 using FamilyCommandInstaller = std::function<FamilyCommand(CLI::App&)>;
 
-// A scene: the code of one canned experiment (extra metrics, checks against a paper's numbers) or
-// "generic" (the family's own simulation), chosen by the case file's "scene" key.
+// A scene with code of its own: one canned experiment's (extra metrics, checks against a paper's
+// numbers), chosen by the case file's "scene" key.
 struct Scene {
   std::string name;
   SimulationFactory make;
 };
 
+// How a family runs a resolved case. Its keys and scene names are its SolverKeys (solver_keys.hpp);
+// `make` runs every scene not listed in `scenes`.
 struct SolverEntry {
-  std::string name;                                // value of the case file's "solver" key
-  std::function<Schema()> schema;                  // the family's keys (the runner adds the common ones)
-  std::vector<Scene> scenes;                       // the scenes the family accepts ("generic" first)
+  std::string name;                                // a SolverKeys name
+  SimulationFactory make;                          // the family's own simulation
+  std::vector<Scene> scenes{};                     // scenes with their own factory
   std::vector<FamilyCommandInstaller> commands{};  // extra `immerse` subcommands, if any
-  std::vector<std::string> scene_names() const;
 };
 
 const std::vector<SolverEntry>& solver_registry();

@@ -14,6 +14,7 @@
 
 #include "immerse/bodies/fem_body.hpp"
 #include "immerse/coupling/bmap_cover.hpp"
+#include "immerse/coupling/coupling_mode.hpp"
 #include "immerse/mac2d/stable_flow.hpp"
 
 namespace immerse::coupling {
@@ -50,10 +51,6 @@ struct BoundaryMap {
 
 // Algorithm 1 over both axes for a domain of nx x ny cells of size h, and the cover.
 void bmap_build(BoundaryMap& map, const bodies::FemBody& body, int nx, int ny, double h);
-
-// one_way: no constraints at all, the fluid flows through the body while still pushing it (the
-// baseline with no boundary treatment; the leakage checks' counterexample).
-enum class CouplingMode { boundary_map, staircase, one_way };
 
 // The fluid's constraints for the current body position. Boundary map: faces whose point is inside
 // take the body velocity; every face carries its fluid fraction for the pressure equation, its covered
