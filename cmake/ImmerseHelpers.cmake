@@ -4,12 +4,21 @@
 # DEVICE_SOURCES are the files that include Kokkos (kernels, Views, execution spaces). In a CUDA
 # build every file goes through nvcc_wrapper, which runs nvcc's front ends and device compiler even
 # on plain host code (2-3x g++'s time); SOURCES are handed to the host compiler alone
-# (nvcc_wrapper --host-only). A SOURCES file that includes Kokkos fails there with Kokkos'
-# "__CUDACC__" error: move it to DEVICE_SOURCES.
-# OBJECTS are object libraries (immerse_add_objects) whose objects the library contains.
+# (nvcc_wrapper --host-only, an option of their own object library immerse_<name>_host: CMake
+# leaves a file with options of its own out of a unity build's batches, the cuda-check preset's,
+# and the host files are most of its files). A SOURCES file that includes Kokkos fails there with
+# Kokkos' "__CUDACC__" error: move it to DEVICE_SOURCES. The host objects get the family's own
+# include directories and definitions too (also those set on immerse_<name> after this call).
+# OBJECTS are further object libraries (immerse_add_objects) whose objects the library contains.
 function(immerse_add_family name)
   cmake_parse_arguments(F "" "" "SOURCES;DEVICE_SOURCES;DEPENDS;OBJECTS" ${ARGN})
-  add_library(immerse_${name} ${F_SOURCES} ${F_DEVICE_SOURCES})
+  add_library(immerse_${name} ${F_DEVICE_SOURCES})
+  if(F_SOURCES)
+    immerse_add_objects(immerse_${name}_host SOURCES ${F_SOURCES} DEPENDS ${F_DEPENDS})
+    target_include_directories(immerse_${name}_host PRIVATE $<TARGET_PROPERTY:immerse_${name},INCLUDE_DIRECTORIES>)
+    target_compile_definitions(immerse_${name}_host PRIVATE $<TARGET_PROPERTY:immerse_${name},COMPILE_DEFINITIONS>)
+    list(PREPEND F_OBJECTS immerse_${name}_host)
+  endif()
   foreach(objects IN LISTS F_OBJECTS)
     # Their objects, not a link: an exported library cannot name an object library in its interface.
     target_sources(immerse_${name} PRIVATE $<TARGET_OBJECTS:${objects}>)
@@ -21,7 +30,6 @@ function(immerse_add_family name)
     $<INSTALL_INTERFACE:include>)
   target_link_libraries(immerse_${name} PUBLIC ${F_DEPENDS})
   target_compile_options(immerse_${name} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-Wall -Wextra>)
-  immerse_host_sources(${F_SOURCES})
   install(TARGETS immerse_${name} EXPORT immerseTargets
           ARCHIVE DESTINATION lib LIBRARY DESTINATION lib RUNTIME DESTINATION bin)
   install(DIRECTORY include/ DESTINATION include)
@@ -38,7 +46,9 @@ function(immerse_add_objects target)
   target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>)
   target_link_libraries(${target} PUBLIC ${O_DEPENDS})
   target_compile_options(${target} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-Wall -Wextra>)
-  immerse_host_sources(${O_SOURCES})
+  if(Kokkos_ENABLE_CUDA AND CMAKE_CXX_COMPILER MATCHES "nvcc_wrapper")
+    target_compile_options(${target} PRIVATE --host-only)  # for the whole target: see immerse_add_family
+  endif()
 endfunction()
 
 # immerse_host_sources(<files>): in a CUDA build, compile these files (no Kokkos in them) with the

@@ -16,7 +16,6 @@
 
 namespace immerse::cases {
 namespace {
-constexpr double kPi = 3.14159265358979323846;
 // Settled heel and trim against the hull's static equilibrium on still water. Measured: the side
 // loads heel 7 % further than the equilibrium (15.74 against 14.71 deg), the end loads trim within
 // 1 % of it (bow 2.727 against 2.722 deg, stern -4.594 against -4.560). The excess heel is not
@@ -201,8 +200,8 @@ class BoatLoad final : public Simulation {
     const double m = boat_mass_ + load_, V = m / case_.rho, T = V / (L * B * C);
     const double KG = (boat_mass_ * com_.z() + load_ * D) / m;
     const double gm_t = T / 2 + C * B * B / (12 * T) - KG, gm_l = T / 2 + C * L * L / (12 * T) - KG;
-    return {std::atan(load_ * frac_ * B / 2 / (m * gm_t)) * 180 / kPi,
-            std::atan(load_ * frac_ * L / 2 / (m * gm_l)) * 180 / kPi, gm_t, gm_l};
+    return {std::atan(load_ * frac_ * B / 2 / (m * gm_t)) * 180 / M_PI,
+            std::atan(load_ * frac_ * L / 2 / (m * gm_l)) * 180 / M_PI, gm_t, gm_l};
   }
 
   // A boat is built to float level: its centre of mass lies above the centre of buoyancy of its
@@ -228,7 +227,7 @@ class BoatLoad final : public Simulation {
     const int c = roll ? 1 : 0;  // the horizontal coordinate the moment arms lie along
     auto moment = [&](double deg) {
       const Eigen::Matrix3d R =
-          Eigen::AngleAxisd(deg * kPi / 180, roll ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY())
+          Eigen::AngleAxisd(deg * M_PI / 180, roll ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY())
               .toRotationMatrix();
       bodies::TriMesh h = hull_;
       for (auto& v : h.vertices) v = R * v;

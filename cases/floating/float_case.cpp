@@ -11,8 +11,6 @@
 
 namespace immerse::cases {
 namespace {
-constexpr double kPi = 3.14159265358979323846;
-
 Eigen::Vector3d vec3(const json& j) { return {j[0].get<double>(), j[1].get<double>(), j[2].get<double>()}; }
 }  // namespace
 
@@ -69,7 +67,7 @@ coupling::FloatBodySpec float_body_from_json(const json& b, const std::string& s
     s.centre_of_mass = vec3(b["centre_of_mass"]);
   }
   s.position = vec3(b["position"]);
-  const Eigen::Vector3d a = vec3(b["orientation_deg"]) * kPi / 180;
+  const Eigen::Vector3d a = vec3(b["orientation_deg"]) * M_PI / 180;
   s.orientation = Eigen::AngleAxisd(a.z(), Eigen::Vector3d::UnitZ()) *
                   Eigen::AngleAxisd(a.y(), Eigen::Vector3d::UnitY()) *
                   Eigen::AngleAxisd(a.x(), Eigen::Vector3d::UnitX());
@@ -120,7 +118,7 @@ FloatAngles float_angles(const Eigen::Quaterniond& q) {
   const double roll = std::atan2(R(2, 1), R(2, 2));
   const double yaw = std::atan2(R(1, 0), R(0, 0));
   // Bow-down positive: the bow (+x) dips when the body rotates about +y by a positive angle.
-  return {roll * 180 / kPi, pitch * 180 / kPi, yaw * 180 / kPi};
+  return {roll * 180 / M_PI, pitch * 180 / M_PI, yaw * 180 / M_PI};
 }
 
 }  // namespace immerse::cases

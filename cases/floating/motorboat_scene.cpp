@@ -20,7 +20,6 @@
 
 namespace immerse::cases {
 namespace {
-constexpr double kPi = 3.14159265358979323846;
 constexpr int kArmFields = 6;
 constexpr int kOutline = 5;
 constexpr double kBuoyMoved = 0.01;  // m: a buoy has moved
@@ -117,7 +116,7 @@ class Motorboat final : public FloatSimulation {
     m["speed_m_s"] = U;
     m["depth_froude"] = U / c;
     m["wake_half_angle_deg"] = wake_deg_;
-    m["mach_half_angle_deg"] = U > c ? std::asin(c / U) * 180 / kPi : 90.0;
+    m["mach_half_angle_deg"] = U > c ? std::asin(c / U) * 180 / M_PI : 90.0;
     m["turn_heading_change_deg"] = turned_ ? unwrapped_ - heading0_ : 0.0;
     m["wake_samples"] = wake_samples_;
     // The arms before the rudder, halfway through the turn and at the end.
@@ -238,7 +237,7 @@ class Motorboat final : public FloatSimulation {
 
   static double heading(const bodies::FloatBodyState& st) {
     const Eigen::Vector3d d = st.rotation().col(0);
-    return std::atan2(d.y(), d.x()) * 180 / kPi;
+    return std::atan2(d.y(), d.x()) * 180 / M_PI;
   }
 
   // The smallest f(tau, x, y) over the hull outline's recorded path (every step, every outline point).
@@ -327,7 +326,7 @@ class Motorboat final : public FloatSimulation {
       sxy += s[i] * y[i];
     }
     const double n = static_cast<double>(s.size());
-    return n > 1 ? std::atan((n * sxy - sx * sy) / (n * sxx - sx * sx)) * 180 / kPi : 0.0;
+    return n > 1 ? std::atan((n * sxy - sx * sy) / (n * sxx - sx * sx)) * 180 / M_PI : 0.0;
   }
 
   // Both arms of the edges e: measured and by the envelope, and the rms distance between their edges.

@@ -16,8 +16,6 @@
 
 namespace immerse::cases {
 namespace {
-constexpr double kPi = 3.14159265358979323846;
-
 class Sailboat final : public Simulation {
  public:
   Sailboat(const json& r, const std::string& source, const RunOptions& opt)
@@ -48,7 +46,7 @@ class Sailboat final : public Simulation {
     // vertical, signed by its sideways lean (valid through capsize, unlike Euler angles).
     const Eigen::Matrix3d R = system_->body_state(0).rotation();
     const Eigen::Vector3d up = R.col(2), side = R.col(1);
-    const double roll = std::atan2(-side.z(), up.z()) * 180 / kPi;
+    const double roll = std::atan2(-side.z(), up.z()) * 180 / M_PI;
     if (k % 5 == 0) roll_[run].push_back({system_->water().time(), roll});
     max_roll_[run] = std::max(max_roll_[run], std::abs(roll));
     final_roll_[run] = roll;
@@ -197,7 +195,7 @@ class Sailboat final : public Simulation {
   // at the level that displaces its mass: the horizontal distance from the centre of buoyancy
   // (bodies::submerged_part, the mesh's own geometry) to the centre of mass; > 0 rights the boat.
   double righting_arm(double deg, double com_height) const {
-    const Eigen::Matrix3d R = Eigen::AngleAxisd(deg * kPi / 180, Eigen::Vector3d::UnitX()).toRotationMatrix();
+    const Eigen::Matrix3d R = Eigen::AngleAxisd(deg * M_PI / 180, Eigen::Vector3d::UnitX()).toRotationMatrix();
     bodies::TriMesh h = hull_;
     for (auto& v : h.vertices) v = R * v;
     const Eigen::Vector3d B =
@@ -244,7 +242,7 @@ class Sailboat final : public Simulation {
     s.centre_of_mass = Eigen::Vector3d(trim_.com_x, 0, heights_[run]);
     // Beam-on to the waves: the hull's length along y, amidships in the basin, at its draft.
     const double level = p.wave.depth;
-    s.orientation = Eigen::AngleAxisd(kPi / 2, Eigen::Vector3d::UnitZ());
+    s.orientation = Eigen::AngleAxisd(M_PI / 2, Eigen::Vector3d::UnitZ());
     s.position = {0.4 * p.nx * p.dx, 0.5 * p.ny * p.dx, level - trim_.draft};
     s.sphere_radius = 0;
     system_.reset();

@@ -15,8 +15,6 @@ namespace fs = std::filesystem;
 namespace immerse::reports {
 namespace {
 
-double num(const json& m, const std::string& k) { return m.contains(k) && m[k].is_number() ? m[k].get<double>() : NAN; }
-
 double tolerance(const CaseRun& run, const std::string& quantity) {
   for (const auto& c : run.checks)
     if (c.quantity == quantity) return c.tolerance;
@@ -35,7 +33,8 @@ std::vector<Point> re1000_points(const ReportContext& ctx, const CaseRun& ref) {
     if (!r.error.empty()) return;
     const json& m = r.result["metrics"];
     out.push_back({label, m.value("advection", "?"), m.value("grid", "?"),
-                   std::max(num(m, "ghia_u_max_abs_dev"), num(m, "ghia_v_max_abs_dev")), 1e3 / num(m, "frames_per_s")});
+                   std::max(number_or_nan(m, "ghia_u_max_abs_dev"), number_or_nan(m, "ghia_v_max_abs_dev")),
+                   1e3 / number_or_nan(m, "frames_per_s")});
   };
   add("the case", ref);
   if (auto a = ctx.alternatives.find(ref.name); a != ctx.alternatives.end())
@@ -81,8 +80,8 @@ std::string cavity_section(const ReportContext& ctx) {
         "### Stable Fluids: lid-driven cavity at Re 100 against Ghia, Ghia & Shin (1982)\n\n"
         "{}, {} advection: max |u - u_Ghia| / U on x = 0.5: {:.4f}; max |v - v_Ghia| / U on y = 0.5: {:.4f} "
         "(tolerance {:.2g} U).\n\n",
-        m.value("grid", "?"), m.value("advection", "?"), num(m, "ghia_u_max_abs_dev"), num(m, "ghia_v_max_abs_dev"),
-        tolerance(it->second, qu));
+        m.value("grid", "?"), m.value("advection", "?"), number_or_nan(m, "ghia_u_max_abs_dev"),
+        number_or_nan(m, "ghia_v_max_abs_dev"), tolerance(it->second, qu));
   }
   const auto it = ctx.runs.find("stable_cavity_re1000");
   if (it == ctx.runs.end() || !it->second.error.empty()) return md;

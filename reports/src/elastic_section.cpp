@@ -15,8 +15,6 @@ namespace fs = std::filesystem;
 namespace immerse::reports {
 namespace {
 
-double num(const json& m, const std::string& k) { return m.contains(k) && m[k].is_number() ? m[k].get<double>() : NAN; }
-
 std::string frame_plot(const ReportContext& ctx, const CaseRun& run, const std::string& name) {
   const std::string fields = fs::absolute(fs::path(run.dir) / "final_fields.csv").string();
   const std::string body = fs::absolute(fs::path(run.dir) / "final_body.csv").string();
@@ -28,7 +26,7 @@ std::string frame_plot(const ReportContext& ctx, const CaseRun& run, const std::
                               "set palette rgb 33,13,10\nset xrange [0:*]\nset yrange [0:*]\n"
                               "plot '{2}' skip 2 using 1:2:6 with image, '{3}' skip 2 using 1:2:($3-$1):($4-$2) "
                               "with vectors nohead lw 2 lc rgb 'white'\n",
-                              name, num(run.result["metrics"], "time"), fields, body));
+                              name, number_or_nan(run.result["metrics"], "time"), fields, body));
   return ok ? fmt::format("![{0} frame]({0}_frame.png)\n\n", name) : "";
 }
 
@@ -69,8 +67,9 @@ std::string eq8_alone_table(const ReportContext& ctx, const CaseRun& ours) {
     for (const auto& ch : run->checks)
       if (ch.quantity == "max face speed over the run / jet speed") stable = ch.pass() ? "yes" : "no";
     md += fmt::format("| {} | {:.5f} | {:.5f} | {:.2e} | {:.4f} | {:.2f} | {} |\n", label,
-                      num(m, "tip_dx_mean_second_half"), num(m, "tip_dx"), num(m, "leak_cut_rel"),
-                      num(m, "leak_flux_rel"), num(m, "max_speed_run_over_inflow"), stable);
+                      number_or_nan(m, "tip_dx_mean_second_half"), number_or_nan(m, "tip_dx"),
+                      number_or_nan(m, "leak_cut_rel"), number_or_nan(m, "leak_flux_rel"),
+                      number_or_nan(m, "max_speed_run_over_inflow"), stable);
   }
   return md + "\n";
 }
@@ -94,8 +93,9 @@ std::string elastic_section(const ReportContext& ctx) {
     if (it == ctx.runs.end() || !it->second.error.empty()) continue;
     const json& m = it->second.result["metrics"];
     md += fmt::format("| {} | {} | {:g} | {} | {} | {:g} | {:.2f} | {:.2f}x | {:g} |\n", c.name,
-                      m["grid"].get<std::string>(), num(m, "dt"), m["substeps"].get<int>(), m["elements"].get<int>(),
-                      c.paper_fps, num(m, "frames_per_s"), num(m, "frames_per_s") / c.paper_fps, 20 * c.paper_fps);
+                      m["grid"].get<std::string>(), number_or_nan(m, "dt"), m["substeps"].get<int>(),
+                      m["elements"].get<int>(), c.paper_fps, number_or_nan(m, "frames_per_s"),
+                      number_or_nan(m, "frames_per_s") / c.paper_fps, 20 * c.paper_fps);
   }
   md +=
       "\n### Phases (ms per step) and leakage: boundary map vs staircase\n\n"
@@ -117,10 +117,11 @@ std::string elastic_section(const ReportContext& ctx) {
       md += fmt::format(
           "| {} | {} | {:.2e} | {:.4f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | "
           "{:.2f} |\n",
-          c.name, p.empty() ? "boundary map" : "staircase", num(m, p + "leak_cut_rel"), num(m, p + "leak_flux_rel"),
-          num(m, p + "max_speed_run_over_inflow"), num(m, p + "advection_ms"), num(m, p + "diffusion_ms"),
-          num(m, p + "pressure_ms"), num(m, p + "fem_ms"), num(m, p + "map_build_ms"), num(m, p + "force_ms"),
-          num(m, p + "frames_per_s"));
+          c.name, p.empty() ? "boundary map" : "staircase", number_or_nan(m, p + "leak_cut_rel"),
+          number_or_nan(m, p + "leak_flux_rel"), number_or_nan(m, p + "max_speed_run_over_inflow"),
+          number_or_nan(m, p + "advection_ms"), number_or_nan(m, p + "diffusion_ms"),
+          number_or_nan(m, p + "pressure_ms"), number_or_nan(m, p + "fem_ms"), number_or_nan(m, p + "map_build_ms"),
+          number_or_nan(m, p + "force_ms"), number_or_nan(m, p + "frames_per_s"));
     }
   }
   md += "\n";
@@ -130,8 +131,8 @@ std::string elastic_section(const ReportContext& ctx) {
         "### Elastic bar (Fig. 6)\n\nTip deflection along the jet at t = {:.3g} s: {:.4f} m (boundary map), "
         "{:.4f} m (staircase); averaged over the second half (the bar swings about its deflection): {:.4f} m "
         "and {:.4f} m.\n\n",
-        num(m, "time"), num(m, "tip_dx"), num(m, "staircase_tip_dx"), num(m, "tip_dx_mean_second_half"),
-        num(m, "staircase_tip_dx_mean_second_half"));
+        number_or_nan(m, "time"), number_or_nan(m, "tip_dx"), number_or_nan(m, "staircase_tip_dx"),
+        number_or_nan(m, "tip_dx_mean_second_half"), number_or_nan(m, "staircase_tip_dx_mean_second_half"));
     md += curve_plot(ctx, it->second, "elastic_bar", "tip_dx", "tip deflection along x (m)");
     md += frame_plot(ctx, it->second, "elastic_bar");
     md += eq8_alone_table(ctx, it->second);
@@ -141,8 +142,8 @@ std::string elastic_section(const ReportContext& ctx) {
     md += fmt::format(
         "### Windmill (Fig. 7)\n\nMean angular velocity over the last quarter: {:.4f} rad/s (std {:.4f}) "
         "with the boundary map, {:.4f} rad/s with the staircase.\n\n",
-        num(m, "omega_mean_last_quarter"), num(m, "omega_std_last_quarter"),
-        num(m, "staircase_omega_mean_last_quarter"));
+        number_or_nan(m, "omega_mean_last_quarter"), number_or_nan(m, "omega_std_last_quarter"),
+        number_or_nan(m, "staircase_omega_mean_last_quarter"));
     md += curve_plot(ctx, it->second, "windmill", "omega", "angular velocity (rad/s)");
     md += frame_plot(ctx, it->second, "windmill");
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -188,6 +189,10 @@ std::string repetition_flags(int repetitions) {
 }
 
 }  // namespace
+
+double number_or_nan(const json& metrics, const std::string& key) {
+  return metrics.contains(key) && metrics[key].is_number() ? metrics[key].get<double>() : NAN;
+}
 
 int write_report(const ReportOptions& opt) {
   // A bad baseline is refused before anything runs (exit 2).

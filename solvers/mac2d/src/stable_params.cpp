@@ -24,7 +24,7 @@ const Choices<LinearSolver> kSolvers{{"jacobi", LinearSolver::jacobi},
 const Choices<Advection> kAdvection{{"semi_lagrangian", Advection::semi_lagrangian},
                                     {"maccormack", Advection::maccormack}};
 // The sides in the order of StableParams::walls and JetSpec::side.
-const Choices<int> kSides{{"left", 0}, {"right", 1}, {"bottom", 2}, {"top", 3}};
+const Choices<int> kWallSides{{"left", 0}, {"right", 1}, {"bottom", 2}, {"top", 3}};
 
 Schema wall_schema(const std::string& side) {
   Schema w;
@@ -67,7 +67,7 @@ Schema stable_fluid_schema() {
       .object("bottom", wall_schema("y = 0"), "y = 0 side")
       .object("top", wall_schema("y = ny h"), "y = ny h side");
   Schema jet;
-  jet.choice("side", "left", kSides.names(), "side the jet/pipe mouth sits on")
+  jet.choice("side", "left", kWallSides.names(), "side the jet/pipe mouth sits on")
       .number("from", 0, -1e9, 1e9, "m", "start of the mouth along the side")
       .number("to", 0, -1e9, 1e9, "m", "end of the mouth along the side")
       .expression("speed", "1", "normal speed into the domain, formula of x, y, t");
@@ -112,10 +112,10 @@ StableParams stable_params_from_json(const json& r, const std::string& source) {
   p.rho = r["physics"]["rho"];
   p.fx = r["physics"]["force"][0];
   p.fy = r["physics"]["force"][1];
-  for (int s = 0; s < 4; ++s) p.walls[s] = wall_from(r["walls"][kSides.name(s)], kSides.name(s));
+  for (int s = 0; s < 4; ++s) p.walls[s] = wall_from(r["walls"][kWallSides.name(s)], kWallSides.name(s));
   for (const auto& j : r["jets"]) {
     JetSpec js;
-    js.side = kSides.parse(j["side"], "jets.side");
+    js.side = kWallSides.parse(j["side"], "jets.side");
     js.from = j["from"];
     js.to = j["to"];
     js.speed = j["speed"];
@@ -159,7 +159,7 @@ void check_closed_box(const StableParams& p) {
     std::vector<std::string> sources;
     for (int s = 0; s < 4; ++s)
       if (p.walls[s].type == WallType::inflow) {
-        const std::string key = "walls." + kSides.name(s) + ".inflow";
+        const std::string key = "walls." + kWallSides.name(s) + ".inflow";
         const double q = side_flux(p.walls[s].inflow, key, s, -1e300, 1e300, t);
         net += q;
         scale += std::abs(q);

@@ -70,6 +70,9 @@ using SectionWriter = std::function<std::string(const ReportContext&)>;
 // Runs `gnuplot script` in `dir`; returns false (and says why on stderr) when gnuplot is missing.
 bool run_gnuplot(const std::string& dir, const std::string& script_name, const std::string& script);
 
+// metrics[key] where it is a number, else NaN (shown as "nan" in a table).
+double number_or_nan(const json& metrics, const std::string& key);
+
 std::string patent_section(const ReportContext& ctx);
 std::string langevin_section(const ReportContext& ctx);
 std::string elastic_section(const ReportContext& ctx);
