@@ -46,16 +46,15 @@ function(immerse_add_objects target)
   target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>)
   target_link_libraries(${target} PUBLIC ${O_DEPENDS})
   target_compile_options(${target} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-Wall -Wextra>)
-  if(Kokkos_ENABLE_CUDA AND CMAKE_CXX_COMPILER MATCHES "nvcc_wrapper")
-    target_compile_options(${target} PRIVATE --host-only)  # for the whole target: see immerse_add_family
-  endif()
+  immerse_host_only(${target})
 endfunction()
 
-# immerse_host_sources(<files>): in a CUDA build, compile these files (no Kokkos in them) with the
-# host compiler only; elsewhere a no-op.
-function(immerse_host_sources)
+# immerse_host_only(<target>): in a CUDA build, compile every file of the target (no Kokkos in
+# them) with the host compiler alone; elsewhere a no-op. An option of the target, not of its files:
+# see immerse_add_family.
+function(immerse_host_only target)
   if(Kokkos_ENABLE_CUDA AND CMAKE_CXX_COMPILER MATCHES "nvcc_wrapper")
-    set_property(SOURCE ${ARGN} APPEND PROPERTY COMPILE_OPTIONS --host-only)
+    target_compile_options(${target} PRIVATE --host-only)
   endif()
 endfunction()
 
