@@ -2,8 +2,8 @@
 # immerse: one entry point.
 #   ./immerse.sh test      set up (if needed), check the formatting (.clang-format), configure,
 #                          build, run ctest on every enabled backend, the core's tests and the
-#                          input replays under ASan + UBSan (preset debug), 20 s of libFuzzer on
-#                          each fuzz target (preset fuzz); where nvcc is present also
+#                          input replays under ASan + UBSan and 20 s of libFuzzer on each fuzz
+#                          target (preset fuzz: clang); where nvcc is present also
 #                          build the CUDA preset and test it on a GPU (without one, compile
 #                          the cuda-check preset); ends with
 #                          `immerse compare --quick` (every case on every backend, the backend
@@ -38,7 +38,7 @@ setup() {
   IMMERSE_CUDA=$cuda bash ci/setup.sh >&2
 }
 
-# build PRESET [TARGET...]: configure (once) and build into build/PRESET (everything, or the TARGETs).
+# build PRESET [TARGET...]: configure and build into build/PRESET (everything, or the TARGETs).
 build() {
   local preset=$1 kokkos
   shift
@@ -47,7 +47,9 @@ build() {
     cuda*) kokkos=$IMMERSE_CACHE/kokkos-3.4.01-cuda-sm90 ;;
     *) kokkos=$IMMERSE_CACHE/kokkos-3.4.01-openmp ;;
   esac
-  if [ ! -f "build/$preset/build.ninja" ] && [ ! -f "build/$preset/Makefile" ]; then
+  # Configured once, and again when the presets changed since (a cached option would outlive them).
+  if { [ ! -f "build/$preset/build.ninja" ] && [ ! -f "build/$preset/Makefile" ]; } ||
+    [ CMakePresets.json -nt "build/$preset/CMakeCache.txt" ]; then
     log "configuring preset $preset"
     cmake --preset "$preset" -G Ninja -DKokkos_ROOT="$kokkos" \
       $(case $preset in cuda*) echo "-DCMAKE_CXX_COMPILER=$kokkos/bin/nvcc_wrapper" ;; esac) >&2
@@ -92,14 +94,14 @@ cmd_test() {
   build openmp
   log "ctest (serial and openmp backends)"
   run_ctest openmp
-  # The sanitizer run covers the code that reads untrusted input and is not behind a solver: the
-  # core (case-file schema, formulas, checkpoint files), the case files' keys and the OBJ mesh
-  # reader. Building every family under ASan would take longer than the CI budget allows
-  # (docs/fuzzing.md).
-  log "ASan + UBSan: the core's tests, the case-file and mesh reader replays (preset debug)"
-  build debug test_core fuzz_case_file fuzz_obj_mesh
-  run_ctest debug -R '^(Schema|Expression|StateArchive|CheckpointFile|Choices)|^fuzz[.](case_file[.]replay|obj_mesh)'
-  # A short, fixed fuzzing run of each target from its seeds and regression corpus.
+  # One sanitizer build (preset fuzz: clang, ASan + UBSan, libFuzzer) for the code that reads
+  # untrusted input and is not behind a solver: the core (case-file schema, formulas, checkpoint
+  # files), the case files' keys and the OBJ mesh reader. Its tests and input replays run, then a
+  # short, fixed fuzzing run of each target. Building every family under ASan would take longer
+  # than the CI budget allows (docs/fuzzing.md).
+  log "ASan + UBSan: the core's tests, the case-file and mesh reader replays (preset fuzz)"
+  build fuzz test_core fuzz_case_file fuzz_obj_mesh
+  run_ctest fuzz -R '^(Schema|Expression|StateArchive|CheckpointFile|Choices)|^fuzz[.]'
   cmd_fuzz case_file 20
   cmd_fuzz obj_mesh 20
   local compare_build=openmp

@@ -43,6 +43,7 @@ function(immerse_add_objects target)
   cmake_parse_arguments(O "" "" "SOURCES;DEPENDS" ${ARGN})
   add_library(${target} OBJECT ${O_SOURCES})
   set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  immerse_unity_batches(${target})
   target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>)
   target_link_libraries(${target} PUBLIC ${O_DEPENDS})
   target_compile_options(${target} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-Wall -Wextra>)
@@ -55,6 +56,41 @@ endfunction()
 function(immerse_host_only target)
   if(Kokkos_ENABLE_CUDA AND CMAKE_CXX_COMPILER MATCHES "nvcc_wrapper")
     target_compile_options(${target} PRIVATE --host-only)
+  endif()
+endfunction()
+
+# immerse_unity_batches(<target>): with IMMERSE_UNITY (on by default), compile the target's files in
+# batches of eight (a unity build). For the host files and the tests: each of their files spends
+# most of its compile time on the same headers (nlohmann/json, fmt, GoogleTest, Kokkos), read once
+# per batch instead. The kernel files are left one per object: they are few and each takes long
+# alone. A file-local name must then be unique within its target (anonymous namespaces share a
+# batch). IMMERSE_UNITY=OFF compiles one file per object, for quicker rebuilds of an edited file.
+# Not in a CUDA build (its tests have not been batched under nvcc); the cuda-check preset batches
+# every target itself.
+function(immerse_unity_batches target)
+  if(IMMERSE_UNITY AND NOT CMAKE_UNITY_BUILD AND NOT CMAKE_CXX_COMPILER MATCHES "nvcc_wrapper")
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
+  endif()
+endfunction()
+
+# immerse_moderate_optimisation([TARGETS ...]): in a Release build, compile the targets (or, without
+# TARGETS, every target this folder and those below it define from here on) at -O2 instead of -O3.
+# For code whose speed nobody times: the case library's host files, the reports, the program, the
+# tests and the fuzz targets. There GCC's -O3 passes cost up to twice the compile time (a test file
+# with kernels: 30 s against 17 s) and buy nothing measured. The solver families, the scene files
+# that launch kernels and the benchmarks keep the build type's flags. Not in a CUDA build, whose
+# nvcc_wrapper takes one optimisation flag (the cuda-check preset sets -O0 for the host code).
+function(immerse_moderate_optimisation)
+  cmake_parse_arguments(M "" "" "TARGETS" ${ARGN})
+  if(CMAKE_CXX_COMPILER MATCHES "nvcc_wrapper")
+    return()
+  endif()
+  if(M_TARGETS)
+    foreach(target IN LISTS M_TARGETS)
+      target_compile_options(${target} PRIVATE $<$<CONFIG:Release>:-O2>)
+    endforeach()
+  else()
+    set_property(DIRECTORY APPEND PROPERTY COMPILE_OPTIONS $<$<CONFIG:Release>:-O2>)
   endif()
 endfunction()
 

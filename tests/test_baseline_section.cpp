@@ -10,11 +10,13 @@
 
 #include "immerse/core/error.hpp"
 #include "immerse/reports/baseline_section.hpp"
+#include "support/json_files.hpp"
 
 namespace fs = std::filesystem;
 using immerse::reports::baseline_section;
 using immerse::reports::compare_with_baseline;
 using immerse::reports::read_baseline;
+using immerse::test::write_json_file;
 using nlohmann::json;
 
 namespace {
@@ -51,11 +53,6 @@ json bench_output(const std::string& date, const std::vector<std::pair<std::stri
   return out;
 }
 
-void write(const fs::path& p, const json& j) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p) << j.dump();
-}
-
 // A temporary folder of the running test's own: ctest runs each test as its own process, in
 // parallel, and a shared folder would be removed under another test's feet.
 fs::path test_folder(const std::string& stem) {
@@ -66,19 +63,19 @@ struct Folders {
   fs::path root = test_folder("immerse_baseline_section");
   Folders() {
     fs::remove_all(root);
-    write(root / "before" / "bench_x.json",
-          bench_output("2026-11-25", {{"kernel/openmp/256/real_time", {10.0, 10.1, 10.2, 10.3, 10.4}},
-                                      {"kernel/openmp/64/real_time", {1.0, 1.2, 1.4, 1.6, 1.8}},
-                                      {"kernel/openmp/32/real_time", {5.0, 5.1, 5.2, 5.3, 5.4}},
-                                      {"old/openmp/real_time", {3.0, 3.0, 3.0, 3.0, 3.0}}}));
-    write(root / "before" / "bench_y.json", bench_output("2026-11-25", {{"step/serial/real_time", {2.0}}}));
-    write(root / "now" / "bench_x.json",
-          bench_output("2026-11-26", {{"kernel/openmp/256/real_time", {12.0, 12.1, 12.2, 12.3, 12.4}},
-                                      {"kernel/openmp/64/real_time", {1.1, 1.3, 1.5, 1.7, 1.9}},
-                                      {"kernel/openmp/32/real_time", {4.0, 4.1, 4.2, 4.3, 4.4}},
-                                      {"new/openmp/real_time", {1.0, 1.0, 1.0, 1.0, 1.0}}}));
-    write(root / "now" / "bench_y.json",
-          bench_output("2026-11-26", {{"step/serial/real_time", {2.5, 2.5, 2.5, 2.5, 2.5}}}));
+    write_json_file(root / "before" / "bench_x.json",
+                    bench_output("2026-11-25", {{"kernel/openmp/256/real_time", {10.0, 10.1, 10.2, 10.3, 10.4}},
+                                                {"kernel/openmp/64/real_time", {1.0, 1.2, 1.4, 1.6, 1.8}},
+                                                {"kernel/openmp/32/real_time", {5.0, 5.1, 5.2, 5.3, 5.4}},
+                                                {"old/openmp/real_time", {3.0, 3.0, 3.0, 3.0, 3.0}}}));
+    write_json_file(root / "before" / "bench_y.json", bench_output("2026-11-25", {{"step/serial/real_time", {2.0}}}));
+    write_json_file(root / "now" / "bench_x.json",
+                    bench_output("2026-11-26", {{"kernel/openmp/256/real_time", {12.0, 12.1, 12.2, 12.3, 12.4}},
+                                                {"kernel/openmp/64/real_time", {1.1, 1.3, 1.5, 1.7, 1.9}},
+                                                {"kernel/openmp/32/real_time", {4.0, 4.1, 4.2, 4.3, 4.4}},
+                                                {"new/openmp/real_time", {1.0, 1.0, 1.0, 1.0, 1.0}}}));
+    write_json_file(root / "now" / "bench_y.json",
+                    bench_output("2026-11-26", {{"step/serial/real_time", {2.5, 2.5, 2.5, 2.5, 2.5}}}));
   }
   ~Folders() { fs::remove_all(root); }
 };

@@ -7,26 +7,21 @@
 #include <fstream>
 
 #include "immerse/reports/report.hpp"
+#include "support/json_files.hpp"
 
 namespace fs = std::filesystem;
 using immerse::reports::gpu_section;
+using immerse::test::write_json_file;
 using nlohmann::json;
-
-namespace {
-void write(const fs::path& p, const json& j) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p) << j.dump();
-}
-
-}  // namespace
 
 TEST(GpuSection, ShowsTheNewestRun) {
   const fs::path root = fs::temp_directory_path() / "immerse_gpu_section";
   fs::remove_all(root);
-  write(root / "gpu" / "2026-01-01-h100" / "run.json", {{"gpu", "OLD GPU"}});
-  write(root / "gpu" / "2026-11-26-h200" / "run.json",
-        {{"gpu", "NVIDIA H200 (143771 MiB)"}, {"driver", "580"}, {"commit", "abc1234"}, {"date", "2026-11-26"}});
-  write(root / "gpu" / "2026-11-26-h200" / "backends.json", json::parse(R"({
+  write_json_file(root / "gpu" / "2026-01-01-h100" / "run.json", {{"gpu", "OLD GPU"}});
+  write_json_file(
+      root / "gpu" / "2026-11-26-h200" / "run.json",
+      {{"gpu", "NVIDIA H200 (143771 MiB)"}, {"driver", "580"}, {"commit", "abc1234"}, {"date", "2026-11-26"}});
+  write_json_file(root / "gpu" / "2026-11-26-h200" / "backends.json", json::parse(R"({
     "backends": "serial,openmp,cuda", "quick": true, "reference_backend": "serial", "verdict": "FAIL",
     "cases": [
       {"case": "jellyfish", "runs": [
@@ -36,7 +31,7 @@ TEST(GpuSection, ShowsTheNewestRun) {
       {"case": "river", "runs": [
         {"backend": "serial", "ms_per_step": 1.0, "verdict": "PASS"},
         {"backend": "openmp", "ms_per_step": 1.0, "verdict": "PASS"}]}]})"));
-  write(root / "gpu" / "2026-11-26-h200" / "bench_swlbm.json", json::parse(R"({
+  write_json_file(root / "gpu" / "2026-11-26-h200" / "bench_swlbm.json", json::parse(R"({
     "context": {"num_cpus": 16},
     "benchmarks": [{"name": "sw_step/cuda/2048/real_time", "run_type": "iteration", "real_time": 0.2,
                     "cpu_time": 0.2, "time_unit": "ms", "iterations": 10, "bytes_per_second": 3e12}]})"));
@@ -66,15 +61,17 @@ TEST(GpuSection, TakesEachFileFromTheNewestRunThatHasIt) {
                    {"time_unit", "ms"},
                    {"iterations", 10}}}}};
   };
-  write(root / "gpu" / "2026-11-26-h200" / "run.json", {{"gpu", "H200"}});
-  write(root / "gpu" / "2026-11-26-h200" / "bench_swlbm.json", bench("sw_step/cuda/2048/real_time", 0.2));
-  write(root / "gpu" / "2026-11-26-h200" / "bench_lbm3d.json", bench("collide_stream/cuda/fp32/64/old", 0.1));
-  write(root / "gpu" / "2026-11-26-h200" / "backends.json",
-        json::parse(R"({"backends": "serial,cuda", "reference_backend": "serial", "verdict": "PASS", "cases": [
+  write_json_file(root / "gpu" / "2026-11-26-h200" / "run.json", {{"gpu", "H200"}});
+  write_json_file(root / "gpu" / "2026-11-26-h200" / "bench_swlbm.json", bench("sw_step/cuda/2048/real_time", 0.2));
+  write_json_file(root / "gpu" / "2026-11-26-h200" / "bench_lbm3d.json", bench("collide_stream/cuda/fp32/64/old", 0.1));
+  write_json_file(
+      root / "gpu" / "2026-11-26-h200" / "backends.json",
+      json::parse(R"({"backends": "serial,cuda", "reference_backend": "serial", "verdict": "PASS", "cases": [
           {"case": "river", "runs": [{"backend": "serial", "ms_per_step": 1.0},
                                      {"backend": "cuda", "ms_per_step": 2.0, "verdict": "PASS"}]}]})"));
-  write(root / "gpu" / "2026-11-27-h200" / "run.json", {{"gpu", "H200"}});
-  write(root / "gpu" / "2026-11-27-h200" / "bench_lbm3d.json", bench("collide_stream/cuda/fp32/256/new", 3.0));
+  write_json_file(root / "gpu" / "2026-11-27-h200" / "run.json", {{"gpu", "H200"}});
+  write_json_file(root / "gpu" / "2026-11-27-h200" / "bench_lbm3d.json",
+                  bench("collide_stream/cuda/fp32/256/new", 3.0));
   const std::string md = gpu_section((root / "gpu").string(), (root / "latest").string());
   EXPECT_NE(md.find("From the earlier run 2026-11-26-h200 (the newest did not run the comparison): Every canned "
                     "case on serial,cuda"),

@@ -1,6 +1,7 @@
 #include "added_mass_command.hpp"
 
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <memory>

@@ -2,9 +2,7 @@
 // `immerse added-mass (--ellipsoid A,B,C --faces N | --mesh F.obj) [--fluid-density RHO] [--json]`:
 // the 6x6 added-mass matrix of a body by the Langevin-rigid panel method, its volume and solve time,
 // and for an ellipsoid Lamb's analytic values beside it.
-#include <CLI/CLI.hpp>
-
-#include "immerse/cases/simulation.hpp"
+#include "immerse/cases/simulation.hpp"  // FamilyCommand; CLI::App declared, not included
 
 namespace immerse::cases {
 
