@@ -17,6 +17,9 @@
 #                          set up (if needed), build, run every canned case, the benchmarks and the
 #                          quick backend comparison, write reports/latest/index.md; OPTIONS go to
 #                          `immerse report` (e.g. --baseline DIR: benchmarks against an earlier report)
+#   ./immerse.sh build PRESET [TARGET...]
+#                          configure (if needed) and build a preset (CMakePresets.json) into
+#                          build/PRESET: everything, or the TARGETs
 #   ./immerse.sh ARGS...   build, then run `immerse ARGS...` (e.g. ./immerse.sh run channel5x5)
 # Environment: IMMERSE_CACHE (default ~/.cache/immerse) holds Kokkos builds outside the clone;
 # IMMERSE_JOBS (default nproc) sets build parallelism.
@@ -92,6 +95,16 @@ cmd_test() {
   setup cuda
   check_format
   build openmp
+  # Without a GPU the CUDA build is a compile check: the libraries (every kernel instantiated for
+  # Cuda alone: the openmp preset compiles the host backends) and the program, by the cuda-check
+  # preset (a unity build, the host code at -O0). Tests and benchmarks are built only where they
+  # can run. It builds in the background at the lowest priority, on the cores the tests below
+  # leave idle, and is waited for at the end.
+  local compare_build=openmp check_pid=""
+  if have_nvcc && ! have_gpu; then
+    start_background_build cuda-check immerse
+    check_pid=$BACKGROUND_PID
+  fi
   log "ctest (serial and openmp backends)"
   run_ctest openmp
   # One sanitizer build (preset fuzz: clang, ASan + UBSan, libFuzzer) for the code that reads
@@ -104,24 +117,46 @@ cmd_test() {
   run_ctest fuzz -R '^(Schema|Expression|StateArchive|CheckpointFile|Choices)|^fuzz[.]'
   cmd_fuzz case_file 20
   cmd_fuzz obj_mesh 20
-  local compare_build=openmp
-  if have_nvcc; then
-    if have_gpu; then
-      PATH=/usr/local/cuda/bin:$PATH build cuda
-      log "GPU present: ctest on the cuda build (serial, openmp and cuda backends)"
-      run_ctest cuda
-      compare_build=cuda
-    else
-      # Without a GPU the CUDA build is a compile check: the libraries (every kernel instantiated
-      # for Cuda alone: the openmp preset compiles the host backends) and the program, by the
-      # cuda-check preset (a unity build, the host code at -O0). Tests and benchmarks are built
-      # only where they can run.
-      PATH=/usr/local/cuda/bin:$PATH build cuda-check immerse
-      log "cuda-check preset built (compile only: no GPU on this machine)"
-    fi
+  if have_nvcc && have_gpu; then
+    PATH=/usr/local/cuda/bin:$PATH build cuda
+    log "GPU present: ctest on the cuda build (serial, openmp and cuda backends)"
+    run_ctest cuda
+    compare_build=cuda
   fi
   log "backends compared (quick mode): build/$compare_build/app/immerse compare --quick"
   "build/$compare_build/app/immerse" compare --quick --dir reports/latest
+  if [ -n "$check_pid" ]; then
+    wait_background_build "$check_pid" cuda-check
+    log "cuda-check preset built (compile only: no GPU on this machine)"
+  fi
+}
+
+# start_background_build PRESET [TARGET...]: `./immerse.sh build` at nice 19 in a process group of
+# its own, its output in build/PRESET.log, its pid in BACKGROUND_PID. At the lowest priority it
+# takes only the cores the foreground leaves idle. Stopped if this script exits first. It stays in
+# this session (set -m, not setsid): Linux shares the processor between sessions (autogroups)
+# before nice values count, and a session of its own got half the cores whatever its nice.
+start_background_build() {
+  local preset=$1
+  mkdir -p build
+  log "building preset $preset in the background at nice 19 (log: build/$preset.log)"
+  set -m
+  PATH=/usr/local/cuda/bin:$PATH nice -n 19 "$ROOT/immerse.sh" build "$@" >"build/$preset.log" 2>&1 &
+  BACKGROUND_PID=$!
+  set +m
+  trap "kill -- -$BACKGROUND_PID 2>/dev/null || true" EXIT
+}
+
+# wait_background_build PID PRESET: wait for it; on failure show the end of its log.
+wait_background_build() {
+  local pid=$1 preset=$2
+  log "waiting for the background build of preset $preset"
+  if ! wait "$pid"; then
+    tail -n 40 "build/$preset.log" >&2
+    log "building preset $preset failed (whole log: build/$preset.log)"
+    return 1
+  fi
+  trap - EXIT
 }
 
 cmd_report() {
@@ -174,6 +209,7 @@ case "${1:-}" in
   report) shift; cmd_report "$@" ;;
   format) shift; cmd_format ;;
   fuzz) shift; cmd_fuzz "$@" ;;
+  build) shift; [ $# -ge 1 ] || { log "usage: ./immerse.sh build PRESET [TARGET...]"; exit 2; }; build "$@" ;;
   ""|-h|--help) sed -n '2,/^# IMMERSE_JOBS/p' "$0" | cut -c3- ;;
   *) setup >/dev/null; build openmp; exec build/openmp/app/immerse "$@" ;;
 esac
