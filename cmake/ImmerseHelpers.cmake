@@ -77,9 +77,12 @@ endfunction()
 # TARGETS, every target this folder and those below it define from here on) at -O2 instead of -O3.
 # For code whose speed nobody times: the case library's host files, the reports, the program, the
 # tests and the fuzz targets. There GCC's -O3 passes cost up to twice the compile time (a test file
-# with kernels: 30 s against 17 s) and buy nothing measured. The solver families, the scene files
-# that launch kernels and the benchmarks keep the build type's flags. Not in a CUDA build, whose
-# nvcc_wrapper takes one optimisation flag (the cuda-check preset sets -O0 for the host code).
+# with kernels: 30 s against 17 s) and buy nothing measured. Not -O1, though it takes another quarter
+# off: GCC contracts a * b + c into fused multiply-adds from -O2 on, so a kernel template that a test
+# instantiates at -O1 rounds differently from the library's copy (LatticeHalo's bitwise block tests
+# failed on Serial). The solver families, the scene files that launch kernels and the benchmarks
+# keep the build type's flags. Not in a CUDA build, whose nvcc_wrapper takes one optimisation flag
+# (the cuda-check preset sets -O0 for the host code).
 function(immerse_moderate_optimisation)
   cmake_parse_arguments(M "" "" "TARGETS" ${ARGN})
   if(CMAKE_CXX_COMPILER MATCHES "nvcc_wrapper")
