@@ -54,7 +54,6 @@ TEST(StableCavity, MacCormackHalvesTheSemiLagrangianErrorAtRe1000) {
   req.options.quiet = true;
   req.out_dir = (std::filesystem::temp_directory_path() / "immerse-validation" / "stable_cavity_re1000-ce").string();
   const cases::Discrimination d = cases::run_counterexamples(req, false);
-  EXPECT_TRUE(d.reference_passes());
   for (const auto& c : d.reference) test::expect_check(c);
   ASSERT_EQ(d.counterexamples.size(), 1u);
   const auto& sl = d.counterexamples[0];
