@@ -139,6 +139,17 @@ TranscriticalRun run_transcritical(Backend backend, Storage storage, Collision c
   return r;
 }
 
+// Whether the fp32 arithmetic of the backend's kernels fuses multiply-adds: always on CUDA; on the
+// host where the build targets FMA (-march=native here, not the portable presets).
+bool fused_multiply_adds(Backend backend) {
+#if defined(__FMA__)
+  (void)backend;
+  return true;
+#else
+  return backend == Backend::cuda;
+#endif
+}
+
 }  // namespace
 
 template <class Exec>
@@ -170,9 +181,12 @@ TYPED_TEST(SwDamBreak, CorrectedCollisionCarriesATranscriticalDamBreak) {
       EXPECT_LT(r.mean_error, 4 * dx * (1.0 - hr) / 20.0);
       // The supercritical plateau between the fan's tail and the bore: depth within 0.3% [0.11,
       // 0.04%], velocity within 1% [0.36, 0.74%]; binary16's rounding (2^-11 of the stored
-      // deviations, accumulated over 600 steps) moves them further: 1.5% [0.67, 0.98% on the host,
-      // 1.31% on CUDA, whose fused multiply-adds round differently] and 2% [0.36, 1.55%].
-      EXPECT_NEAR(r.plateau_h, exact.hm, (half ? 0.015 : 0.003) * exact.hm);
+      // deviations, accumulated over 600 steps) moves them further, by an amount that depends on
+      // how the fp32 arithmetic between the stores rounds: 1.5% where multiply-adds are fused
+      // [0.67, 0.98% on an x86-64 host with FMA, 1.31% on CUDA], 2% where they are not [1.63% on
+      // the portable x86-64 build, e.g. the sanitizer preset]; velocity 2% [0.36, 1.55%].
+      EXPECT_NEAR(r.plateau_h, exact.hm,
+                  (half ? (fused_multiply_adds(this->backend) ? 0.015 : 0.02) : 0.003) * exact.hm);
       EXPECT_NEAR(r.plateau_u, exact.um, (half ? 0.02 : 0.01) * exact.um);
       // The bore: within 4 cells of the exact position [0.5, 3.4 cells behind; fp16s 1.5, 3.4].
       EXPECT_NEAR(r.shock_x, 10.0 + exact.shock_speed * r.t, 4 * dx);
