@@ -18,13 +18,16 @@ struct LatticeSetup {
   int nx, ny, nz;
   int border[6];  // x_min, x_max, y_min, y_max, z_min, z_max (kPeriodic, kOutflow, kBounceBack, kVelocity)
   bool forced;
+  bool bodies = true;  // false: no body cells (make_groups leaves every cell plain water)
 };
 
 // Groups: two boxes of body cells (surface ring, inner core), one of them cut by the y seam and
-// touching x_min; water next to a body (without wrapping, as JellyGroups marks it) is C3.
+// touching x_min; water next to a body (without wrapping, as JellyGroups marks it) is C3. Without
+// bodies (s.bodies false) every cell is plain water.
 inline std::vector<unsigned char> make_groups(const LatticeSetup& s) {
   const long n = static_cast<long>(s.nx) * s.ny * s.nz;
   std::vector<unsigned char> g(n, kWater);
+  if (!s.bodies) return g;
   auto at = [&](int i, int j, int k) { return i + static_cast<long>(s.nx) * (j + static_cast<long>(s.ny) * k); };
   auto box = [&](int i0, int i1, int j0, int j1, int k0, int k1) {
     for (int k = k0; k <= k1; ++k)

@@ -47,7 +47,7 @@ void check_aa_kernels(const kernel_test::LatticeSetup& s) {
       const int slot = is_body(t.groups[c]) ? q : D3Q15::opposite(q);
       by_line(slot * S + c) = by_cell(slot * S + c) = t.src(q * S + c);
     }
-  AaStep<Real, Exec> step{t.k, {}, true};
+  AaStep<Real, Exec> step{t.k, {}, true, s.bodies};
   const double tol = kernel_tolerance<Real>();
   for (const bool exchange : {true, false}) {
     step.exchange = exchange;
@@ -88,20 +88,24 @@ void check_aa_kernels(const kernel_test::LatticeSetup& s) {
 // kernel's sake; it is skipped here.
 TEST(LatticeAaPattern, KernelsMatchThePullPatternOnEveryBorderKind) {
   int checked = 0;
-  for (const auto& s : kernel_test::border_setups()) {
-    bool paired = true;
-    for (int a = 0; a < 3; ++a) paired = paired && (s.border[2 * a] == kPeriodic) == (s.border[2 * a + 1] == kPeriodic);
-    if (!paired) continue;
-    ++checked;
-    SCOPED_TRACE(testing::Message() << s.nx << "x" << s.ny << "x" << s.nz << (s.forced ? " forced" : ""));
-    check_aa_kernels<float, Kokkos::Serial>(s);
-    check_aa_kernels<double, Kokkos::Serial>(s);
+  for (auto s : kernel_test::border_setups())
+    for (const bool bodies : {true, false}) {
+      s.bodies = bodies;
+      bool paired = true;
+      for (int a = 0; a < 3; ++a)
+        paired = paired && (s.border[2 * a] == kPeriodic) == (s.border[2 * a + 1] == kPeriodic);
+      if (!paired) continue;
+      ++checked;
+      SCOPED_TRACE(testing::Message() << s.nx << "x" << s.ny << "x" << s.nz << (s.forced ? " forced" : "")
+                                      << (bodies ? "" : " without bodies"));
+      check_aa_kernels<float, Kokkos::Serial>(s);
+      check_aa_kernels<double, Kokkos::Serial>(s);
 #if defined(IMMERSE_ENABLE_OPENMP)
-    check_aa_kernels<float, Kokkos::OpenMP>(s);
-    check_aa_kernels<double, Kokkos::OpenMP>(s);
+      check_aa_kernels<float, Kokkos::OpenMP>(s);
+      check_aa_kernels<double, Kokkos::OpenMP>(s);
 #endif
-  }
-  EXPECT_GE(checked, 4);
+    }
+  EXPECT_GE(checked, 8);
 }
 
 namespace {

@@ -26,6 +26,37 @@ struct AaLines {
   static constexpr int kRun = Lines::kRun;
   AaStep<Pop, Exec> step;      // the buffer, the lattice and the relaxation (step.k); cells outside the runs
   Lines lines{step.k, false};  // plans and SIMD runs over the same lattice and relaxation
+  // The end plans of a line away from the y and z faces (every direction pulls from a neighbour
+  // line), with sources relative to the line's first cell: the same for every such line, so
+  // exchange_end takes them from here instead of building and checking two plans per line (which
+  // cost up to a tenth of the step at 256^3). Whether such an end is plain water is then its own
+  // group alone, where no body can come in across a periodic x face (the groups mark body
+  // neighbours inside the box only): on a lattice without bodies, or one without periodic x faces.
+  struct InsideEnds {
+    bool usable = false;  // the lattice has lines away from the y and z faces, and the own group decides
+    Plan plan[2];         // end cell 0, end cell nx - 1; sources relative to the line's first cell
+    Pop value[2][15];     // their constant-kind sources as stored
+  };
+  InsideEnds inside_ends = make_inside_ends();
+
+  InsideEnds make_inside_ends() const {
+    const auto& lat = step.k.lat;
+    InsideEnds e;
+    const bool x_periodic = lat.border[0] == kPeriodic || lat.border[1] == kPeriodic;
+    e.usable = (!step.bodies || !x_periodic) && lat.ny > 2 && lat.nz > 2 && lat.nx > 1;
+    if (!e.usable) return e;
+    const long base = static_cast<long>(lat.nx) * (1 + static_cast<long>(lat.ny));  // line (1, 1)
+    const Plan interior = lines.plan_interior(1, 1);
+    for (int end = 0; end < 2; ++end) {
+      Plan& p = e.plan[end];
+      p = lines.plan_end(interior, end == 0 ? 0 : lat.nx - 1, base);
+      for (int q = 0; q < 15; ++q) {
+        p.source[q] -= base;
+        e.value[end][q] = lat.enc(p.value[q], q);
+      }
+    }
+    return e;
+  }
 
   void operator()(const int line) const {
     if (step.exchange)
@@ -70,18 +101,19 @@ struct AaLines {
 
   // Where the populations arriving at cell 0 of a line with `plan` come from and where its results
   // go (nullptr: a constant-kind source, or a result pushed into an outflow/inlet face).
-  void plan_pointers(const Plan& plan, const long base, const Pop* in0[15], Pop* out0[15]) const {
+  // shift: added to the plan's pull sources (a plan with sources relative to the line's first cell).
+  void plan_pointers(const Plan& plan, const long base, const Pop* in0[15], Pop* out0[15], const long shift = 0) const {
     const long n = step.k.lat.stride;
     Pop* f = step.f.data();
     for (int q = 0; q < 15; ++q) {
       const int r = D3Q15::opposite(q);
       // Arriving q: the upwind neighbour's result q (its slot -q), or the own result -q (slot q).
-      in0[q] = plan.kind[q] == Plan::kPull     ? f + r * n + plan.source[q]
+      in0[q] = plan.kind[q] == Plan::kPull     ? f + r * n + plan.source[q] + shift
                : plan.kind[q] == Plan::kBounce ? f + q * n + base
                                                : nullptr;
       // Result q goes to x + e_q, the upwind cell of direction -q (slot q), or bounces back into
       // slot -q of the cell itself; toward an outflow/inlet face slot -q gets the face's constant.
-      out0[q] = plan.kind[r] == Plan::kPull     ? f + q * n + plan.source[r]
+      out0[q] = plan.kind[r] == Plan::kPull     ? f + q * n + plan.source[r] + shift
                 : plan.kind[r] == Plan::kBounce ? f + r * n + base
                                                 : nullptr;
     }
@@ -132,28 +164,45 @@ struct AaLines {
   }
 
   // End cell i (0 or nx-1) of a line: a one-cell run with the end plan (the x face added) where no
-  // body is among the cells it exchanges with, else cell by cell (AaStep::exchange_cell). The run
-  // kernel's masked vector costs a fraction of the cell-by-cell gather and border rules.
+  // body is among the cells it exchanges with, else cell by cell (AaStep::exchange_cell). The
+  // one-cell run costs a fraction of the cell-by-cell gather and border rules.
   void exchange_end(const Plan& interior, const int i, const int j, const int kk, const long base) const {
+    const auto& lat = step.k.lat;
+    const bool inside = j > 0 && kk > 0 && j < lat.ny - 1 && kk < lat.nz - 1;
+    if (inside_ends.usable && inside) {
+      if (lat.group(base + i) != kWater) {
+        step.exchange_cell(i, j, kk, base + i);
+        return;
+      }
+      const int end = i == 0 ? 0 : 1;
+      end_run(inside_ends.plan[end], inside_ends.value[end], i, base, base);
+      return;
+    }
     const Plan plan = lines.plan_end(interior, i, base);
     if (!lines.plain_end(plan, i, base)) {
       step.exchange_cell(i, j, kk, base + i);
       return;
     }
-    const auto& lat = step.k.lat;
+    Pop value[15];  // the constant-kind sources as stored
+    for (int q = 0; q < 15; ++q) value[q] = lat.enc(plan.value[q], q);
+    end_run(plan, value, i, base, 0);
+  }
+
+  // End cell i as a one-cell run by its end plan (pull sources plus `shift`), `value` its
+  // constant-kind sources as stored.
+  void end_run(const Plan& plan, const Pop value[15], const int i, const long base, const long shift) const {
     const Pop* in0[15];
     Pop* out0[15];
-    plan_pointers(plan, base, in0, out0);
-    Pop discard[15], value[15];  // value: the constant-kind sources as stored
+    plan_pointers(plan, base, in0, out0, shift);
+    Pop discard[15];
     const Pop* in[15];
     Pop* out[15];
     for (int q = 0; q < 15; ++q) {
-      value[q] = lat.enc(plan.value[q], q);
       in[q] = in0[q] ? in0[q] + i : &value[q];
       out[q] = out0[q] ? out0[q] + i : &discard[q];
     }
     lines.water_run(in, out, 1);
-    const long n = lat.stride;
+    const long n = step.k.lat.stride;
     for (int q = 0; q < 15; ++q)
       if (!out0[q]) step.f(D3Q15::opposite(q) * n + base + i) = value[D3Q15::opposite(q)];
   }

@@ -308,8 +308,19 @@ struct CollideStreamLines {
   // waits for memory and then computes, in turn (1 thread at 256^3: about the sum of the two
   // times). In place (AA) the sources are the destinations; for pull the stores write-allocate.
   // Prefetch: off for the widened binary16 blocks, which are in L1 already.
+  // A one-cell run (the x ends of a line) is relaxed in scalar code: a masked vector of kLanes lanes
+  // costs several times as much for one cell. Same function, same operations: the same results.
   template <bool Forced, bool Prefetch = true>
   void vectors(const Real* const in[15], Real* const out[15], const int m) const {
+    if (m == 1) {
+      const BgkCoefficients<Real> c(k.omega, k.force_pref, k.force[0], k.force[1], k.force[2]);
+      Real g[15];
+      bgk_collide<Forced>(c, *in[0], *in[1], *in[2], *in[3], *in[4], *in[5], *in[6], *in[7], *in[8], *in[9], *in[10],
+                          *in[11], *in[12], *in[13], *in[14], g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8],
+                          g[9], g[10], g[11], g[12], g[13], g[14]);
+      for (int q = 0; q < 15; ++q) *out[q] = g[q];
+      return;
+    }
     const int full = m - m % kLanes;
     for (int a0 = 0; a0 < full; a0 += kLanes) {
       if constexpr (Prefetch)
