@@ -85,9 +85,12 @@ void StableSolver<Exec>::solve_pressure() {
   pstats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// V-cycles until the residual of p is within the tolerance. It is measured inside the cycle, by the
-// restriction after level 0's pre-smoothing, so no pass of its own: a cycle that finds it within the
-// tolerance stops there and is not counted.
+// V-cycles until the residual of p is within the tolerance. Each cycle measures it after level 0's
+// pre-smoothing (in the restriction, no pass of its own; a cycle that finds it within the tolerance
+// stops there and is not counted) and the solve measures it again after each whole cycle: where one
+// cycle suffices (a developed flow, whose previous pressure is a close start), the solve then ends
+// after that cycle and one residual pass instead of also pre-smoothing again (at 256^2 that check
+// cost about a third of the solve).
 template <class Exec>
 void StableSolver<Exec>::solve_pressure_vcycles(int& it, double& res, bool& converged) {
   mg_.setup(g_, wgt_[0], wgt_[1]);
@@ -99,9 +102,11 @@ void StableSolver<Exec>::solve_pressure_vcycles(int& it, double& res, bool& conv
     converged = res <= p_.pressure_tol;
     if (converged) break;
     if (watch.stalled(it, res)) stop_unconverged("pressure", it, res, stall_reason());
-    if (++it >= p_.max_iterations) {
-      res = pressure_residual();
-      converged = res <= p_.pressure_tol;
+    ++it;
+    const double after = pressure_residual();
+    if (after <= p_.pressure_tol || it >= p_.max_iterations) {
+      res = after;
+      converged = after <= p_.pressure_tol;
       break;
     }
   }
