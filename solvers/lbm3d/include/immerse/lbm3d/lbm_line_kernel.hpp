@@ -309,7 +309,8 @@ struct CollideStreamLines {
   // times). In place (AA) the sources are the destinations; for pull the stores write-allocate.
   // Prefetch: off for the widened binary16 blocks, which are in L1 already.
   // A one-cell run (the x ends of a line) is relaxed in scalar code: a masked vector of kLanes lanes
-  // costs several times as much for one cell. Same function, same operations: the same results.
+  // costs several times as much for one cell. The same bgk_collide; GCC may fuse its multiply-adds
+  // differently in scalar and vector code, so such a cell can differ from a run's in the last bit.
   template <bool Forced, bool Prefetch = true>
   void vectors(const Real* const in[15], Real* const out[15], const int m) const {
     if (m == 1) {
