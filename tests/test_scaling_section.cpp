@@ -73,3 +73,36 @@ TEST(ScalingSection, LeftOutWithoutBothRuns) {
   EXPECT_EQ(scaling_section(ctx), "");
   fs::remove_all(dir);
 }
+
+// A run with repetitions: each row is its median aggregate, not a repetition and not the mean,
+// standard deviation or coefficient of variation that Google Benchmark writes beside it.
+TEST(ScalingSection, RepeatedRowsTakeTheirMedian) {
+  const fs::path dir = fs::temp_directory_path() / "immerse_scaling_section_repeated";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  write_run(dir / "scaling_threads.json", 1, 2, {{"lbm3d_strong/128", 300e6, 0, 0, 0}});
+  const std::string name = "lbm3d_strong/128/ranks:2/threads:1/iterations:10/manual_time";
+  json out = {{"context", json::object()}, {"benchmarks", json::array()}};
+  auto row = [&](const std::string& suffix, const char* type, const char* aggregate, double rate) {
+    json b = {{"name", name + suffix},
+              {"run_type", type},
+              {"lattice_updates_per_s", rate},
+              {"halo_ms_per_step", 0.4},
+              {"halo_bytes_per_step", 655360},
+              {"ranks", 2},
+              {"threads", 1}};
+    if (*aggregate) b["aggregate_name"] = aggregate;
+    out["benchmarks"].push_back(b);
+  };
+  for (double rate : {175e6, 270e6, 303e6}) row("", "iteration", "", rate);
+  row("_mean", "aggregate", "mean", 249e6);
+  row("_median", "aggregate", "median", 270e6);
+  row("_stddev", "aggregate", "stddev", 66e6);
+  row("_cv", "aggregate", "cv", 0.27);
+  std::ofstream(dir / "scaling_ranks.json") << out.dump();
+  ReportContext ctx;
+  ctx.dir = dir.string();
+  const std::string md = scaling_section(ctx);
+  EXPECT_NE(md.find("| lbm3d_strong/128 | 300 | 270 | 0.90 | 0.400 | 655 |"), std::string::npos) << md;
+  fs::remove_all(dir);
+}
