@@ -7,6 +7,7 @@
 //   lbm3d_strong/<N>/ranks:R/threads:T  one N^3 lattice split among the ranks
 //   lbm3d_strong_blocking/<N>/...       the same with the exchange before and after the whole update
 //                                       instead of beside the interior's (LbmBlock::overlap off)
+//   lbm3d_exchange/<N>/...              the strong split's exchanges alone (no update; 2 ranks or more)
 // and the same three for the shallow-water lattice (FP32, periodic; blocks of rows), swlbm_weak/<N>
 // (N^2 per rank), swlbm_strong/<N> and swlbm_strong_blocking/<N> (SwBlock::overlap off).
 // Every rank runs the same fixed number of iterations (a collective loop cannot let each rank pick
@@ -15,7 +16,7 @@
 // (pack, start, wait for the neighbours, unpack: with overlap, what the interior update did not
 // hide); halo_bytes_per_step, what the busiest rank sent per step, as its exchange buffers counted
 // it (halo_bytes_sent; D3Q15 AA: a fill before the exchange step and a give-back after it, none
-// around the local step).
+// around the local step); for the exchange row, halo_GBps: those bytes over that time, per rank.
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
@@ -28,6 +29,8 @@
 #include "immerse/core/backend.hpp"
 #include "immerse/core/comm.hpp"
 #include "immerse/lbm3d/lbm_blocks.hpp"
+#include "immerse/lbm3d/lbm_halo.hpp"
+#include "immerse/lbm3d/lbm_kernels.hpp"
 #include "immerse/swlbm/sw_blocks.hpp"
 
 using namespace immerse;
@@ -75,6 +78,38 @@ void lattice_steps(benchmark::State& state, bool weak, bool overlap, int n) {
   p.init_ux = "0.02 * sin(2 * pi * y / " + std::to_string(p.ny) + ")";
   auto flow = lbm3d::make_lbm_flow_on_ranks(default_backend(), p, comm, dims);
   time_steps(state, *flow, 2, double(p.cells()));  // two steps: the AA pattern's exchange and local steps
+}
+
+// The ghost-layer exchanges of lattice_steps' strong split alone: per iteration, after a barrier,
+// the AA exchange step's fill and give-back on this rank's block, nothing updated. What moving the
+// halo costs a rank with no work to hide it behind and no neighbour to wait for: the part of the
+// overlapped rows' exchange that is copying, not waiting.
+void exchange_only(benchmark::State& state, bool, bool, int n) {
+  Comm& comm = world();
+  lbm3d::LbmParams whole;
+  whole.nx = whole.ny = whole.nz = n;
+  const lbm3d::LbmParams p = lbm3d::block_params(whole, lbm3d::choose_dims(whole, comm.size(), {0, 0, 0}), comm.rank());
+  const long stride = lbm3d::population_stride<float>(p.cells());
+  Kokkos::View<float*> f("scaling_lattices::f", 15 * stride);
+  Kokkos::deep_copy(f, 1.0f);
+  lbm3d::LbmHalo<float, Kokkos::DefaultExecutionSpace> halo(p, stride, comm);
+  const lbm3d::HaloGroups<Kokkos::DefaultExecutionSpace> none;
+  double seconds = 0;
+  for (auto _ : state) {
+    comm.barrier();
+    const auto t0 = std::chrono::steady_clock::now();
+    halo.fill(f, true, none);
+    halo.give_back(f, none);
+    const double t = comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    state.SetIterationTime(t);
+    seconds += t;
+  }
+  const double steps = 2.0 * state.iterations(), bytes = comm.max(static_cast<double>(halo.bytes_sent()));
+  state.counters["halo_ms_per_step"] = 1e3 * seconds / steps;
+  state.counters["halo_bytes_per_step"] = bytes / steps;
+  state.counters["halo_GBps"] = bytes / seconds / 1e9;
+  state.counters["ranks"] = comm.size();
+  state.counters["threads"] = backend_concurrency(default_backend());
 }
 
 // The shallow-water lattice, periodic, FP32, a shear flow; n x n per rank (weak) or in all (strong).
@@ -137,6 +172,13 @@ int main(int argc, char** argv) {
             ->UseManualTime()
             ->Iterations(k == 0 ? 40 : 10)
             ->Unit(benchmark::kMillisecond);
+  if (world().size() > 1)
+    for (int n : {64, 128})
+      benchmark::RegisterBenchmark(("lbm3d_exchange/" + std::to_string(n) + suffix).c_str(), exchange_only, false,
+                                   false, n)
+          ->UseManualTime()
+          ->Iterations(n == 64 ? 400 : 100)
+          ->Unit(benchmark::kMillisecond);
   Silent silent;
   if (world().rank() == 0)
     benchmark::RunSpecifiedBenchmarks();

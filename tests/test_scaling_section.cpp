@@ -48,7 +48,9 @@ TEST(ScalingSection, BothLatticesSideBySideWithWhatTheOverlapHides) {
                                  {"swlbm_strong_blocking/2048", 120e6, 124e6, 0.2, 49152},
                                  {"bench_other/1", 1e6, 1e6, 0, 0}};
   write_run(dir / "scaling_threads.json", 1, 2, rows);
-  write_run(dir / "scaling_ranks.json", 2, 1, rows);
+  auto with_exchange = rows;  // the exchange row runs on 2 ranks only
+  with_exchange.push_back({"lbm3d_exchange/128", 0, 0, 0.25, 655360});
+  write_run(dir / "scaling_ranks.json", 2, 1, with_exchange);
   ReportContext ctx;
   ctx.dir = dir.string();
   const std::string md = scaling_section(ctx);
@@ -59,6 +61,12 @@ TEST(ScalingSection, BothLatticesSideBySideWithWhatTheOverlapHides) {
   EXPECT_NE(md.find("Hidden at lbm3d_strong/128: 75 % of the blocking exchange's 2.000 ms"), std::string::npos) << md;
   EXPECT_NE(md.find("Hidden at swlbm_strong/2048: -50 % of the blocking exchange's 0.200 ms"), std::string::npos) << md;
   EXPECT_NE(md.find("**Past this machine, by model**"), std::string::npos) << md;
+  // The exchange alone: said below the table, not a row of it, and the model's halo speed
+  // (655360 B per 0.25 ms: 2.62 GB/s, where the blocking row's 2 ms would give 0.33).
+  EXPECT_EQ(md.find("| lbm3d_exchange"), std::string::npos) << md;
+  EXPECT_NE(md.find("The exchange alone (`lbm3d_exchange/128`"), std::string::npos) << md;
+  EXPECT_NE(md.find("moves halo bytes at 2.62 GB/s within a node (this run, 2 ranks, exchange/128)"), std::string::npos)
+      << md;
   fs::remove_all(dir);
 }
 

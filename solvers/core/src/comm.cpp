@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 namespace immerse {
 
@@ -13,12 +14,19 @@ class SingleProcess final : public Comm {
  public:
   int rank() const override { return 0; }
   int size() const override { return 1; }
+  using Comm::start_sendrecv;
   // The transfer happens at the start: there is nobody to wait for.
-  long start_sendrecv(const void* send, std::size_t send_bytes, int to, void* recv, std::size_t recv_bytes, int from,
+  long start_sendrecv(const std::vector<SendPart>& send, int to, const std::vector<RecvPart>& recv, int from,
                       int) override {
-    if ((to == 0) != (from == 0) || (to == 0 && send_bytes != recv_bytes))
-      throw std::logic_error("sendrecv: a single process can only exchange with itself, the same byte count");
-    if (to == 0 && send_bytes > 0) std::memmove(recv, send, send_bytes);
+    if ((to == 0) != (from == 0) || (to == 0 && send.size() != recv.size()))
+      throw std::logic_error("sendrecv: a single process can only exchange with itself, the same parts");
+    if (to != 0) return 0;
+    for (std::size_t i = 0; i < send.size(); ++i) {
+      if (send[i].bytes != recv[i].bytes)
+        throw std::logic_error("sendrecv: part " + std::to_string(i) + " sends " + std::to_string(send[i].bytes) +
+                               " bytes into " + std::to_string(recv[i].bytes));
+      if (send[i].bytes > 0) std::memmove(recv[i].data, send[i].data, send[i].bytes);
+    }
     return 0;
   }
   void wait(long) override {}

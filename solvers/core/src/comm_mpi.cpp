@@ -5,12 +5,12 @@
 #include <mpi-ext.h>  // MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support
 #endif
 
-#include <array>
 #include <cstdlib>
 #include <limits>
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "immerse/core/comm.hpp"
 
@@ -46,27 +46,36 @@ class MpiWorld final : public Comm {
   bool device_buffers() const override { return cuda_aware_; }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
-  long start_sendrecv(const void* send, std::size_t send_bytes, int to, void* recv, std::size_t recv_bytes, int from,
+  using Comm::start_sendrecv;
+  long start_sendrecv(const std::vector<SendPart>& send, int to, const std::vector<RecvPart>& recv, int from,
                       int tag) override {
-    std::array<MPI_Request, 2> r{MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    std::vector<MPI_Request>& r = pending_[++tickets_];
     if (from >= 0)
-      check(MPI_Irecv(recv, as_count(recv_bytes), MPI_BYTE, from, tag, MPI_COMM_WORLD, &r[0]), "MPI_Irecv");
-    if (to >= 0) check(MPI_Isend(send, as_count(send_bytes), MPI_BYTE, to, tag, MPI_COMM_WORLD, &r[1]), "MPI_Isend");
-    pending_.emplace(++tickets_, r);
+      for (const RecvPart& part : recv) {
+        r.push_back(MPI_REQUEST_NULL);
+        check(MPI_Irecv(part.data, as_count(part.bytes), MPI_BYTE, from, tag, MPI_COMM_WORLD, &r.back()), "MPI_Irecv");
+      }
+    if (to >= 0)
+      for (const SendPart& part : send) {
+        r.push_back(MPI_REQUEST_NULL);
+        check(MPI_Isend(part.data, as_count(part.bytes), MPI_BYTE, to, tag, MPI_COMM_WORLD, &r.back()), "MPI_Isend");
+      }
     return tickets_;
   }
   void wait(long ticket) override {
     const auto it = pending_.find(ticket);
     if (it == pending_.end())
       throw std::logic_error("Comm::wait: no transfer " + std::to_string(ticket) + " in flight");
-    check(MPI_Waitall(2, it->second.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    auto& r = it->second;
+    check(MPI_Waitall(static_cast<int>(r.size()), r.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
     pending_.erase(it);
   }
   bool progress(long ticket) override {
     const auto it = pending_.find(ticket);
     if (it == pending_.end()) return true;
+    auto& r = it->second;
     int done = 0;  // once all are done they become MPI_REQUEST_NULL, which wait() passes at once
-    check(MPI_Testall(2, it->second.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
+    check(MPI_Testall(static_cast<int>(r.size()), r.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
     return done != 0;
   }
   std::vector<double> allgather(const std::vector<double>& mine) override {
@@ -98,7 +107,7 @@ class MpiWorld final : public Comm {
  private:
   int rank_ = 0, size_ = 1;
   bool cuda_aware_ = false;
-  std::map<long, std::array<MPI_Request, 2>> pending_;  // start_sendrecv's transfers not yet waited for
+  std::map<long, std::vector<MPI_Request>> pending_;  // start_sendrecv's messages not yet waited for
   long tickets_ = 0;
 };
 

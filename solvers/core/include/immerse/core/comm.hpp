@@ -14,15 +14,30 @@ class Comm {
   virtual ~Comm() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
-  // Starts sending `send_bytes` bytes to rank `to` and receiving `recv_bytes` bytes from rank `from`
-  // (either may be this rank; a negative rank skips that half) and returns at once, with a ticket
-  // for wait(). Neither buffer may be touched until then. `tag` tells apart the transfers in flight
-  // at once between the same two ranks (both ranks pass the same).
-  virtual long start_sendrecv(const void* send, std::size_t send_bytes, int to, void* recv, std::size_t recv_bytes,
-                              int from, int tag) = 0;
-  // Returns when both halves of start_sendrecv's transfer `ticket` are done.
+  // A run of bytes that one message sends from or receives into.
+  struct SendPart {
+    const void* data;
+    std::size_t bytes;
+  };
+  struct RecvPart {
+    void* data;
+    std::size_t bytes;
+  };
+  // Starts sending each part of `send` to rank `to`, one message per part, and receiving each part
+  // of `recv` from rank `from` (either may be this rank; a negative rank skips that half), and
+  // returns at once, with a ticket for wait(). No part may be touched until then. The sender's
+  // parts and the receiver's pair up in order and have the same sizes. `tag` tells apart the
+  // transfers in flight at once between the same two ranks (both ranks pass the same).
+  virtual long start_sendrecv(const std::vector<SendPart>& send, int to, const std::vector<RecvPart>& recv, int from,
+                              int tag) = 0;
+  // The same with one part each way.
+  long start_sendrecv(const void* send, std::size_t send_bytes, int to, void* recv, std::size_t recv_bytes, int from,
+                      int tag) {
+    return start_sendrecv({{send, send_bytes}}, to, {{recv, recv_bytes}}, from, tag);
+  }
+  // Returns when every message of start_sendrecv's transfer `ticket` is done.
   virtual void wait(long ticket) = 0;
-  // Lets transfer `ticket` move on and returns at once: whether both halves are done (wait() then
+  // Lets transfer `ticket` move on and returns at once: whether every message is done (wait() then
   // returns at once). MPI moves a large message only inside its calls (the receiver copies it once
   // both sides have met there): work that should hide a transfer calls this now and then.
   virtual bool progress(long ticket) = 0;

@@ -25,15 +25,19 @@
 // corner population reaches the diagonal block in two hops. `give_back` goes the other way: z, then
 // y. Both directions of an axis travel at once, each through its own buffers, packed and unpacked
 // by Kokkos kernels into contiguous Views and staged through host memory for the communicator
-// (Comm::start_sendrecv), or handed to it as they are where MPI is CUDA-aware.
+// (Comm::start_sendrecv), or handed to it as they are where MPI is CUDA-aware. A z plane of one
+// slot is contiguous in the lattice: where its packing or unpacking would be a plain copy (no
+// bodies; for give_back, no wall, inlet or outflow face in x or y trimming the rows), it is sent
+// from or received into the lattice itself, a message per slot: one copy instead of three.
 //
 // Overlap: begin_fill / begin_give_back start the first split axis's transfers and return; the
 // caller works in between (LbmSolver::step: the lines that touch no ghost layer), calling
 // progress() now and then: MPI moves a large message only inside its calls. The other axis, if
 // split, needs the first one's ghost rows: progress() starts it once the first has arrived, or
-// else the end_ call, which waits for whatever is in flight and unpacks it. Packing reads only
-// populations that the work in between neither reads nor writes: the AA exchange step's slots
-// toward the ghost layers belong to the ghost cells' updates, the pull step reads the other buffer.
+// else the end_ call, which waits for whatever is in flight and unpacks it. The populations sent
+// and received are ones the work in between neither reads nor writes, so MPI may read and write
+// them in the lattice while it runs: the AA exchange step's slots toward and from the ghost layers
+// belong to the ghost cells' updates, which no rank does; the pull step writes the other buffer.
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -276,7 +280,7 @@ class LbmHalo {
     int slots[5], m = 0;
     for (int q = 1; q < 15; ++q)
       if ((axis == 1 ? D3Q15::cy(q) : D3Q15::cz(q)) == dir) slots[m++] = job.swapped ? D3Q15::opposite(q) : q;
-    const long other = axis == 1 ? p_.nz : p_.ny, count = 5 * other * p_.nx;
+    const long other = axis == 1 ? p_.nz : p_.ny;
     HaloPlane pl{p_.nx, p_.ny, p_.nz, axis, other, stride_, {slots[0], slots[1], slots[2], slots[3], slots[4]}, {}, {}};
     for (int face = 0; face < 6; ++face) {
       pl.shut[face] = !p_.block.ghost[face] && p_.border[face] != Border::periodic;
@@ -286,8 +290,20 @@ class LbmHalo {
     const HaloPack<Pop, Exec> pack{pl, job.f, b.send, from, job.returning ? HaloGroups<Exec>() : job.group};
     // The sender's ghost plane mirrors this block's receiving plane: same cells, same shut faces.
     const HaloUnpack<Pop, Exec> unpack{pl, job.f, b.recv, to, job.returning ? to : -1, job.group};
+    // Across z a message per slot: a z plane of one slot is contiguous in the lattice, and where
+    // packing or unpacking it would be a plain copy, it travels from and into the lattice as it
+    // lies. Across y one message of the packed planes.
+    const int parts = axis == 2 ? 5 : 1;
+    typename HaloBuffers<Pop, Exec>::Runs runs{parts, static_cast<std::size_t>(5 / parts * other * p_.nx), {}, {}};
+    if (axis == 2 && b.in_place()) {
+      const long plane = static_cast<long>(p_.nx) * p_.ny;
+      if (pack.group.extent(0) == 0)
+        for (int s = 0; s < 5; ++s) runs.from.push_back(job.f.data() + slots[s] * stride_ + plane * from);
+      if (unpack.group.extent(0) == 0 && !(job.returning && (pl.shut[0] || pl.shut[1] || pl.shut[2] || pl.shut[3])))
+        for (int s = 0; s < 5; ++s) runs.into.push_back(job.f.data() + slots[s] * stride_ + plane * to);
+    }
     b.begin(
-        count, dest, source, [&] { for_rows("lbm3d::halo_pack", 5 * other, pack); }, 1 + d);
+        runs, dest, source, [&] { for_rows("lbm3d::halo_pack", 5 * other, pack); }, 1 + d);
     unpack_[d] = [this, unpack, other] { for_rows("lbm3d::halo_unpack", 5 * other, unpack); };
   }
 
