@@ -1,6 +1,6 @@
 // The report's "Scaling over MPI ranks" section (scaling_section.cpp): the rows of the two
-// scaling_lattices runs side by side, what the overlap hides per lattice, and the model past this
-// machine. The two benchmark files are written here.
+// arrangements' scaling_lattices runs side by side, what the overlap hides per lattice, and the
+// model past this machine. The benchmark files of each round are written here.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -47,10 +47,10 @@ TEST(ScalingSection, BothLatticesSideBySideWithWhatTheOverlapHides) {
                                  {"swlbm_strong/2048", 120e6, 126e6, 0.3, 49152},
                                  {"swlbm_strong_blocking/2048", 120e6, 124e6, 0.2, 49152},
                                  {"bench_other/1", 1e6, 1e6, 0, 0}};
-  write_run(dir / "scaling_threads.json", 1, 2, rows);
+  write_run(dir / "scaling_threads.1.json", 1, 2, rows);
   auto with_exchange = rows;  // the exchange row runs on 2 ranks only
   with_exchange.push_back({"lbm3d_exchange/128", 0, 0, 0.25, 655360});
-  write_run(dir / "scaling_ranks.json", 2, 1, with_exchange);
+  write_run(dir / "scaling_ranks.1.json", 2, 1, with_exchange);
   ReportContext ctx;
   ctx.dir = dir.string();
   const std::string md = scaling_section(ctx);
@@ -75,7 +75,7 @@ TEST(ScalingSection, LeftOutWithoutBothRuns) {
   const fs::path dir = fs::temp_directory_path() / "immerse_scaling_section_missing";
   fs::remove_all(dir);
   fs::create_directories(dir);
-  write_run(dir / "scaling_threads.json", 1, 2, {{"lbm3d_strong/128", 150e6, 150e6, 0, 0}});
+  write_run(dir / "scaling_threads.1.json", 1, 2, {{"lbm3d_strong/128", 150e6, 150e6, 0, 0}});
   ReportContext ctx;
   ctx.dir = dir.string();
   EXPECT_EQ(scaling_section(ctx), "");
@@ -88,7 +88,7 @@ TEST(ScalingSection, RepeatedRowsTakeTheirMedian) {
   const fs::path dir = fs::temp_directory_path() / "immerse_scaling_section_repeated";
   fs::remove_all(dir);
   fs::create_directories(dir);
-  write_run(dir / "scaling_threads.json", 1, 2, {{"lbm3d_strong/128", 300e6, 0, 0, 0}});
+  write_run(dir / "scaling_threads.1.json", 1, 2, {{"lbm3d_strong/128", 300e6, 0, 0, 0}});
   const std::string name = "lbm3d_strong/128/ranks:2/threads:1/iterations:10/manual_time";
   json out = {{"context", json::object()}, {"benchmarks", json::array()}};
   auto row = [&](const std::string& suffix, const char* type, const char* aggregate, double rate) {
@@ -107,10 +107,31 @@ TEST(ScalingSection, RepeatedRowsTakeTheirMedian) {
   row("_median", "aggregate", "median", 270e6);
   row("_stddev", "aggregate", "stddev", 66e6);
   row("_cv", "aggregate", "cv", 0.27);
-  std::ofstream(dir / "scaling_ranks.json") << out.dump();
+  std::ofstream(dir / "scaling_ranks.1.json") << out.dump();
   ReportContext ctx;
   ctx.dir = dir.string();
   const std::string md = scaling_section(ctx);
   EXPECT_NE(md.find("| lbm3d_strong/128 | 300 | 270 | 0.90 | 0.400 | 655 |"), std::string::npos) << md;
+  fs::remove_all(dir);
+}
+
+// Rounds that alternate the two arrangements while the machine drifts: each figure is the median
+// over the rounds, the ratio the median of each round's own ratio (285/300, 150/150, 220/200:
+// 1.00), not the ratio of the medians (220/200: 1.10).
+TEST(ScalingSection, RoundsTakeTheirMediansAndPairTheirRatios) {
+  const fs::path dir = fs::temp_directory_path() / "immerse_scaling_section_rounds";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const double threads[3] = {300e6, 150e6, 200e6}, ranks[3] = {285e6, 150e6, 220e6}, halo[3] = {0.4, 0.9, 0.3};
+  for (int r = 0; r < 3; ++r) {
+    const std::vector<Row> rows = {{"lbm3d_strong/128", threads[r], ranks[r], halo[r], 655360}};
+    write_run(dir / ("scaling_threads." + std::to_string(r + 1) + ".json"), 1, 2, rows);
+    write_run(dir / ("scaling_ranks." + std::to_string(r + 1) + ".json"), 2, 1, rows);
+  }
+  ReportContext ctx;
+  ctx.dir = dir.string();
+  const std::string md = scaling_section(ctx);
+  EXPECT_NE(md.find("| lbm3d_strong/128 | 200 | 220 | 1.00 | 0.400 | 655 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("in 3 rounds of the report run"), std::string::npos) << md;
   fs::remove_all(dir);
 }

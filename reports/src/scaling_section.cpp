@@ -9,6 +9,7 @@
 #include <fstream>
 #include <regex>
 #include <thread>
+#include <vector>
 
 #include "immerse/reports/report.hpp"
 #include "unbound_command.hpp"
@@ -18,11 +19,17 @@ namespace fs = std::filesystem;
 namespace immerse::reports {
 namespace {
 
-constexpr const char* kThreadsFile = "scaling_threads.json";  // 1 rank x T threads
-constexpr const char* kRanksFile = "scaling_ranks.json";      // T ranks x 1 thread
-// Each row is run this many times and reported by its median: on a 2-core VM single runs of the
-// same row scatter by up to 1.7x within a minute, medians of a few by about 1.2x.
-constexpr int kRepetitions = 3;
+// The two arrangements, 1 rank x T threads and T ranks x 1 thread, run in alternating rounds,
+// each row once per round, into scaling_<arrangement>.<round>.json. On a 2-core VM the same row
+// scatters by up to 1.7x within a minute: each figure is the median over the rounds, and the
+// ratio of the two arrangements the median of each round's ratio, whose two runs are at most a
+// round apart.
+constexpr int kRounds = 5;
+constexpr const char* kThreads = "threads";
+constexpr const char* kRanks = "ranks";
+std::string round_file(const char* arrangement, int round) {
+  return fmt::format("scaling_{}.{}.json", arrangement, round);
+}
 
 // Row "lbm3d_strong/128/ranks:2/threads:1/..." -> key "lbm3d_strong/128", with its counters (and
 // the same for the swlbm_ rows): the median of its repetitions where the file has them (written
@@ -41,6 +48,44 @@ std::map<std::string, json> rows_of(const fs::path& file) {
     if (std::regex_search(n, m, name)) rows[m[1]] = b;
   }
   return rows;
+}
+
+// The rows of each round of one arrangement found in `dir`, in round order.
+using Rounds = std::vector<std::map<std::string, json>>;
+Rounds rounds_of(const fs::path& dir, const char* arrangement) {
+  Rounds rounds;
+  for (int r = 1;; ++r) {
+    auto rows = rows_of(dir / round_file(arrangement, r));
+    if (rows.empty()) return rounds;
+    rounds.push_back(std::move(rows));
+  }
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return NAN;
+  std::sort(v.begin(), v.end());
+  const std::size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
+// Each key's row with every numeric counter the median over the rounds that ran it.
+std::map<std::string, json> median_rows(const Rounds& rounds) {
+  std::map<std::string, std::vector<const json*>> runs;
+  for (const auto& round : rounds)
+    for (const auto& [key, row] : round) runs[key].push_back(&row);
+  std::map<std::string, json> out;
+  for (const auto& [key, rows] : runs) {
+    json m = *rows.front();
+    for (auto& [name, value] : m.items()) {
+      if (!value.is_number()) continue;
+      std::vector<double> v;
+      for (const json* r : rows)
+        if (r->contains(name) && (*r)[name].is_number()) v.push_back((*r)[name].get<double>());
+      value = median(v);
+    }
+    out[key] = m;
+  }
+  return out;
 }
 
 double counter(const json& row, const char* key) { return row.contains(key) ? row[key].get<double>() : NAN; }
@@ -86,25 +131,31 @@ void run_scaling_benchmark(const fs::path& bench_dir, const std::string& report_
     return;
   }
   const unsigned t = std::max(1u, std::thread::hardware_concurrency());
-  const std::string out = fs::absolute(report_dir).string();
-  const std::string repeat =
-      fmt::format("--benchmark_repetitions={} --benchmark_display_aggregates_only=true", kRepetitions);
-  const std::string threads =
-      fmt::format("OMP_NUM_THREADS={} '{}' {} --benchmark_out='{}/{}' --benchmark_out_format=json >&2", t,
-                  program.string(), repeat, out, kThreadsFile);
-  // Open MPI refuses root without the two variables; one thread per rank, each bound to a core.
-  const std::string ranks = fmt::format(
-      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 KOKKOS_DISABLE_WARNINGS=1 mpirun -np {} --bind-to "
-      "core -x OMP_NUM_THREADS=1 '{}' {} --benchmark_out='{}/{}' --benchmark_out_format=json >&2",
-      t, program.string(), repeat, out, kRanksFile);
-  for (const auto& cmd : {threads, ranks}) {
-    fmt::print(stderr, "report: running {}\n", cmd);
-    if (run_unbound(cmd) != 0) fmt::print(stderr, "report: the scaling benchmark failed; its table is left out\n");
+  const fs::path out = fs::absolute(report_dir);
+  for (int r = 1; fs::exists(out / round_file(kThreads, r)) || fs::exists(out / round_file(kRanks, r)); ++r)
+    fs::remove(out / round_file(kThreads, r)), fs::remove(out / round_file(kRanks, r));  // an earlier report's
+  for (int r = 1; r <= kRounds; ++r) {
+    const std::string threads =
+        fmt::format("OMP_NUM_THREADS={} '{}' --benchmark_out='{}' --benchmark_out_format=json >&2", t, program.string(),
+                    (out / round_file(kThreads, r)).string());
+    // Open MPI refuses root without the two variables; one thread per rank, each bound to a core.
+    const std::string ranks = fmt::format(
+        "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 KOKKOS_DISABLE_WARNINGS=1 mpirun -np {} --bind-to "
+        "core -x OMP_NUM_THREADS=1 '{}' --benchmark_out='{}' --benchmark_out_format=json >&2",
+        t, program.string(), (out / round_file(kRanks, r)).string());
+    for (const auto& cmd : {threads, ranks}) {
+      fmt::print(stderr, "report: scaling round {} of {}: running {}\n", r, kRounds, cmd);
+      if (run_unbound(cmd) != 0) {
+        fmt::print(stderr, "report: the scaling benchmark failed; its table is left out\n");
+        return;
+      }
+    }
   }
 }
 
 std::string scaling_section(const ReportContext& ctx) {
-  const auto by_threads = rows_of(fs::path(ctx.dir) / kThreadsFile), by_ranks = rows_of(fs::path(ctx.dir) / kRanksFile);
+  const Rounds threads_rounds = rounds_of(ctx.dir, kThreads), ranks_rounds = rounds_of(ctx.dir, kRanks);
+  const auto by_threads = median_rows(threads_rounds), by_ranks = median_rows(ranks_rounds);
   if (by_threads.empty() || by_ranks.empty()) return "";
   const auto any = by_ranks.begin()->second;
   const int ranks = static_cast<int>(counter(any, "ranks")),
@@ -113,7 +164,8 @@ std::string scaling_section(const ReportContext& ctx) {
       "## Scaling over MPI ranks (D3Q15 and shallow-water lattices)\n\n"
       "`scaling_lattices` (docs/mpi.md): the AA step of a periodic FP32 D3Q15 lattice (`lbm3d_`) and the step of a "
       "periodic FP32 shallow-water lattice (`swlbm_`), as 1 rank x {} threads and as {} ranks x 1 thread (`mpirun "
-      "--bind-to core`), in the same report run, each row the median of {} repetitions. `strong/N`: one N^3 (N^2) "
+      "--bind-to core`), in {} rounds of the report run that alternate the two, each figure the median over the "
+      "rounds and the ratio the median of each round's ratio. `strong/N`: one N^3 (N^2) "
       "lattice, split along y and z (into rows); "
       "`weak/N`: an N^3 (N^2) block per rank, so the {}-rank lattice is {} times larger; `strong_blocking/N`: "
       "`strong/N` with the exchange before and after the whole update, where the other rows run it beside the "
@@ -121,13 +173,20 @@ std::string scaling_section(const ReportContext& ctx) {
       "the wait for its neighbour, unpacking: with overlap, what the update did not hide) and the bytes one rank "
       "sends per step. The goal for strong scaling is {} ranks within 5 % of 1 rank x {} threads.\n\n"
       "| row | 1 x {} MLUPS | {} x 1 MLUPS | ratio | halo ms/step | halo kB/step |\n|---|---|---|---|---|---|\n",
-      threads, ranks, kRepetitions, ranks, ranks, ranks, threads, threads, ranks);
+      threads, ranks, std::min(threads_rounds.size(), ranks_rounds.size()), ranks, ranks, ranks, threads, threads,
+      ranks);
   for (const auto& [key, row] : by_ranks) {
     if (key.rfind("lbm3d_exchange", 0) == 0) continue;  // no update: said below the table
     const auto t = by_threads.find(key);
     const double a = t == by_threads.end() ? NAN : counter(t->second, "lattice_updates_per_s") / 1e6;
     const double b = counter(row, "lattice_updates_per_s") / 1e6;
-    md += fmt::format("| {} | {:.0f} | {:.0f} | {:.2f} | {:.3f} | {:.0f} |\n", key, a, b, b / a,
+    std::vector<double> ratios;  // per round that ran the row both ways
+    for (std::size_t r = 0; r < std::min(threads_rounds.size(), ranks_rounds.size()); ++r) {
+      const auto x = threads_rounds[r].find(key), y = ranks_rounds[r].find(key);
+      if (x != threads_rounds[r].end() && y != ranks_rounds[r].end())
+        ratios.push_back(counter(y->second, "lattice_updates_per_s") / counter(x->second, "lattice_updates_per_s"));
+    }
+    md += fmt::format("| {} | {:.0f} | {:.0f} | {:.2f} | {:.3f} | {:.0f} |\n", key, a, b, median(ratios),
                       counter(row, "halo_ms_per_step"), counter(row, "halo_bytes_per_step") / 1e3);
   }
   // What the overlap hides: the exposed exchange against the blocking one, per lattice.
