@@ -26,9 +26,11 @@
 // y. Both directions of an axis travel at once, each through its own buffers, packed and unpacked
 // by Kokkos kernels into contiguous Views and staged through host memory for the communicator
 // (Comm::start_sendrecv), or handed to it as they are where MPI is CUDA-aware. A z plane of one
-// slot is contiguous in the lattice: where its packing or unpacking would be a plain copy (no
-// bodies; for give_back, no wall, inlet or outflow face in x or y trimming the rows), it is sent
-// from or received into the lattice itself, a message per slot: one copy instead of three.
+// slot is contiguous in the lattice: where its packing or unpacking would be a plain copy, it is
+// sent from or received into the lattice itself, a message per slot: one copy instead of three.
+// That is where no cell groups change what moves (they do in the AA fill's packing and in every
+// unpacking of a lattice with bodies) and, for give_back's unpacking, no wall, inlet or outflow
+// face in x or y trims the rows.
 //
 // Overlap: begin_fill / begin_give_back start the first split axis's transfers and return; the
 // caller works in between (LbmSolver::step: the lines that touch no ghost layer), calling
