@@ -13,19 +13,13 @@
 #include "immerse/core/error.hpp"
 #include "immerse/reports/benchmark_table.hpp"
 #include "immerse/reports/mann_whitney.hpp"
+#include "immerse/reports/median.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace immerse::reports {
 namespace {
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-}
 
 // ms per iteration of every repetition, by run name, in the order the rows first appear; failed
 // repetitions and aggregates left out.

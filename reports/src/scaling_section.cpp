@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "immerse/reports/median.hpp"
 #include "immerse/reports/report.hpp"
 #include "unbound_command.hpp"
 
@@ -61,15 +62,8 @@ Rounds rounds_of(const fs::path& dir, const char* arrangement) {
   }
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return NAN;
-  std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-}
-
 // Each key's row with every numeric counter the median over the rounds that ran it.
-std::map<std::string, json> median_rows(const Rounds& rounds) {
+std::map<std::string, json> median_over_rounds(const Rounds& rounds) {
   std::map<std::string, std::vector<const json*>> runs;
   for (const auto& round : rounds)
     for (const auto& [key, row] : round) runs[key].push_back(&row);
@@ -81,7 +75,7 @@ std::map<std::string, json> median_rows(const Rounds& rounds) {
       std::vector<double> v;
       for (const json* r : rows)
         if (r->contains(name) && (*r)[name].is_number()) v.push_back((*r)[name].get<double>());
-      value = median(v);
+      value = median(v, NAN);
     }
     out[key] = m;
   }
@@ -155,7 +149,7 @@ void run_scaling_benchmark(const fs::path& bench_dir, const std::string& report_
 
 std::string scaling_section(const ReportContext& ctx) {
   const Rounds threads_rounds = rounds_of(ctx.dir, kThreads), ranks_rounds = rounds_of(ctx.dir, kRanks);
-  const auto by_threads = median_rows(threads_rounds), by_ranks = median_rows(ranks_rounds);
+  const auto by_threads = median_over_rounds(threads_rounds), by_ranks = median_over_rounds(ranks_rounds);
   if (by_threads.empty() || by_ranks.empty()) return "";
   const auto any = by_ranks.begin()->second;
   const int ranks = static_cast<int>(counter(any, "ranks")),
@@ -186,7 +180,7 @@ std::string scaling_section(const ReportContext& ctx) {
       if (x != threads_rounds[r].end() && y != ranks_rounds[r].end())
         ratios.push_back(counter(y->second, "lattice_updates_per_s") / counter(x->second, "lattice_updates_per_s"));
     }
-    md += fmt::format("| {} | {:.0f} | {:.0f} | {:.2f} | {:.3f} | {:.0f} |\n", key, a, b, median(ratios),
+    md += fmt::format("| {} | {:.0f} | {:.0f} | {:.2f} | {:.3f} | {:.0f} |\n", key, a, b, median(ratios, NAN),
                       counter(row, "halo_ms_per_step"), counter(row, "halo_bytes_per_step") / 1e3);
   }
   // What the overlap hides: the exposed exchange against the blocking one, per lattice.
