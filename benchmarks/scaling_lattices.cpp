@@ -84,7 +84,7 @@ void lattice_steps(benchmark::State& state, bool weak, bool overlap, int n) {
 // the AA exchange step's fill and give-back on this rank's block, nothing updated. What moving the
 // halo costs a rank with no work to hide it behind and no neighbour to wait for: the part of the
 // overlapped rows' exchange that is copying, not waiting.
-void exchange_only(benchmark::State& state, bool, bool, int n) {
+void exchange_only(benchmark::State& state, int n) {
   Comm& comm = world();
   lbm3d::LbmParams whole;
   whole.nx = whole.ny = whole.nz = n;
@@ -174,8 +174,7 @@ int main(int argc, char** argv) {
             ->Unit(benchmark::kMillisecond);
   if (world().size() > 1)
     for (int n : {64, 128})
-      benchmark::RegisterBenchmark(("lbm3d_exchange/" + std::to_string(n) + suffix).c_str(), exchange_only, false,
-                                   false, n)
+      benchmark::RegisterBenchmark(("lbm3d_exchange/" + std::to_string(n) + suffix).c_str(), exchange_only, n)
           ->UseManualTime()
           ->Iterations(n == 64 ? 400 : 100)
           ->Unit(benchmark::kMillisecond);
