@@ -151,6 +151,7 @@ std::string scaling_section(const ReportContext& ctx) {
   const Rounds threads_rounds = rounds_of(ctx.dir, kThreads), ranks_rounds = rounds_of(ctx.dir, kRanks);
   const auto by_threads = median_over_rounds(threads_rounds), by_ranks = median_over_rounds(ranks_rounds);
   if (by_threads.empty() || by_ranks.empty()) return "";
+  const std::size_t rounds = std::min(threads_rounds.size(), ranks_rounds.size());
   const auto any = by_ranks.begin()->second;
   const int ranks = static_cast<int>(counter(any, "ranks")),
             threads = static_cast<int>(counter(by_threads.begin()->second, "threads"));
@@ -167,15 +168,14 @@ std::string scaling_section(const ReportContext& ctx) {
       "the wait for its neighbour, unpacking: with overlap, what the update did not hide) and the bytes one rank "
       "sends per step. The goal for strong scaling is {} ranks within 5 % of 1 rank x {} threads.\n\n"
       "| row | 1 x {} MLUPS | {} x 1 MLUPS | ratio | halo ms/step | halo kB/step |\n|---|---|---|---|---|---|\n",
-      threads, ranks, std::min(threads_rounds.size(), ranks_rounds.size()), ranks, ranks, ranks, threads, threads,
-      ranks);
+      threads, ranks, rounds, ranks, ranks, ranks, threads, threads, ranks);
   for (const auto& [key, row] : by_ranks) {
     if (key.rfind("lbm3d_exchange", 0) == 0) continue;  // no update: said below the table
     const auto t = by_threads.find(key);
     const double a = t == by_threads.end() ? NAN : counter(t->second, "lattice_updates_per_s") / 1e6;
     const double b = counter(row, "lattice_updates_per_s") / 1e6;
     std::vector<double> ratios;  // per round that ran the row both ways
-    for (std::size_t r = 0; r < std::min(threads_rounds.size(), ranks_rounds.size()); ++r) {
+    for (std::size_t r = 0; r < rounds; ++r) {
       const auto x = threads_rounds[r].find(key), y = ranks_rounds[r].find(key);
       if (x != threads_rounds[r].end() && y != ranks_rounds[r].end())
         ratios.push_back(counter(y->second, "lattice_updates_per_s") / counter(x->second, "lattice_updates_per_s"));
@@ -197,6 +197,10 @@ std::string scaling_section(const ReportContext& ctx) {
         "goal is >= 90 %).\n\n",
         name, 100 * (1 - exposed / whole), whole, exposed);
   }
+  // Bytes a rank sends per second of its halo phase.
+  auto halo_speed = [](const json& row) {
+    return counter(row, "halo_bytes_per_step") / (1e-3 * counter(row, "halo_ms_per_step"));
+  };
   // The exchange alone: what of the exposed exchange is copying that a rank's core does anyway.
   const auto alone = by_ranks.find("lbm3d_exchange/128");
   if (alone != by_ranks.end())
@@ -206,15 +210,13 @@ std::string scaling_section(const ReportContext& ctx) {
         "own cores (packing where a plane is not contiguous, and Open MPI's copy of each message, made by the "
         "receiver inside its MPI calls), which overlap interleaves with the update but cannot hide. The blocking "
         "row's exchange adds the wait for the neighbour.\n\n",
-        counter(alone->second, "halo_ms_per_step"),
-        counter(alone->second, "halo_bytes_per_step") / counter(alone->second, "halo_ms_per_step") / 1e6);
+        counter(alone->second, "halo_ms_per_step"), halo_speed(alone->second) / 1e9);
   // The model's inputs: this run's rate per rank and halo speed, and stated figures for the rest.
   const auto strong = by_ranks.find("lbm3d_strong/128"), blocking = by_ranks.find("lbm3d_strong_blocking/128");
   if (strong == by_ranks.end() || blocking == by_ranks.end()) return md;
   const double rate = counter(strong->second, "lattice_updates_per_s") / ranks;
-  const auto& speed_row = alone != by_ranks.end() ? alone->second : blocking->second;
   const std::string speed_from = alone != by_ranks.end() ? "exchange/128" : "strong_blocking/128";
-  const double local_bw = counter(speed_row, "halo_bytes_per_step") / (1e-3 * counter(speed_row, "halo_ms_per_step"));
+  const double local_bw = halo_speed(alone != by_ranks.end() ? alone->second : blocking->second);
   // H100 SXM: 3.35 TB/s HBM3 (NVIDIA's data sheet), the AA step at 80 % of it moving 120 B per cell
   // (15 FP32 populations read and written): an assumption until a GPU run measures it.
   const double h100_rate = 0.8 * 3.35e12 / 120;
