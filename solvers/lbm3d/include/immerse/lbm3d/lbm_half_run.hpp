@@ -1,11 +1,11 @@
 #pragma once
 // A run of binary16-stored cells relaxed with the conversions inside the vector loop (host, AVX-512
 // with BW and VL: 16 cells per vector; or AVX2 with F16C: 8): each vector widens its 15 inputs with
-// vcvtph2ps, relaxes them in registers through bgk_collide on a float lane type, and narrows its 15
-// results with vcvtps2ph, with no float blocks in L1 between (lbm_line_kernel.hpp's water_run
-// otherwise widens and narrows whole runs). The last cells are one partial vector (AVX-512: masked;
-// AVX2: through an 8-cell buffer). All 15 loads of a vector come before its stores, so in place
-// (the AA pattern) stays safe.
+// vcvtph2ps, relaxes them in registers as the stored deviations (bgk_collide with the lattice's
+// shift, on a float lane type), and narrows its 15 results with vcvtps2ph, with no float blocks in
+// L1 between (lbm_line_kernel.hpp's water_run otherwise widens and narrows whole runs). The last
+// cells are one partial vector (AVX-512: masked; AVX2: through an 8-cell buffer). All 15 loads of a
+// vector come before its stores, so in place (the AA pattern) stays safe.
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && !defined(__NVCC__) && !defined(__clang__)
 #define IMMERSE_LBM_HALF_AVX512 1
 #elif defined(__AVX2__) && defined(__F16C__) && !defined(__NVCC__) && !defined(__clang__)
@@ -84,27 +84,25 @@ struct HalfVector {  // 8 cells; the tail goes through an 8-cell buffer
 #endif
 
 // m cells from in[q][0..m) to out[q][0..m), binary16 shifted by ref[q] and scaled by 1 / inv_scale;
-// the relaxation constants as CollideStream holds them.
+// the relaxation constants as CollideStream holds them. The widened halves are the deviations
+// bgk_collide relaxes with the lattice's shift (BgkShift), so no population is shifted and scaled
+// on its way in or out: two vector operations less per population.
 template <bool Forced>
 inline void relax_half_run(const float omega, const float pref, const float force[3], const float ref[15],
                            const float inv_scale, const std::uint16_t* const in[15], std::uint16_t* const out[15],
                            const int m) {
   using L = HalfVector::Lanes;
-  const BgkCoefficients<L> c{L(omega), L(pref), L(force[0]), L(force[1]), L(force[2])};
-  const L s(inv_scale), is(1.0f / inv_scale);
-  // The scale is a power of two, so g * is - ref * is (one fused multiply-add) rounds exactly as
-  // (g - ref) * is: the same bits as store_shifted_half, one vector operation less per population.
-  float ref_scaled[15];
-  for (int q = 0; q < 15; ++q) ref_scaled[q] = ref[q] / inv_scale;
+  const BgkShift<L> shift{L(inv_scale), L(ref[0]), L(ref[1]), L(ref[7])};  // rest, face, corner shifts
+  const BgkCoefficients<L> c{L(omega), L(pref), L(force[0]), L(force[1]), L(force[2]), shift};
   for (int a0 = 0; a0 < m; a0 += HalfVector::width) {
     const HalfVector v(m - a0);
     L f[15];
-    for (int q = 0; q < 15; ++q) f[q] = v.load(in[q] + a0) * s + L(ref[q]);
+    for (int q = 0; q < 15; ++q) f[q] = v.load(in[q] + a0);
     L g[15];
-    bgk_collide<Forced>(c, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12], f[13],
-                        f[14], g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9], g[10], g[11], g[12], g[13],
-                        g[14]);
-    for (int q = 0; q < 15; ++q) v.store(out[q] + a0, g[q] * is - L(ref_scaled[q]));
+    bgk_collide<Forced, true>(c, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12], f[13],
+                              f[14], g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9], g[10], g[11], g[12],
+                              g[13], g[14]);
+    for (int q = 0; q < 15; ++q) v.store(out[q] + a0, g[q]);
   }
 }
 

@@ -204,41 +204,69 @@ KOKKOS_FORCEINLINE_FUNCTION void moments(const Real f[15], const Real force[3], 
 // sums of vx +- vy and vz. Written on named scalars, not arrays: GCC vectorises the host line
 // kernel's loop over cells only then (lbm_line_kernel.hpp); every path (device cells, host runs,
 // the x ends) relaxes through this one function.
+//
+// The populations may come as scaled deviations d_q = (f_q - r_q) / scale from shifts r_q = w_q r
+// (BgkShift; binary16 storage keeps its populations so, lbm_storage.hpp). Then rho = r + scale sum d,
+// j = scale sum e d (the shifts carry no momentum), and the relaxed deviation is
+//   d'_q = (1 - omega) d_q + (omega f_eq(q) - omega r_q + forcing_q) / scale,
+// so the coefficients below hold omega w / scale, omega r_q / scale and pref w / scale, and no
+// population is converted to f and back. Full populations are the shift 0, scale 1.
+template <class Real>
+struct BgkShift {
+  Real scale = Real(1);                                   // a stored deviation of 1 is this much population
+  Real rest = Real(0), face = Real(0), corner = Real(0);  // r_q of the rest, face and corner directions
+};
+
 template <class Real>
 struct BgkCoefficients {
-  Real keep;        // 1 - omega
-  Real a0, a1, a7;  // omega w for the rest, face and corner weights
-  Real b0, b1, b7;  // pref w (Guo), same classes
-  Real F0, F1, F2;  // the body force per unit volume
-  Real eF[7];       // 3 e_q.F of the pairs q = 1, 3, ... 13
+  Real keep;            // 1 - omega
+  Real a0, a1, a7;      // omega w / scale for the rest, face and corner weights
+  Real c0, c1, c7;      // omega r_q / scale, same classes
+  Real b0, b1, b7;      // pref w / scale (Guo), same classes
+  Real F0, F1, F2;      // the body force per unit volume
+  Real hF0, hF1, hF2;   // F / (2 scale): Guo's half-force shift of j in deviation units
+  Real eF[7];           // 3 e_q.F of the pairs q = 1, 3, ... 13
+  Real rho_shift;       // sum of the shifts r_q: rho = rho_shift + scale sum d
+  Real scale, v_scale;  // scale, and 3 scale: v = 3 j / rho = v_scale (sum e d + F / (2 scale)) / rho
 
-  KOKKOS_INLINE_FUNCTION BgkCoefficients(Real omega, Real pref, Real fx, Real fy, Real fz)
+  KOKKOS_INLINE_FUNCTION BgkCoefficients(Real omega, Real pref, Real fx, Real fy, Real fz,
+                                         const BgkShift<Real>& shift = BgkShift<Real>())
       : keep(Real(1) - omega),
-        a0(omega * Real(2.0 / 9.0)),
-        a1(omega * Real(1.0 / 9.0)),
-        a7(omega * Real(1.0 / 72.0)),
-        b0(pref * Real(2.0 / 9.0)),
-        b1(pref * Real(1.0 / 9.0)),
-        b7(pref * Real(1.0 / 72.0)),
+        a0(omega * Real(2.0 / 9.0) / shift.scale),
+        a1(omega * Real(1.0 / 9.0) / shift.scale),
+        a7(omega * Real(1.0 / 72.0) / shift.scale),
+        c0(omega * shift.rest / shift.scale),
+        c1(omega * shift.face / shift.scale),
+        c7(omega * shift.corner / shift.scale),
+        b0(pref * Real(2.0 / 9.0) / shift.scale),
+        b1(pref * Real(1.0 / 9.0) / shift.scale),
+        b7(pref * Real(1.0 / 72.0) / shift.scale),
         F0(fx),
         F1(fy),
         F2(fz),
+        hF0(Real(0.5) * fx / shift.scale),
+        hF1(Real(0.5) * fy / shift.scale),
+        hF2(Real(0.5) * fz / shift.scale),
         eF{Real(3) * fx,
            Real(3) * fy,
            Real(3) * fz,
            Real(3) * (fx + fy + fz),
            Real(3) * (fx + fy - fz),
            Real(3) * (fx - fy + fz),
-           Real(3) * (fx - fy - fz)} {}
+           Real(3) * (fx - fy - fz)},
+        rho_shift(shift.rest + Real(6) * shift.face + Real(8) * shift.corner),
+        scale(shift.scale),
+        v_scale(Real(3) * shift.scale) {}
 };
 
-// One pair (q, -q): populations fp, fm to gp, gm. A, B: the pair's weight class; s = e_q.v;
-// eF = 3 e_q.F (Forced only).
+// One pair (q, -q): populations fp, fm to gp, gm. Of the pair's weight class: A = omega w rho / scale,
+// AK = A K - omega r_q / scale, hA = A / 2 and B = pref w / scale; s = e_q.v; eF = 3 e_q.F (Forced
+// only).
 template <bool Forced, class Real>
-KOKKOS_FORCEINLINE_FUNCTION void bgk_pair(const Real keep, const Real K, const Real vF, const Real A, const Real B,
-                                          const Real s, const Real eF, const Real fp, const Real fm, Real& gp,
-                                          Real& gm) {
-  Real even = A * (K + Real(0.5) * s * s), sign = A * s;
+KOKKOS_FORCEINLINE_FUNCTION void bgk_pair(const Real keep, const Real AK, const Real hA, const Real vF, const Real A,
+                                          const Real B, const Real s, const Real eF, const Real fp, const Real fm,
+                                          Real& gp, Real& gm) {
+  Real even = AK + (hA * s) * s, sign = A * s;
   if constexpr (Forced) {
     even += B * (s * eF - vF);
     sign += B * eF;
@@ -247,8 +275,10 @@ KOKKOS_FORCEINLINE_FUNCTION void bgk_pair(const Real keep, const Real K, const R
   gm = keep * fm + (even - sign);
 }
 
-// One cell: streamed populations f0..f14 (D3Q15 order) to relaxed g0..g14.
-template <bool Forced, class Real>
+// One cell: streamed populations f0..f14 (D3Q15 order; deviations when Shifted, with c's shift) to
+// relaxed g0..g14 (the same kind). Unshifted, the shift's terms are left out at compile time: c's
+// shift is then the default one (0, scale 1), and the FP32 line kernel keeps its registers.
+template <bool Forced, bool Shifted = false, class Real>
 KOKKOS_FORCEINLINE_FUNCTION void bgk_collide(const BgkCoefficients<Real>& c, const Real f0, const Real f1,
                                              const Real f2, const Real f3, const Real f4, const Real f5, const Real f6,
                                              const Real f7, const Real f8, const Real f9, const Real f10,
@@ -258,30 +288,33 @@ KOKKOS_FORCEINLINE_FUNCTION void bgk_collide(const BgkCoefficients<Real>& c, con
                                              Real& g14) {
   // Corner pairs: 7 (1,1,1), 9 (1,1,-1), 11 (1,-1,1), 13 (1,-1,-1); odd q is the + member.
   const Real d7 = f7 - f8, d9 = f9 - f10, d11 = f11 - f12, d13 = f13 - f14;
-  const Real rho =
+  const Real sum =
       ((f0 + (f1 + f2)) + ((f3 + f4) + (f5 + f6))) + (((f7 + f8) + (f9 + f10)) + ((f11 + f12) + (f13 + f14)));
   Real jx = (f1 - f2) + ((d7 + d9) + (d11 + d13)), jy = (f3 - f4) + ((d7 + d9) - (d11 + d13)),
        jz = (f5 - f6) + ((d7 - d9) + (d11 - d13));
   if constexpr (Forced) {  // Guo's half-force shift of the velocity
-    jx += Real(0.5) * c.F0;
-    jy += Real(0.5) * c.F1;
-    jz += Real(0.5) * c.F2;
+    jx += c.hF0;
+    jy += c.hF1;
+    jz += c.hF2;
   }
-  const Real r3 = Real(3) / rho;
+  const Real rho = Shifted ? c.rho_shift + c.scale * sum : sum;
+  const Real r3 = (Shifted ? c.v_scale : Real(3)) / rho;
   const Real vx = jx * r3, vy = jy * r3, vz = jz * r3;
   const Real K = Real(1) - Real(1.0 / 6.0) * (vx * vx + vy * vy + vz * vz);
   const Real A0 = c.a0 * rho, A1 = c.a1 * rho, A7 = c.a7 * rho;
+  const Real AK1 = Shifted ? A1 * K - c.c1 : A1 * K, AK7 = Shifted ? A7 * K - c.c7 : A7 * K;
+  const Real hA1 = Real(0.5) * A1, hA7 = Real(0.5) * A7;
   const Real vF = Forced ? vx * c.F0 + vy * c.F1 + vz * c.F2 : Real(0);
-  g0 = c.keep * f0 + A0 * K;
+  g0 = c.keep * f0 + (Shifted ? A0 * K - c.c0 : A0 * K);
   if constexpr (Forced) g0 -= c.b0 * vF;
-  bgk_pair<Forced>(c.keep, K, vF, A1, c.b1, vx, c.eF[0], f1, f2, g1, g2);
-  bgk_pair<Forced>(c.keep, K, vF, A1, c.b1, vy, c.eF[1], f3, f4, g3, g4);
-  bgk_pair<Forced>(c.keep, K, vF, A1, c.b1, vz, c.eF[2], f5, f6, g5, g6);
+  bgk_pair<Forced>(c.keep, AK1, hA1, vF, A1, c.b1, vx, c.eF[0], f1, f2, g1, g2);
+  bgk_pair<Forced>(c.keep, AK1, hA1, vF, A1, c.b1, vy, c.eF[1], f3, f4, g3, g4);
+  bgk_pair<Forced>(c.keep, AK1, hA1, vF, A1, c.b1, vz, c.eF[2], f5, f6, g5, g6);
   const Real pxy = vx + vy, mxy = vx - vy;
-  bgk_pair<Forced>(c.keep, K, vF, A7, c.b7, pxy + vz, c.eF[3], f7, f8, g7, g8);
-  bgk_pair<Forced>(c.keep, K, vF, A7, c.b7, pxy - vz, c.eF[4], f9, f10, g9, g10);
-  bgk_pair<Forced>(c.keep, K, vF, A7, c.b7, mxy + vz, c.eF[5], f11, f12, g11, g12);
-  bgk_pair<Forced>(c.keep, K, vF, A7, c.b7, mxy - vz, c.eF[6], f13, f14, g13, g14);
+  bgk_pair<Forced>(c.keep, AK7, hA7, vF, A7, c.b7, pxy + vz, c.eF[3], f7, f8, g7, g8);
+  bgk_pair<Forced>(c.keep, AK7, hA7, vF, A7, c.b7, pxy - vz, c.eF[4], f9, f10, g9, g10);
+  bgk_pair<Forced>(c.keep, AK7, hA7, vF, A7, c.b7, mxy + vz, c.eF[5], f11, f12, g11, g12);
+  bgk_pair<Forced>(c.keep, AK7, hA7, vF, A7, c.b7, mxy - vz, c.eF[6], f13, f14, g13, g14);
 }
 
 // bgk_collide on arrays, for the cell-by-cell paths.
