@@ -56,17 +56,15 @@ class HaloBuffers {
   }
   template <class Pack>
   void begin(const Runs& runs, int dest, int source, const Pack& pack, int tag) {
+    const std::size_t bytes = runs.part * sizeof(T);
+    std::vector<Comm::SendPart> out;
+    std::vector<Comm::RecvPart> in;
     if (dest >= 0) {
       if (runs.from.empty()) {
         pack();
         if (!direct_) Kokkos::deep_copy(h_send_, send);
       }
       Exec().fence();  // what pack() or earlier kernels wrote is in memory before MPI reads it
-    }
-    const std::size_t bytes = runs.part * sizeof(T);
-    std::vector<Comm::SendPart> out;
-    std::vector<Comm::RecvPart> in;
-    if (dest >= 0) {
       sent_ += runs.parts * bytes;
       for (int i = 0; i < runs.parts; ++i)
         out.push_back(
