@@ -14,8 +14,12 @@
 //   result's destination; the two x ends are one-cell runs with their end plans (plan_end); cells
 //   next to a body, lines where a periodic face brings a body in, and ends with a body across a
 //   face go cell by cell through AaStep::exchange_cell, the reference the device spaces run.
+// - whole lines (AVX-512 hosts, FP32 and binary16; lbm_line_run.hpp): in the local step a line of
+//   plain water, in the exchange step one whose plan pulls every direction and whose ends are
+//   plain too, runs as one pass of 16-cell vectors, the end cells in the first and last vector.
 #include "immerse/lbm3d/lbm_aa_kernels.hpp"
 #include "immerse/lbm3d/lbm_line_kernel.hpp"
+#include "immerse/lbm3d/lbm_line_run.hpp"
 
 namespace immerse::lbm3d {
 
@@ -23,6 +27,7 @@ template <class Pop, class Exec>
 struct AaLines {
   using Lines = CollideStreamLines<Pop, Exec>;
   using Plan = typename Lines::LinePlan;
+  using Real = typename Lines::Real;
   static constexpr int kRun = Lines::kRun;
   AaStep<Pop, Exec> step;      // the buffer, the lattice and the relaxation (step.k); cells outside the runs
   Lines lines{step.k, false};  // plans and SIMD runs over the same lattice and relaxation
@@ -38,6 +43,17 @@ struct AaLines {
     Pop value[2][15];     // their constant-kind sources as stored
   };
   InsideEnds inside_ends = make_inside_ends();
+#if defined(IMMERSE_LBM_LINE_AVX512)
+  // Whole lines (lbm_line_run.hpp): the exchange step's lines away from the y and z faces, their
+  // run and their ends' fixes worked out once from the plans above (other lines: line by line).
+  struct WholeLines {
+    bool usable = false;   // FP32 or binary16, and inside_ends.usable
+    long in[15], out[15];  // direction q of cell i from in[q] + i, result q to out[q] + i (from the first cell)
+    LineEnd<Pop> ends[2];  // cells 0 and nx - 1
+  };
+  WholeLines whole = make_whole_lines();
+  BgkCoefficients<Real> line_coefficients = make_line_coefficients();  // binary16: with the storage's shift
+#endif
 
   InsideEnds make_inside_ends() const {
     const auto& lat = step.k.lat;
@@ -56,6 +72,144 @@ struct AaLines {
       }
     }
     return e;
+  }
+
+#if defined(IMMERSE_LBM_LINE_AVX512)
+  // The exchange step's run of a line whose interior plan `run` pulls every direction: direction q
+  // of cell i from in[q] + i, result q to out[q] + i, offsets from the line's first cell (the plan's
+  // sources are relative to it).
+  void run_offsets(const Plan& run, long in[15], long out[15]) const {
+    const long n = step.k.lat.stride;
+    for (int q = 0; q < 15; ++q) {
+      const int r = D3Q15::opposite(q);
+      in[q] = r * n + run.source[q];
+      out[q] = q * n + run.source[r];
+    }
+  }
+
+  // End cell `cell` of such a line, by its end plan `end` (sources relative to the line's first
+  // cell; `value` its constant-kind sources as stored): what it reads and writes elsewhere than the
+  // run (in, out: run_offsets), as plan_pointers and end_run would.
+  LineEnd<Pop> line_end(const Plan& end, const Pop value[15], const int cell, const long in[15],
+                        const long out[15]) const {
+    const long n = step.k.lat.stride;
+    LineEnd<Pop> e;
+    e.cell = cell;
+    for (int q = 0; q < 15; ++q) {
+      const int r = D3Q15::opposite(q);
+      e.value[q] = value[q];
+      if (end.kind[q] == Plan::kConstant) {
+        e.add_read(q, true, 0);
+      } else {
+        const long at = (end.kind[q] == Plan::kPull ? r * n + end.source[q] : q * n) + cell;
+        if (at != in[q] + cell) e.add_read(q, false, at);
+      }
+      if (end.kind[r] == Plan::kConstant) {  // pushed into an open face: the own slot -q takes the face's value
+        e.add_write(q, true, r * n + cell);
+      } else {
+        const long at = (end.kind[r] == Plan::kPull ? q * n + end.source[r] : r * n) + cell;
+        if (at != out[q] + cell) e.add_write(q, false, at);
+      }
+    }
+    return e;
+  }
+
+  WholeLines make_whole_lines() const {
+    WholeLines w;
+    if (!kLineVectors<Pop> || !inside_ends.usable) return w;
+    Plan interior = lines.plan_interior(1, 1);
+    const long base = static_cast<long>(step.k.lat.nx) * (1 + static_cast<long>(step.k.lat.ny));  // line (1, 1)
+    for (int q = 0; q < 15; ++q) interior.source[q] -= base;
+    run_offsets(interior, w.in, w.out);
+    for (int end = 0; end < 2; ++end)
+      w.ends[end] =
+          line_end(inside_ends.plan[end], inside_ends.value[end], end == 0 ? 0 : step.k.lat.nx - 1, w.in, w.out);
+    w.usable = true;
+    return w;
+  }
+
+  BgkCoefficients<Real> make_line_coefficients() const {
+    const auto& k = step.k;
+    BgkShift<Real> shift;
+    if constexpr (LbmStore<Pop>::kHalf) shift = {k.lat.inv_scale, k.lat.ref[0], k.lat.ref[1], k.lat.ref[7]};
+    return BgkCoefficients<Real>(k.omega, k.force_pref, k.force[0], k.force[1], k.force[2], shift);
+  }
+
+  // relax_line on line `base`: the run by the offsets in, out (run_offsets, or the local step's
+  // own slots when ends is nullptr).
+  void relax_whole(const long base, const long in[15], const long out[15], const LineEnd<Pop>* ends) const {
+    if constexpr (kLineVectors<Pop>) {
+      Pop* f = step.f.data() + base;
+      Pop* from[15];
+      Pop* to[15];
+      for (int q = 0; q < 15; ++q) from[q] = f + in[q], to[q] = f + out[q];
+      const BgkCoefficients<FloatLanes<64>> c(line_coefficients);
+      if (step.k.forced)
+        relax_line<true>(c, from, to, f, step.k.lat.nx, ends);
+      else
+        relax_line<false>(c, from, to, f, step.k.lat.nx, ends);
+    }
+  }
+#endif
+
+  // The local step's line `base` in whole vectors (lbm_line_run.hpp) when it is plain water
+  // throughout. False: not done, take the runs.
+  bool local_whole(const long base) const {
+#if defined(IMMERSE_LBM_LINE_AVX512)
+    const auto& lat = step.k.lat;
+    if (!kLineVectors<Pop> || lines.water_cells(base, lat.nx, kWater) != lat.nx) return false;
+    long in[15], out[15];
+    for (int q = 0; q < 15; ++q) {
+      in[q] = q * lat.stride;
+      out[q] = D3Q15::opposite(q) * lat.stride;
+    }
+    relax_whole(base, in, out, nullptr);
+    return true;
+#else
+    (void)base;
+    return false;
+#endif
+  }
+
+  // The exchange step's line (j, kk) in whole vectors, ends included (lbm_line_run.hpp), when it is
+  // plain water throughout, its interior plan pulls every direction and its two ends are plain.
+  // False: not done, take the runs. Which lines qualify depends on the lattice's faces, bodies and
+  // groups only, never on its split into blocks.
+  bool exchange_whole(const int j, const int kk, const long base) const {
+#if defined(IMMERSE_LBM_LINE_AVX512)
+    const auto& lat = step.k.lat;
+    if (!kLineVectors<Pop> || lat.nx < 2 || lines.water_cells(base, lat.nx, kWater) != lat.nx) return false;
+    const bool inside = j > 0 && kk > 0 && j < lat.ny - 1 && kk < lat.nz - 1;
+    if (whole.usable && inside) {
+      relax_whole(base, whole.in, whole.out, whole.ends);
+      return true;
+    }
+    Plan plan = lines.plan_interior(j, kk);
+    if (plan.wrapped_body) return false;
+    for (int q = 0; q < 15; ++q)
+      if (plan.kind[q] != Plan::kPull) return false;
+    Plan end[2] = {lines.plan_end(plan, 0, base), lines.plan_end(plan, lat.nx - 1, base)};
+    if (!lines.plain_end(end[0], 0, base) || !lines.plain_end(end[1], lat.nx - 1, base)) return false;
+    for (int q = 0; q < 15; ++q) plan.source[q] -= base;  // from the line's first cell, as line_end takes them
+    long in[15], out[15];
+    run_offsets(plan, in, out);
+    LineEnd<Pop> ends[2];
+    for (int e = 0; e < 2; ++e) {
+      Pop value[15];
+      for (int q = 0; q < 15; ++q) {
+        value[q] = lat.enc(end[e].value[q], q);
+        end[e].source[q] -= base;
+      }
+      ends[e] = line_end(end[e], value, e == 0 ? 0 : lat.nx - 1, in, out);
+    }
+    relax_whole(base, in, out, ends);
+    return true;
+#else
+    (void)j;
+    (void)kk;
+    (void)base;
+    return false;
+#endif
   }
 
   void operator()(const int line) const {
@@ -78,8 +232,10 @@ struct AaLines {
     const bool seam = (lat.border[2] == kPeriodic && (j == 0 || j == lat.ny - 1)) ||
                       (lat.border[4] == kPeriodic && (kk == 0 || kk == lat.nz - 1));
     const bool wrapped = step.bodies && seam && lines.plan_interior(j, kk).wrapped_body;
+    const bool ends_apart = step.bodies && lat.nx > 1 && (seam || lat.border[0] == kPeriodic);
+    if (!ends_apart && local_whole(base)) return;
     int i = 0, end = lat.nx;
-    if (step.bodies && lat.nx > 1 && (seam || lat.border[0] == kPeriodic)) {
+    if (ends_apart) {
       step.local_cell(base);
       step.local_cell(base + lat.nx - 1);
       i = 1;
@@ -123,6 +279,7 @@ struct AaLines {
     const auto& lat = step.k.lat;
     const int j = line % lat.ny, kk = line / lat.ny;
     const long base = static_cast<long>(line) * lat.nx, n = lat.stride;
+    if (exchange_whole(j, kk, base)) return;
     const Plan plan = lines.plan_interior(j, kk);
     Pop* f = step.f.data();
     Pop constant[15][kRun];  // constant-kind sources read these as if they were a line

@@ -257,6 +257,30 @@ struct BgkCoefficients {
         rho_shift(shift.rest + Real(6) * shift.face + Real(8) * shift.corner),
         scale(shift.scale),
         v_scale(Real(3) * shift.scale) {}
+
+  // The same coefficients on another arithmetic type (a scalar set broadcast to SIMD lanes).
+  template <class From>
+  KOKKOS_INLINE_FUNCTION explicit BgkCoefficients(const BgkCoefficients<From>& s)
+      : keep(s.keep),
+        a0(s.a0),
+        a1(s.a1),
+        a7(s.a7),
+        c0(s.c0),
+        c1(s.c1),
+        c7(s.c7),
+        b0(s.b0),
+        b1(s.b1),
+        b7(s.b7),
+        F0(s.F0),
+        F1(s.F1),
+        F2(s.F2),
+        hF0(s.hF0),
+        hF1(s.hF1),
+        hF2(s.hF2),
+        eF{s.eF[0], s.eF[1], s.eF[2], s.eF[3], s.eF[4], s.eF[5], s.eF[6]},
+        rho_shift(s.rho_shift),
+        scale(s.scale),
+        v_scale(s.v_scale) {}
 };
 
 // One pair (q, -q): populations fp, fm to gp, gm. Of the pair's weight class: A = omega w rho / scale,

@@ -1,0 +1,188 @@
+#pragma once
+// A whole x line of plain water relaxed in one pass of AVX-512 vectors, its two end cells included
+// (host, GCC; FP32 and binary16 storage, 16 cells per vector).
+//
+// An end cell differs from the line's other cells only in the few directions that cross its x face
+// (a periodic wrap, a bounce-back, a constant, a result dropped into an open face). LineEnd lists
+// them, and the end's lane of the first or last vector reads and writes those directions through
+// masked loads and stores plus a one-lane insert or extract. A one-cell run per end cost the
+// exchange step a sixth of its time at 256^3, and a line of 64-cell runs set up each run anew.
+// Lanes past the line's last cell are masked off (a resting cell).
+//
+// In place (the AA pattern) stays safe: each vector loads all of its inputs, the ends' included,
+// before it stores a result, and an end's listed inputs and outputs are its own slots, as a one-cell
+// run by its end plan reads and writes them.
+//
+// The arithmetic is bgk_collide on 16 float lanes, as in the binary16 runs (lbm_half_run.hpp). For
+// FP32 it may round differently in the last bit from the compiler-vectorised runs (which fuse
+// multiply-adds their own way), so which lines run whole depends only on the lattice (its faces,
+// bodies and groups), never on how it is split into blocks: a cell gets the same bits either way.
+#include "immerse/lbm3d/lbm_half_run.hpp"
+
+#if defined(IMMERSE_LBM_HALF_AVX512)
+#define IMMERSE_LBM_LINE_AVX512 1
+#include <immintrin.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "immerse/lbm3d/lbm_kernels.hpp"
+#include "immerse/lbm3d/streaming_store.hpp"
+
+namespace immerse::lbm3d {
+
+// An end cell of a line: where its plan reads or writes a direction elsewhere than the line's run.
+// Offsets are from the line's first cell in the population buffer (the block stride included).
+template <class Pop>
+struct LineEnd {
+  int cell = 0;                    // 0 or nx - 1
+  int reads = 0, writes = 0;       // how many of the lists below are used
+  unsigned char read_q[15] = {};   // direction q arrives ...
+  bool read_constant[15] = {};     // ... as the constant value[q], or ...
+  long read_at[15] = {};           // ... from this slot
+  unsigned char write_q[15] = {};  // result q goes ...
+  bool write_constant[15] = {};    // ... nowhere (an open face: value[-q] goes to write_at instead), or ...
+  long write_at[15] = {};          // ... to this slot
+  Pop value[15] = {};              // constant-kind populations as stored, by direction
+  unsigned short load_keep[15];    // by direction: the lanes of the cell's vector loaded from the line
+  unsigned short store_keep[15];   // by direction: the lanes stored to the line
+
+  LineEnd() {
+    for (int q = 0; q < 15; ++q) load_keep[q] = store_keep[q] = 0xFFFF;
+  }
+  unsigned short lane_bit() const { return static_cast<unsigned short>(1u << (cell % 16)); }
+  void add_read(const int q, const bool constant, const long at) {
+    read_q[reads] = static_cast<unsigned char>(q);
+    read_constant[reads] = constant;
+    read_at[reads++] = at;
+    load_keep[q] &= static_cast<unsigned short>(~lane_bit());
+  }
+  void add_write(const int q, const bool constant, const long at) {
+    write_q[writes] = static_cast<unsigned char>(q);
+    write_constant[writes] = constant;
+    write_at[writes++] = at;
+    store_keep[q] &= static_cast<unsigned short>(~lane_bit());
+  }
+};
+
+// The stored type's vector of 16 cells: the raw stored lanes, and the float lanes of the arithmetic.
+template <class Pop>
+struct LineVector;
+
+template <>
+struct LineVector<float> {
+  using Raw = __m512;
+  static constexpr bool kShifted = false;  // full populations
+  static Raw load(const float* p) { return _mm512_loadu_ps(p); }
+  // Masked-off lanes hold a resting cell of unit density (no division by zero).
+  static Raw load(const float* p, __mmask16 m) { return _mm512_mask_loadu_ps(_mm512_set1_ps(1.0f / 15.0f), m, p); }
+  static Raw with_lane(Raw v, int lane, float x) {
+    return _mm512_mask_broadcastss_ps(v, __mmask16(1u << lane), _mm_set_ss(x));
+  }
+  static FloatLanes<64> widen(Raw v) { return FloatLanes<64>(v); }
+  static Raw narrow(FloatLanes<64> x) { return x.x; }
+  static void store(float* p, Raw v) { _mm512_storeu_ps(p, v); }
+  static void store(float* p, __mmask16 m, Raw v) { _mm512_mask_storeu_ps(p, m, v); }
+  static float lane(Raw v, int lane) { return _mm512_cvtss_f32(_mm512_permutexvar_ps(_mm512_set1_epi32(lane), v)); }
+};
+
+template <>
+struct LineVector<std::uint16_t> {  // binary16 deviations (lbm_storage.hpp); masked-off lanes: 0, the rest state
+  using Raw = __m256i;
+  static constexpr bool kShifted = true;
+  static Raw load(const std::uint16_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+  static Raw load(const std::uint16_t* p, __mmask16 m) { return _mm256_maskz_loadu_epi16(m, p); }
+  static Raw with_lane(Raw v, int lane, std::uint16_t x) {
+    return _mm256_mask_set1_epi16(v, __mmask16(1u << lane), static_cast<short>(x));
+  }
+  static FloatLanes<64> widen(Raw v) { return FloatLanes<64>(_mm512_cvtph_ps(v)); }
+  static Raw narrow(FloatLanes<64> x) { return _mm512_cvtps_ph(x.x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+  static void store(std::uint16_t* p, Raw v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+  static void store(std::uint16_t* p, __mmask16 m, Raw v) { _mm256_mask_storeu_epi16(p, m, v); }
+  static std::uint16_t lane(Raw v, int lane) {
+    const __m256i x = _mm256_permutexvar_epi16(_mm256_set1_epi16(static_cast<short>(lane)), v);
+    return static_cast<std::uint16_t>(_mm_cvtsi128_si32(_mm256_castsi256_si128(x)));
+  }
+};
+
+template <class Pop>
+constexpr bool kLineVectors = std::is_same_v<Pop, float> || std::is_same_v<Pop, std::uint16_t>;
+
+// The vector of cells a0 .. a0 + 15, direction q of cell a from in[q][a], result q to out[q][a].
+// Edge: a vector with an end (first / last: nullptr if not here) or past the line's last cell (mask:
+// the cells in the line); the others load and store without masks, which on AMD's cores cost
+// several times a plain store.
+template <bool Forced, bool Edge, class Pop>
+__attribute__((always_inline)) inline void relax_line_vector(const BgkCoefficients<FloatLanes<64>>& c,
+                                                             Pop* const in[15], Pop* const out[15], Pop* const line,
+                                                             const int a0, const __mmask16 mask,
+                                                             const LineEnd<Pop>* const first,
+                                                             const LineEnd<Pop>* const last) {
+  using V = LineVector<Pop>;
+  typename V::Raw raw[15];
+  if constexpr (!Edge) {
+    for (int q = 0; q < 15; ++q) raw[q] = V::load(in[q] + a0);
+  } else {
+    for (int q = 0; q < 15; ++q) {
+      const __mmask16 keep = mask & (first ? first->load_keep[q] : 0xFFFF) & (last ? last->load_keep[q] : 0xFFFF);
+      raw[q] = keep == 0xFFFF ? V::load(in[q] + a0) : V::load(in[q] + a0, keep);
+    }
+    for (const LineEnd<Pop>* e : {first, last})
+      if (e)
+        for (int k = 0; k < e->reads; ++k) {
+          const int q = e->read_q[k];
+          raw[q] = V::with_lane(raw[q], e->cell - a0, e->read_constant[k] ? e->value[q] : line[e->read_at[k]]);
+        }
+  }
+  FloatLanes<64> f[15], g[15];
+  for (int q = 0; q < 15; ++q) f[q] = V::widen(raw[q]);
+  bgk_collide<Forced, V::kShifted>(c, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12],
+                                   f[13], f[14], g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9], g[10],
+                                   g[11], g[12], g[13], g[14]);
+  for (int q = 0; q < 15; ++q) raw[q] = V::narrow(g[q]);
+  if constexpr (!Edge) {
+    for (int q = 0; q < 15; ++q) V::store(out[q] + a0, raw[q]);
+  } else {
+    for (int q = 0; q < 15; ++q) {
+      const __mmask16 keep = mask & (first ? first->store_keep[q] : 0xFFFF) & (last ? last->store_keep[q] : 0xFFFF);
+      if (keep == 0xFFFF)
+        V::store(out[q] + a0, raw[q]);
+      else
+        V::store(out[q] + a0, keep, raw[q]);
+    }
+    for (const LineEnd<Pop>* e : {first, last})
+      if (e)
+        for (int k = 0; k < e->writes; ++k) {
+          const int q = e->write_q[k];
+          line[e->write_at[k]] = e->write_constant[k] ? e->value[D3Q15::opposite(q)] : V::lane(raw[q], e->cell - a0);
+        }
+  }
+}
+
+// The n cells of a line; `line` is its first cell, which the ends' offsets start from (ends:
+// cells 0 and n - 1, or nullptr: none listed, as in the local step).
+template <bool Forced, class Pop>
+inline void relax_line(const BgkCoefficients<FloatLanes<64>>& c, Pop* const in[15], Pop* const out[15], Pop* const line,
+                       const int n, const LineEnd<Pop>* const ends) {
+  constexpr int kWidth = 16;
+  constexpr int kAhead = 256 / static_cast<int>(sizeof(Pop));  // prefetch 256 bytes ahead, once per cache line
+  const int a_last = (n - 1) / kWidth * kWidth;                // the vector holding the last cell
+  // With ends the first vector goes last: its reads across a periodic x face are the far end of a
+  // line, which the line's last vectors have brought into the cache by then. Without, in order.
+  const int start = ends && a_last > 0 ? kWidth : 0;
+  for (int a0 = start; a0 <= a_last; a0 += kWidth) {
+    if ((a0 * static_cast<int>(sizeof(Pop))) % 64 == 0)
+      for (int q = 0; q < 15; ++q) prefetch_line(in[q] + a0 + kAhead);
+    const __mmask16 mask = n - a0 >= kWidth ? __mmask16(0xFFFF) : __mmask16((1u << (n - a0)) - 1);
+    if (a0 != a_last && (a0 != 0 || !ends)) {
+      relax_line_vector<Forced, false, Pop>(c, in, out, line, a0, mask, nullptr, nullptr);
+      continue;
+    }
+    const LineEnd<Pop>* first = ends && a0 == 0 ? &ends[0] : nullptr;
+    relax_line_vector<Forced, true, Pop>(c, in, out, line, a0, mask, first, ends ? &ends[1] : nullptr);
+  }
+  if (start > 0) relax_line_vector<Forced, true, Pop>(c, in, out, line, 0, 0xFFFF, ends, nullptr);
+}
+
+}  // namespace immerse::lbm3d
+#endif
