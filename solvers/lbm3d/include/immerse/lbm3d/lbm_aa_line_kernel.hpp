@@ -75,41 +75,26 @@ struct AaLines {
   }
 
 #if defined(IMMERSE_LBM_LINE_AVX512)
-  // The exchange step's run of a line whose interior plan `run` pulls every direction: direction q
-  // of cell i from in[q] + i, result q to out[q] + i, offsets from the line's first cell (the plan's
-  // sources are relative to it).
-  void run_offsets(const Plan& run, long in[15], long out[15]) const {
-    const long n = step.k.lat.stride;
-    for (int q = 0; q < 15; ++q) {
-      const int r = D3Q15::opposite(q);
-      in[q] = r * n + run.source[q];
-      out[q] = q * n + run.source[r];
-    }
-  }
-
-  // End cell `cell` of such a line, by its end plan `end` (sources relative to the line's first
-  // cell; `value` its constant-kind sources as stored): what it reads and writes elsewhere than the
-  // run (in, out: run_offsets), as plan_pointers and end_run would.
-  LineEnd<Pop> line_end(const Plan& end, const Pop value[15], const int cell, const long in[15],
+  // End cell `cell` of a line whose run reads direction q of cell i at in[q] + i and writes result
+  // q to out[q] + i (offsets from the line's first cell), by its end plan `end` (shift: added to its
+  // pull sources to make them relative to that cell; `value`: its constant-kind sources as stored):
+  // what it reads and writes elsewhere than the run, as end_run would.
+  LineEnd<Pop> line_end(const Plan& end, const long shift, const Pop value[15], const int cell, const long in[15],
                         const long out[15]) const {
-    const long n = step.k.lat.stride;
+    long at_in[15], at_out[15];
+    plan_offsets(end, 0, shift, at_in, at_out);
     LineEnd<Pop> e;
     e.cell = cell;
     for (int q = 0; q < 15; ++q) {
-      const int r = D3Q15::opposite(q);
       e.value[q] = value[q];
-      if (end.kind[q] == Plan::kConstant) {
+      if (at_in[q] == kNoSlot)
         e.add_read(q, true, 0);
-      } else {
-        const long at = (end.kind[q] == Plan::kPull ? r * n + end.source[q] : q * n) + cell;
-        if (at != in[q] + cell) e.add_read(q, false, at);
-      }
-      if (end.kind[r] == Plan::kConstant) {  // pushed into an open face: the own slot -q takes the face's value
-        e.add_write(q, true, r * n + cell);
-      } else {
-        const long at = (end.kind[r] == Plan::kPull ? q * n + end.source[r] : r * n) + cell;
-        if (at != out[q] + cell) e.add_write(q, false, at);
-      }
+      else if (at_in[q] != in[q])
+        e.add_read(q, false, at_in[q] + cell);
+      if (at_out[q] == kNoSlot)  // pushed into an open face: the own slot -q takes the face's value
+        e.add_write(q, true, D3Q15::opposite(q) * step.k.lat.stride + cell);
+      else if (at_out[q] != out[q])
+        e.add_write(q, false, at_out[q] + cell);
     }
     return e;
   }
@@ -120,10 +105,10 @@ struct AaLines {
     Plan interior = lines.plan_interior(1, 1);
     const long base = static_cast<long>(step.k.lat.nx) * (1 + static_cast<long>(step.k.lat.ny));  // line (1, 1)
     for (int q = 0; q < 15; ++q) interior.source[q] -= base;
-    run_offsets(interior, w.in, w.out);
+    plan_offsets(interior, 0, 0, w.in, w.out);
     for (int end = 0; end < 2; ++end)
       w.ends[end] =
-          line_end(inside_ends.plan[end], inside_ends.value[end], end == 0 ? 0 : step.k.lat.nx - 1, w.in, w.out);
+          line_end(inside_ends.plan[end], 0, inside_ends.value[end], end == 0 ? 0 : step.k.lat.nx - 1, w.in, w.out);
     w.usable = true;
     return w;
   }
@@ -135,7 +120,7 @@ struct AaLines {
     return BgkCoefficients<Real>(k.omega, k.force_pref, k.force[0], k.force[1], k.force[2], shift);
   }
 
-  // relax_line on line `base`: the run by the offsets in, out (run_offsets, or the local step's
+  // relax_line on line `base`: the run by the offsets in, out (plan_offsets, or the local step's
   // own slots when ends is nullptr).
   void relax_whole(const long base, const long in[15], const long out[15], const LineEnd<Pop>* ends) const {
     if constexpr (kLineVectors<Pop>) {
@@ -184,23 +169,19 @@ struct AaLines {
       relax_whole(base, whole.in, whole.out, whole.ends);
       return true;
     }
-    Plan plan = lines.plan_interior(j, kk);
+    const Plan plan = lines.plan_interior(j, kk);
     if (plan.wrapped_body) return false;
     for (int q = 0; q < 15; ++q)
       if (plan.kind[q] != Plan::kPull) return false;
-    Plan end[2] = {lines.plan_end(plan, 0, base), lines.plan_end(plan, lat.nx - 1, base)};
+    const Plan end[2] = {lines.plan_end(plan, 0, base), lines.plan_end(plan, lat.nx - 1, base)};
     if (!lines.plain_end(end[0], 0, base) || !lines.plain_end(end[1], lat.nx - 1, base)) return false;
-    for (int q = 0; q < 15; ++q) plan.source[q] -= base;  // from the line's first cell, as line_end takes them
-    long in[15], out[15];
-    run_offsets(plan, in, out);
+    long in[15], out[15];  // from the line's first cell, as line_end takes them
+    plan_offsets(plan, 0, -base, in, out);
     LineEnd<Pop> ends[2];
     for (int e = 0; e < 2; ++e) {
       Pop value[15];
-      for (int q = 0; q < 15; ++q) {
-        value[q] = lat.enc(end[e].value[q], q);
-        end[e].source[q] -= base;
-      }
-      ends[e] = line_end(end[e], value, e == 0 ? 0 : lat.nx - 1, in, out);
+      for (int q = 0; q < 15; ++q) value[q] = lat.enc(end[e].value[q], q);
+      ends[e] = line_end(end[e], -base, value, e == 0 ? 0 : lat.nx - 1, in, out);
     }
     relax_whole(base, in, out, ends);
     return true;
@@ -255,23 +236,36 @@ struct AaLines {
     }
   }
 
+  static constexpr long kNoSlot = -(1L << 62);  // plan_offsets: a constant-kind source, or a result pushed into a face
+
   // Where the populations arriving at cell 0 of a line with `plan` come from and where its results
-  // go (nullptr: a constant-kind source, or a result pushed into an outflow/inlet face).
-  // shift: added to the plan's pull sources (a plan with sources relative to the line's first cell).
-  void plan_pointers(const Plan& plan, const long base, const Pop* in0[15], Pop* out0[15], const long shift = 0) const {
+  // go, as offsets into the population buffer (kNoSlot: a constant-kind source, or a result pushed
+  // into an outflow/inlet face). shift: added to the plan's pull sources (a plan with sources
+  // relative to the line's first cell).
+  void plan_offsets(const Plan& plan, const long base, const long shift, long in[15], long out[15]) const {
     const long n = step.k.lat.stride;
-    Pop* f = step.f.data();
     for (int q = 0; q < 15; ++q) {
       const int r = D3Q15::opposite(q);
       // Arriving q: the upwind neighbour's result q (its slot -q), or the own result -q (slot q).
-      in0[q] = plan.kind[q] == Plan::kPull     ? f + r * n + plan.source[q] + shift
-               : plan.kind[q] == Plan::kBounce ? f + q * n + base
-                                               : nullptr;
+      in[q] = plan.kind[q] == Plan::kPull     ? r * n + plan.source[q] + shift
+              : plan.kind[q] == Plan::kBounce ? q * n + base
+                                              : kNoSlot;
       // Result q goes to x + e_q, the upwind cell of direction -q (slot q), or bounces back into
       // slot -q of the cell itself; toward an outflow/inlet face slot -q gets the face's constant.
-      out0[q] = plan.kind[r] == Plan::kPull     ? f + q * n + plan.source[r] + shift
-                : plan.kind[r] == Plan::kBounce ? f + r * n + base
-                                                : nullptr;
+      out[q] = plan.kind[r] == Plan::kPull     ? q * n + plan.source[r] + shift
+               : plan.kind[r] == Plan::kBounce ? r * n + base
+                                               : kNoSlot;
+    }
+  }
+
+  // plan_offsets as pointers (nullptr: kNoSlot).
+  void plan_pointers(const Plan& plan, const long base, const Pop* in0[15], Pop* out0[15], const long shift = 0) const {
+    long in[15], out[15];
+    plan_offsets(plan, base, shift, in, out);
+    Pop* f = step.f.data();
+    for (int q = 0; q < 15; ++q) {
+      in0[q] = in[q] == kNoSlot ? nullptr : f + in[q];
+      out0[q] = out[q] == kNoSlot ? nullptr : f + out[q];
     }
   }
 
