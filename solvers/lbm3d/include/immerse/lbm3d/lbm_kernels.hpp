@@ -195,15 +195,16 @@ KOKKOS_FORCEINLINE_FUNCTION void moments(const Real f[15], const Real force[3], 
   uz = (z + Real(0.5) * force[2]) * inv;
 }
 
-// BGK relaxation with Guo's forcing, factored by pairs of opposite directions. With v = 3u and, for
-// the pair (q, -q), s = e_q.v, the equilibrium w rho (1 + 3 e.u + 9/2 (e.u)^2 - 3/2 u^2) is
-//   omega f_eq(+-q) = A (K + s^2 / 2) +- A s,   A = omega w rho,  K = 1 - |v|^2 / 6,
-// and Guo's term pref w (3 (e - u).F + 9 (e.u)(e.F)) is B (3 s e.F - v.F) +- 3 B e.F, B = pref w.
-// So a pair costs one square and a few multiply-adds, and the result is (1 - omega) f + omega f_eq
-// + forcing. The velocities are compile-time constants of each pair below, so the corners' s are
-// sums of vx +- vy and vz. Written on named scalars, not arrays: GCC vectorises the host line
-// kernel's loop over cells only then (lbm_line_kernel.hpp); every path (device cells, host runs,
-// the x ends) relaxes through this one function.
+// BGK relaxation with Guo's forcing, factored by pairs of opposite directions. With h = 3u / 2 and,
+// for the pair (q, -q), s = e_q.h, the equilibrium w rho (1 + 3 e.u + 9/2 (e.u)^2 - 3/2 u^2) is
+//   omega f_eq(+-q) = A K + D s^2 +- D s,   A = omega w rho,  D = 2 A,  K = 1 - 2 |h|^2 / 3,
+// and Guo's term pref w (3 (e - u).F + 9 (e.u)(e.F)) is B (3 s e.F - h.F) +- 3 B e.F / 2, B = 2 pref
+// w. So a pair costs t = D s and four multiply-adds (A K + t s, then +- t, then (1 - omega) f +):
+// with v = 3u instead, A s^2 / 2 and A s took one product more per pair. The result is
+// (1 - omega) f + omega f_eq + forcing. The velocities are compile-time constants of each pair below, so the corners' s
+// are sums of vx +- vy and vz. Written on named scalars, not arrays: GCC vectorises the host line kernel's loop over
+// cells only then (lbm_line_kernel.hpp); every path (device cells, host runs, the x ends) relaxes through this one
+// function.
 //
 // The populations may come as scaled deviations d_q = (f_q - r_q) / scale from shifts r_q = w_q r
 // (BgkShift; binary16 storage keeps its populations so, lbm_storage.hpp). Then rho = r + scale sum d,
@@ -222,12 +223,14 @@ struct BgkCoefficients {
   Real keep;            // 1 - omega
   Real a0, a1, a7;      // omega w / scale for the rest, face and corner weights
   Real c0, c1, c7;      // omega r_q / scale, same classes
-  Real b0, b1, b7;      // pref w / scale (Guo), same classes
+  Real d1, d7;          // 2 omega w / scale for the face and corner weights
+  Real b0, b1, b7;      // 2 pref w / scale (Guo), same classes
   Real F0, F1, F2;      // the body force per unit volume
   Real hF0, hF1, hF2;   // F / (2 scale): Guo's half-force shift of j in deviation units
   Real eF[7];           // 3 e_q.F of the pairs q = 1, 3, ... 13
+  Real sF[7];           // 3 pref w e_q.F / scale, the odd part of their forcing
   Real rho_shift;       // sum of the shifts r_q: rho = rho_shift + scale sum d
-  Real scale, v_scale;  // scale, and 3 scale: v = 3 j / rho = v_scale (sum e d + F / (2 scale)) / rho
+  Real scale, h_scale;  // scale, and 3 scale / 2: h = 3 j / (2 rho) = h_scale (sum e d + F / (2 scale)) / rho
 
   KOKKOS_INLINE_FUNCTION BgkCoefficients(Real omega, Real pref, Real fx, Real fy, Real fz,
                                          const BgkShift<Real>& shift = BgkShift<Real>())
@@ -238,9 +241,11 @@ struct BgkCoefficients {
         c0(omega * shift.rest / shift.scale),
         c1(omega * shift.face / shift.scale),
         c7(omega * shift.corner / shift.scale),
-        b0(pref * Real(2.0 / 9.0) / shift.scale),
-        b1(pref * Real(1.0 / 9.0) / shift.scale),
-        b7(pref * Real(1.0 / 72.0) / shift.scale),
+        d1(omega * Real(2.0 / 9.0) / shift.scale),
+        d7(omega * Real(2.0 / 72.0) / shift.scale),
+        b0(pref * Real(4.0 / 9.0) / shift.scale),
+        b1(pref * Real(2.0 / 9.0) / shift.scale),
+        b7(pref * Real(2.0 / 72.0) / shift.scale),
         F0(fx),
         F1(fy),
         F2(fz),
@@ -254,9 +259,11 @@ struct BgkCoefficients {
            Real(3) * (fx + fy - fz),
            Real(3) * (fx - fy + fz),
            Real(3) * (fx - fy - fz)},
+        sF{b1 * eF[0] / Real(2), b1 * eF[1] / Real(2), b1 * eF[2] / Real(2), b7 * eF[3] / Real(2),
+           b7 * eF[4] / Real(2), b7 * eF[5] / Real(2), b7 * eF[6] / Real(2)},
         rho_shift(shift.rest + Real(6) * shift.face + Real(8) * shift.corner),
         scale(shift.scale),
-        v_scale(Real(3) * shift.scale) {}
+        h_scale(Real(1.5) * shift.scale) {}
 
   // The same coefficients on another arithmetic type (a scalar set broadcast to SIMD lanes).
   template <class From>
@@ -268,6 +275,8 @@ struct BgkCoefficients {
         c0(s.c0),
         c1(s.c1),
         c7(s.c7),
+        d1(s.d1),
+        d7(s.d7),
         b0(s.b0),
         b1(s.b1),
         b7(s.b7),
@@ -278,22 +287,24 @@ struct BgkCoefficients {
         hF1(s.hF1),
         hF2(s.hF2),
         eF{s.eF[0], s.eF[1], s.eF[2], s.eF[3], s.eF[4], s.eF[5], s.eF[6]},
+        sF{s.sF[0], s.sF[1], s.sF[2], s.sF[3], s.sF[4], s.sF[5], s.sF[6]},
         rho_shift(s.rho_shift),
         scale(s.scale),
-        v_scale(s.v_scale) {}
+        h_scale(s.h_scale) {}
 };
 
-// One pair (q, -q): populations fp, fm to gp, gm. Of the pair's weight class: A = omega w rho / scale,
-// AK = A K - omega r_q / scale, hA = A / 2 and B = pref w / scale; s = e_q.v; eF = 3 e_q.F (Forced
-// only).
+// One pair (q, -q): populations fp, fm to gp, gm. Of the pair's weight class: AK = A K - omega r_q /
+// scale and D = 2 omega w rho / scale; s = e_q.h. Forced only: B = 2 pref w / scale, eF = 3 e_q.F,
+// hF = h.F and sF = B eF / 2.
 template <bool Forced, class Real>
-KOKKOS_FORCEINLINE_FUNCTION void bgk_pair(const Real keep, const Real AK, const Real hA, const Real vF, const Real A,
-                                          const Real B, const Real s, const Real eF, const Real fp, const Real fm,
+KOKKOS_FORCEINLINE_FUNCTION void bgk_pair(const Real keep, const Real AK, const Real D, const Real s, const Real B,
+                                          const Real eF, const Real hF, const Real sF, const Real fp, const Real fm,
                                           Real& gp, Real& gm) {
-  Real even = AK + (hA * s) * s, sign = A * s;
+  const Real t = D * s;
+  Real even = AK + t * s, sign = t;
   if constexpr (Forced) {
-    even += B * (s * eF - vF);
-    sign += B * eF;
+    even += B * (s * eF - hF);
+    sign += sF;
   }
   gp = keep * fp + (even + sign);
   gm = keep * fm + (even - sign);
@@ -322,23 +333,22 @@ KOKKOS_FORCEINLINE_FUNCTION void bgk_collide(const BgkCoefficients<Real>& c, con
     jz += c.hF2;
   }
   const Real rho = Shifted ? c.rho_shift + c.scale * sum : sum;
-  const Real r3 = (Shifted ? c.v_scale : Real(3)) / rho;
-  const Real vx = jx * r3, vy = jy * r3, vz = jz * r3;
-  const Real K = Real(1) - Real(1.0 / 6.0) * (vx * vx + vy * vy + vz * vz);
-  const Real A0 = c.a0 * rho, A1 = c.a1 * rho, A7 = c.a7 * rho;
+  const Real r = (Shifted ? c.h_scale : Real(1.5)) / rho;
+  const Real hx = jx * r, hy = jy * r, hz = jz * r;
+  const Real K = Real(1) - Real(2.0 / 3.0) * (hx * hx + hy * hy + hz * hz);
+  const Real A0 = c.a0 * rho, A1 = c.a1 * rho, A7 = c.a7 * rho, D1 = c.d1 * rho, D7 = c.d7 * rho;
   const Real AK1 = Shifted ? A1 * K - c.c1 : A1 * K, AK7 = Shifted ? A7 * K - c.c7 : A7 * K;
-  const Real hA1 = Real(0.5) * A1, hA7 = Real(0.5) * A7;
-  const Real vF = Forced ? vx * c.F0 + vy * c.F1 + vz * c.F2 : Real(0);
+  const Real hF = Forced ? hx * c.F0 + hy * c.F1 + hz * c.F2 : Real(0);
   g0 = c.keep * f0 + (Shifted ? A0 * K - c.c0 : A0 * K);
-  if constexpr (Forced) g0 -= c.b0 * vF;
-  bgk_pair<Forced>(c.keep, AK1, hA1, vF, A1, c.b1, vx, c.eF[0], f1, f2, g1, g2);
-  bgk_pair<Forced>(c.keep, AK1, hA1, vF, A1, c.b1, vy, c.eF[1], f3, f4, g3, g4);
-  bgk_pair<Forced>(c.keep, AK1, hA1, vF, A1, c.b1, vz, c.eF[2], f5, f6, g5, g6);
-  const Real pxy = vx + vy, mxy = vx - vy;
-  bgk_pair<Forced>(c.keep, AK7, hA7, vF, A7, c.b7, pxy + vz, c.eF[3], f7, f8, g7, g8);
-  bgk_pair<Forced>(c.keep, AK7, hA7, vF, A7, c.b7, pxy - vz, c.eF[4], f9, f10, g9, g10);
-  bgk_pair<Forced>(c.keep, AK7, hA7, vF, A7, c.b7, mxy + vz, c.eF[5], f11, f12, g11, g12);
-  bgk_pair<Forced>(c.keep, AK7, hA7, vF, A7, c.b7, mxy - vz, c.eF[6], f13, f14, g13, g14);
+  if constexpr (Forced) g0 -= c.b0 * hF;
+  bgk_pair<Forced>(c.keep, AK1, D1, hx, c.b1, c.eF[0], hF, c.sF[0], f1, f2, g1, g2);
+  bgk_pair<Forced>(c.keep, AK1, D1, hy, c.b1, c.eF[1], hF, c.sF[1], f3, f4, g3, g4);
+  bgk_pair<Forced>(c.keep, AK1, D1, hz, c.b1, c.eF[2], hF, c.sF[2], f5, f6, g5, g6);
+  const Real pxy = hx + hy, mxy = hx - hy;
+  bgk_pair<Forced>(c.keep, AK7, D7, pxy + hz, c.b7, c.eF[3], hF, c.sF[3], f7, f8, g7, g8);
+  bgk_pair<Forced>(c.keep, AK7, D7, pxy - hz, c.b7, c.eF[4], hF, c.sF[4], f9, f10, g9, g10);
+  bgk_pair<Forced>(c.keep, AK7, D7, mxy + hz, c.b7, c.eF[5], hF, c.sF[5], f11, f12, g11, g12);
+  bgk_pair<Forced>(c.keep, AK7, D7, mxy - hz, c.b7, c.eF[6], hF, c.sF[6], f13, f14, g13, g14);
 }
 
 // bgk_collide on arrays, for the cell-by-cell paths.
