@@ -6,6 +6,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -281,6 +282,22 @@ std::unique_ptr<benchmark::BenchmarkReporter> make_display_reporter(const std::s
 }
 
 }  // namespace
+
+double inplace_bandwidth(immerse::Backend backend, int passes) {
+  return immerse::with_backend(backend, [passes](auto tag) {
+    using Exec = typename decltype(tag)::execution_space;
+    auto& x = StreamArrays<Exec>::get(1);
+    const Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>> range(0, stream_length());
+    const InPlace<typename StreamArrays<Exec>::view> k{x.a, 1.0, 0.0};
+    Kokkos::parallel_for("bench::stream_inplace", range, k);  // warm-up
+    Exec().fence();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int p = 0; p < passes; ++p) Kokkos::parallel_for("bench::stream_inplace", range, k);
+    Exec().fence();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return 2.0 * 8 * stream_length() * passes / s;
+  });
+}
 
 int run(int argc, char** argv, const Options& options) {
   Kokkos::ScopeGuard kokkos(argc, argv);  // consumes --kokkos-* options

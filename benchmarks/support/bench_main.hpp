@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "immerse/core/backend.hpp"
+
 namespace immerse::bench {
 
 struct Options {
@@ -28,5 +30,9 @@ struct Options {
 };
 
 int run(int argc, char** argv, const Options& options);
+
+// Bytes per second of `passes` sweeps of the stream_inplace row's kernel over its array on `backend`
+// (after one warm-up sweep): for a benchmark that times its kernels beside the bandwidth, in turn.
+double inplace_bandwidth(immerse::Backend backend, int passes);
 
 }  // namespace immerse::bench

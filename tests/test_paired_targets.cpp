@@ -1,0 +1,46 @@
+// The jellyfish section's table of the kernel's targets (jellyfish_section.cpp, paired_targets):
+// bench_lbm3d's collide_paired rows, one per backend, each ratio with its range over the rounds.
+#include <gtest/gtest.h>
+
+#include "immerse/reports/report.hpp"
+
+using immerse::reports::jellyfish_section;
+using immerse::reports::ReportContext;
+using nlohmann::json;
+
+namespace {
+
+json paired_row(const std::string& backend, double fraction, double speedup) {
+  return {{"name", "collide_paired/" + backend + "/256/iterations:1/real_time"},
+          {"rounds", 10},
+          {"inplace_GBps", 100.0},
+          {"fp32_MLUPS", 700.0},
+          {"fp16s_MLUPS", 770.0},
+          {"fp32_of_inplace", fraction},
+          {"fp32_of_inplace_min", fraction - 0.1},
+          {"fp32_of_inplace_max", fraction + 0.05},
+          {"fp16s_over_fp32", speedup},
+          {"fp16s_over_fp32_min", speedup - 0.2},
+          {"fp16s_over_fp32_max", speedup + 0.3}};
+}
+
+}  // namespace
+
+TEST(PairedTargets, OneRowPerBackendWithTheRangeOfTheRounds) {
+  ReportContext ctx;
+  ctx.benchmarks["bench_lbm3d"] = {{"benchmarks",
+                                    {{{"name", "collide_stream/openmp/fp32/256/real_time"}},
+                                     paired_row("serial", 0.85, 1.07),
+                                     paired_row("openmp", 0.83, 1.18)}}};
+  const std::string md = jellyfish_section(ctx);
+  EXPECT_NE(md.find("| serial | 10 | 100.0 | 700 | 0.85 (0.75-0.90) | 770 | 1.07 (0.87-1.37) |"), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| openmp | 10 | 100.0 | 700 | 0.83 (0.73-0.88) | 770 | 1.18 (0.98-1.48) |"), std::string::npos)
+      << md;
+}
+
+TEST(PairedTargets, LeftOutWithoutPairedRows) {
+  ReportContext ctx;
+  ctx.benchmarks["bench_lbm3d"] = {{"benchmarks", {{{"name", "collide_stream/openmp/fp32/256/real_time"}}}}};
+  EXPECT_EQ(jellyfish_section(ctx).find("collide_paired"), std::string::npos);
+}
