@@ -48,6 +48,7 @@
 #include "immerse/cases/case_library.hpp"
 #include "immerse/cases/simulation.hpp"
 #include "immerse/core/backend.hpp"
+#include "immerse/core/median.hpp"
 #include "immerse/lbm3d/lbm_flow.hpp"
 #include "immerse/lbm3d/lbm_kernels.hpp"
 #include "immerse/lbm3d/streaming_store.hpp"
@@ -123,18 +124,14 @@ void collide_paired(benchmark::State& state, Backend backend, int n) {
       speedup.push_back(r16.back() / r32.back());
     }
   if (!fp32->health().ok || !fp16s->health().ok) state.SkipWithError("unhealthy lattice after the timed steps");
-  auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  };
   state.counters["rounds"] = double(bw.size());
-  state.counters["inplace_GBps"] = median(bw) / 1e9;
-  state.counters["fp32_MLUPS"] = median(r32) / 1e6;
-  state.counters["fp16s_MLUPS"] = median(r16) / 1e6;
-  state.counters["fp32_of_inplace"] = median(fraction);
+  state.counters["inplace_GBps"] = immerse::median(bw) / 1e9;
+  state.counters["fp32_MLUPS"] = immerse::median(r32) / 1e6;
+  state.counters["fp16s_MLUPS"] = immerse::median(r16) / 1e6;
+  state.counters["fp32_of_inplace"] = immerse::median(fraction);
   state.counters["fp32_of_inplace_min"] = *std::min_element(fraction.begin(), fraction.end());
   state.counters["fp32_of_inplace_max"] = *std::max_element(fraction.begin(), fraction.end());
-  state.counters["fp16s_over_fp32"] = median(speedup);
+  state.counters["fp16s_over_fp32"] = immerse::median(speedup);
   state.counters["fp16s_over_fp32_min"] = *std::min_element(speedup.begin(), speedup.end());
   state.counters["fp16s_over_fp32_max"] = *std::max_element(speedup.begin(), speedup.end());
 }

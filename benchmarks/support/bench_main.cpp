@@ -93,17 +93,20 @@ struct Triad {
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { a(i) = b(i) + s * c(i); }
 };
 
+// `times` sweeps of a STREAM kernel over the arrays, then a fence.
+template <class Exec, class Kernel>
+void sweep(const char* label, const Kernel& k, int times = 1) {
+  const Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>> range(0, stream_length());
+  for (int t = 0; t < times; ++t) Kokkos::parallel_for(label, range, k);
+  Exec().fence();
+}
+
 // Times one STREAM kernel over the arrays; `arrays` is how many it touches (STREAM's byte count,
 // without write-allocate).
 template <class Exec, class Kernel>
 void time_stream(benchmark::State& state, const char* label, const Kernel& k, int arrays) {
-  const Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>> range(0, stream_length());
-  Kokkos::parallel_for(label, range, k);  // warm-up
-  Exec().fence();
-  for (auto _ : state) {
-    Kokkos::parallel_for(label, range, k);
-    Exec().fence();
-  }
+  sweep<Exec>(label, k);  // warm-up
+  for (auto _ : state) sweep<Exec>(label, k);
   state.SetBytesProcessed(std::int64_t(arrays) * 8 * stream_length() * state.iterations());
 }
 
@@ -286,14 +289,10 @@ std::unique_ptr<benchmark::BenchmarkReporter> make_display_reporter(const std::s
 double inplace_bandwidth(immerse::Backend backend, int passes) {
   return immerse::with_backend(backend, [passes](auto tag) {
     using Exec = typename decltype(tag)::execution_space;
-    auto& x = StreamArrays<Exec>::get(1);
-    const Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>> range(0, stream_length());
-    const InPlace<typename StreamArrays<Exec>::view> k{x.a, 1.0, 0.0};
-    Kokkos::parallel_for("bench::stream_inplace", range, k);  // warm-up
-    Exec().fence();
+    const InPlace<typename StreamArrays<Exec>::view> k{StreamArrays<Exec>::get(1).a, 1.0, 0.0};
+    sweep<Exec>("bench::stream_inplace", k);  // warm-up
     const auto t0 = std::chrono::steady_clock::now();
-    for (int p = 0; p < passes; ++p) Kokkos::parallel_for("bench::stream_inplace", range, k);
-    Exec().fence();
+    sweep<Exec>("bench::stream_inplace", k, passes);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return 2.0 * 8 * stream_length() * passes / s;
   });

@@ -11,9 +11,9 @@
 #include <utility>
 
 #include "immerse/core/error.hpp"
+#include "immerse/core/median.hpp"
 #include "immerse/reports/benchmark_table.hpp"
 #include "immerse/reports/mann_whitney.hpp"
-#include "immerse/reports/median.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

@@ -102,11 +102,12 @@ const json* bench(const ReportContext& ctx, const std::string& name) {
 // The collide_paired rows (bench_lbm3d): the kernel's targets as ratios taken within rounds that
 // time the FP32 and fp16s lattices and the in-place sweep in turn; "" where the program had none.
 std::string paired_targets(const json& out) {
+  const std::string prefix = "collide_paired/";  // then <backend>/256
   std::string rows;
   for (const auto& b : out["benchmarks"]) {
     const std::string name = b.value("name", "");
-    if (name.rfind("collide_paired/", 0) != 0 || !b.contains("fp32_of_inplace")) continue;
-    const std::string backend = name.substr(15, name.find('/', 15) - 15);
+    if (name.rfind(prefix, 0) != 0 || !b.contains("fp32_of_inplace")) continue;
+    const std::string backend = name.substr(prefix.size(), name.find('/', prefix.size()) - prefix.size());
     auto c = [&](const char* key) { return b.contains(key) ? b[key].get<double>() : NAN; };
     rows +=
         fmt::format("| {} | {:.0f} | {:.1f} | {:.0f} | {:.2f} ({:.2f}-{:.2f}) | {:.0f} | {:.2f} ({:.2f}-{:.2f}) |\n",

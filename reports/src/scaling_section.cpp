@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "immerse/reports/median.hpp"
+#include "immerse/core/median.hpp"
 #include "immerse/reports/report.hpp"
 #include "unbound_command.hpp"
 

@@ -201,10 +201,10 @@ KOKKOS_FORCEINLINE_FUNCTION void moments(const Real f[15], const Real force[3], 
 // and Guo's term pref w (3 (e - u).F + 9 (e.u)(e.F)) is B (3 s e.F - h.F) +- 3 B e.F / 2, B = 2 pref
 // w. So a pair costs t = D s and four multiply-adds (A K + t s, then +- t, then (1 - omega) f +):
 // with v = 3u instead, A s^2 / 2 and A s took one product more per pair. The result is
-// (1 - omega) f + omega f_eq + forcing. The velocities are compile-time constants of each pair below, so the corners' s
-// are sums of vx +- vy and vz. Written on named scalars, not arrays: GCC vectorises the host line kernel's loop over
-// cells only then (lbm_line_kernel.hpp); every path (device cells, host runs, the x ends) relaxes through this one
-// function.
+// (1 - omega) f + omega f_eq + forcing. The e_q are compile-time constants of each pair below, so
+// the corners' s are sums of hx +- hy and hz. Written on named scalars, not arrays: GCC vectorises
+// the host line kernel's loop over cells only then (lbm_line_kernel.hpp); every path (device cells,
+// host runs, the x ends) relaxes through this one function.
 //
 // The populations may come as scaled deviations d_q = (f_q - r_q) / scale from shifts r_q = w_q r
 // (BgkShift; binary16 storage keeps its populations so, lbm_storage.hpp). Then rho = r + scale sum d,

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace immerse::reports {
+namespace immerse {
 
 inline double median(std::vector<double> v, double none = 0) {
   if (v.empty()) return none;
@@ -14,4 +14,4 @@ inline double median(std::vector<double> v, double none = 0) {
   return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
 }
 
-}  // namespace immerse::reports
+}  // namespace immerse
