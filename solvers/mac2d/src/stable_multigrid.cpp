@@ -1,10 +1,8 @@
-// Definitions of StableMultigrid<Exec, S> and their instantiation for every enabled execution space,
-// in double and float.
+// Definitions of StableMultigrid<Exec> and their instantiation for every enabled execution space.
 #include "stable_multigrid.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <type_traits>
 
 #include "immerse/core/backend.hpp"
 #include "stable_loops.hpp"
@@ -24,15 +22,11 @@ constexpr double kOvercorrect = 2.0;
 constexpr int kCoarsestSweeps = 40;  // the coarsest level has fewer than 8 cells across: 40 sweeps solve it
 }  // namespace
 
-template <class Exec, class S>
-void StableMultigrid<Exec, S>::setup(const StableGrid& g, const dview& fine_wu, const dview& fine_wv) {
+template <class Exec>
+void StableMultigrid<Exec>::setup(const StableGrid& g, const dview& fine_wu, const dview& fine_wv) {
   if (levels_.empty()) {
     const size_t n0 = static_cast<size_t>(g.nx + 2) * (g.ny + 2);
-    levels_.push_back({g, view(), view(), view(), view()});
-    if constexpr (!std::is_same<S, double>::value) {
-      levels_[0].wu = view("mg_wu", n0);
-      levels_[0].wv = view("mg_wv", n0);
-    }
+    levels_.push_back({g, view("mg_wu", n0), view("mg_wv", n0), view(), view()});
     while (levels_.back().g.nx % 2 == 0 && levels_.back().g.ny % 2 == 0 &&
            std::min(levels_.back().g.nx, levels_.back().g.ny) >= 8) {
       const StableGrid f = levels_.back().g;
@@ -41,10 +35,7 @@ void StableMultigrid<Exec, S>::setup(const StableGrid& g, const dview& fine_wu, 
       levels_.push_back({c, view("mg_wu", n), view("mg_wv", n), view("mg_p", n), view("mg_b", n)});
     }
   }
-  if constexpr (std::is_same<S, double>::value) {
-    levels_[0].wu = fine_wu;
-    levels_[0].wv = fine_wv;
-  } else {
+  {
     auto wu = levels_[0].wu, wv = levels_[0].wv;
     Kokkos::parallel_for(
         "stable_mg_weights_convert", Kokkos::RangePolicy<Exec>(0, wu.extent(0)),
@@ -79,8 +70,8 @@ void StableMultigrid<Exec, S>::setup(const StableGrid& g, const dview& fine_wu, 
   }
 }
 
-template <class Exec, class S>
-void StableMultigrid<Exec, S>::smooth(const Level& l, int sweeps, bool reverse, const Level* prolong_from) const {
+template <class Exec>
+void StableMultigrid<Exec>::smooth(const Level& l, int sweeps, bool reverse, const Level* prolong_from) const {
   const int first = reverse ? 1 : 0, halves = 2 * sweeps;
   const S kc = static_cast<S>(kOvercorrect);
   if (prolong_from)
@@ -94,8 +85,8 @@ void StableMultigrid<Exec, S>::smooth(const Level& l, int sweeps, bool reverse, 
 // The coarsest level (a few cells across): all sweeps in one launch on one thread. On a device, 40
 // sweeps as 80 launches of a 4 x 4 grid would cost launches, not arithmetic; on host spaces the
 // levels above it run inline too (stable_loops.hpp).
-template <class Exec, class S>
-void StableMultigrid<Exec, S>::coarsest(const Level& l, int sweeps) const {
+template <class Exec>
+void StableMultigrid<Exec>::coarsest(const Level& l, int sweeps) const {
   const StableGrid g = l.g;
   auto wu = l.wu, wv = l.wv, p = l.p, b = l.b;
   Kokkos::parallel_for(
@@ -116,8 +107,8 @@ void StableMultigrid<Exec, S>::coarsest(const Level& l, int sweeps) const {
 // pre-smoothing ended on the colour (i + j) odd, whose residuals are therefore 0 (up to rounding):
 // only the two (i + j) even cells of each 2x2 block, (2I-1, 2J-1) and (2I, 2J), are summed. Their
 // maximum is the residual of level l's current p.
-template <class Exec, class S>
-double StableMultigrid<Exec, S>::restrict_residual(int l) const {
+template <class Exec>
+double StableMultigrid<Exec>::restrict_residual(int l) const {
   const StableGrid f = levels_[l].g, c = levels_[l + 1].g;
   auto wu = levels_[l].wu, wv = levels_[l].wv, p = levels_[l].p, b = levels_[l].b;
   auto cb = levels_[l + 1].b, cp = levels_[l + 1].p;
@@ -143,8 +134,8 @@ double StableMultigrid<Exec, S>::restrict_residual(int l) const {
   return rmax;
 }
 
-template <class Exec, class S>
-double StableMultigrid<Exec, S>::vcycle(const view& p, const view& b, bool symmetric, double stop_at) {
+template <class Exec>
+double StableMultigrid<Exec>::vcycle(const view& p, const view& b, bool symmetric, double stop_at) {
   levels_[0].p = p;
   levels_[0].b = b;
   const int L = static_cast<int>(levels_.size());
@@ -162,9 +153,7 @@ double StableMultigrid<Exec, S>::vcycle(const view& p, const view& b, bool symme
   return r0;
 }
 
-#define IMMERSE_INSTANTIATE(Exec)               \
-  template class StableMultigrid<Exec, double>; \
-  template class StableMultigrid<Exec, float>;
+#define IMMERSE_INSTANTIATE(Exec) template class StableMultigrid<Exec>;
 IMMERSE_FOR_EACH_BACKEND(IMMERSE_INSTANTIATE)
 #undef IMMERSE_INSTANTIATE
 

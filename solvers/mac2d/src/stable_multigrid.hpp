@@ -6,12 +6,12 @@
 // (finite-volume agglomeration, the Galerkin operator of piecewise-constant prolongation), so the
 // V-cycle converges for any face fractions. Red-black Gauss-Seidel smoothing.
 //
-// S is the scalar of the hierarchy. double: V-cycles on the pressure itself (fluid_solver.pressure =
-// multigrid); level 0 then uses the solver's own weights. float: the preconditioner of mgcg, where
-// one V-cycle only has to approximate the inverse (conjugate gradients in double keep the accuracy;
-// its Polak-Ribiere step tolerates a preconditioner that varies at float round-off); level 0 then
-// holds float copies of the weights, made in setup(). Half the bytes per cell and twice the SIMD
-// lanes make a float V-cycle markedly cheaper, at no cost in mgcg iterations.
+// The hierarchy is in float: both pressure solvers use a V-cycle for a correction only (multigrid:
+// defect correction, the residual and the pressure in double; mgcg: the preconditioner, CG in
+// double keeping the accuracy; its Polak-Ribiere step tolerates a preconditioner that varies at
+// float round-off). Level 0 holds float copies of the weights, made in setup(). Half the bytes per
+// cell and twice the SIMD lanes of double make a V-cycle markedly cheaper, at no cost in iterations
+// (measured on the windmill: 17.1 V-cycles per solve against 16.8 in double).
 #include <Kokkos_Core.hpp>
 #include <vector>
 
@@ -19,12 +19,13 @@
 
 namespace immerse::mac2d {
 
-template <class Exec, class S>
+template <class Exec>
 class StableMultigrid {
  public:
+  using S = float;
   using device = Kokkos::Device<Exec, typename Exec::memory_space>;
   using view = Kokkos::View<S*, device>;
-  using dview = Kokkos::View<double*, device>;
+  using dview = Kokkos::View<double*, device>;  // the solver's face weights
   struct Level {
     StableGrid g;
     view wu, wv, p, b;

@@ -107,21 +107,26 @@ class StableSolver final : public StableFlow {
   // Normal faces of outflow sides are extrapolated before the projection only (after it they hold
   // the projected, divergence-free values).
   void apply_walls(bool extrapolate_outflow = true);
-  // Multigrid on the pressure equation: V-cycles on p itself (fluid_solver.pressure = multigrid, and
-  // mgcg's fallback) in double; mgcg's preconditioner in float (stable_multigrid.hpp).
-  StableMultigrid<Exec, double> mg_;
-  StableMultigrid<Exec, float> mgf_;
+  // Multigrid on the pressure equation, in float (stable_multigrid.hpp): the corrections of
+  // fluid_solver.pressure = multigrid (and mgcg's fallback), mgcg's preconditioner.
+  StableMultigrid<Exec> mg_;
   // Conjugate gradients on the pressure equation preconditioned by one symmetric V-cycle (mgcg).
   // false: CG broke down (non-positive curvature) and the caller continues with V-cycles.
   bool solve_pressure_mgcg(int& it, double& res, bool& converged);
   // The other pressure solvers, same contract: V-cycles (multigrid), Jacobi or red-black SOR.
   void solve_pressure_vcycles(int& it, double& res, bool& converged);
   void solve_pressure_relaxation(int& it, double& res, bool& converged);
-  using fview = typename StableMultigrid<Exec, float>::view;
+  using fview = typename StableMultigrid<Exec>::view;
   double cg_dot(const view& a, const fview& b) const;  // over the interior cells
-  // r, d, q in double; z and the V-cycle's copy of r (rf) in float.
+  // r, d, q in double; z and the V-cycle's copy of r (rf) in float, shared by both multigrid solvers.
   view cg_r_, cg_d_, cg_q_;
   fview cg_z_, cg_rf_;
+  void ensure_correction_views() {
+    if (cg_z_.extent(0) != p_field_.extent(0)) {
+      cg_z_ = fview("mg_z", p_field_.extent(0));
+      cg_rf_ = fview("mg_rf", p_field_.extent(0));
+    }
+  }
   void apply_fixed();
   // Semi-Lagrangian advection of (qu, qv) along (tu, tv) into (du, dv), c = dt / h (stable_advect.cpp).
   void advect(const view& qu, const view& qv, const view& tu, const view& tv, double c, const view& du, const view& dv);
