@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "immerse/core/backend.hpp"
+#include "immerse/core/block_stride.hpp"
 #include "immerse/core/error.hpp"
 #include "immerse/core/state_views.hpp"
 #include "immerse/mac2d/penalty_solver.hpp"
@@ -19,15 +20,19 @@ PenaltySolver<Exec>::PenaltySolver(const PenaltyParams& p)
     : p_(p), inflow_expr_(p.inflow_u, p.source + ": key 'boundaries.inflow_u'") {
   g_ = Grid2<device>{p.nx, p.ny, p.nx + 2, p.dx, p.dy};
   const size_t n = static_cast<size_t>(p.nx + 2) * (p.ny + 2);
+  // The fields a step streams together, in one allocation block_stride apart (block_stride.hpp).
+  const size_t stride = static_cast<size_t>(block_stride<double>(static_cast<long>(n)));
+  view fields("penalty_fields", 8 * stride);
+  auto field = [&](size_t q) { return view(Kokkos::subview(fields, std::make_pair(q * stride, q * stride + n))); };
   for (int l = 0; l < 2; ++l) {
-    u_[l] = view(fmt::format("u{}", l), n);
-    v_[l] = view(fmt::format("v{}", l), n);
-    pres_[l] = view(fmt::format("p{}", l), n);
+    u_[l] = field(3 * l);
+    v_[l] = field(3 * l + 1);
+    pres_[l] = field(3 * l + 2);
   }
+  solid_u_ = field(6);
+  solid_v_ = field(7);
   inflow_ = view("inflow", p.ny + 2);
   solid_ = Kokkos::View<unsigned char*, device>("solid", n);
-  solid_u_ = view("solid_u", n);
-  solid_v_ = view("solid_v", n);
   inflow_depends_on_t_ = inflow_expr_.uses("t");
 
   // Initial velocities from formulas at the face positions (level 0). The patent's second level

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "immerse/core/block_stride.hpp"
 #include "immerse/core/error.hpp"
 #include "immerse/core/ordered_sum.hpp"
 #include "immerse/core/state_views.hpp"
@@ -44,7 +45,9 @@ SwSolver<Exec, V>::SwSolver(const SwParams& p)
                             to_string(storage_of<V>())),
                 kExitInternal);
   const int n = p.nx * p.ny;
-  for (int l = 0; l < 2; ++l) f_[l] = pops(fmt::format("swlbm::f{}", l), n, 9);
+  // Population q of cell c at f(c, q); the columns block_stride apart (block_stride.hpp), the
+  // rows past n unused.
+  for (int l = 0; l < 2; ++l) f_[l] = pops(fmt::format("swlbm::f{}", l), block_stride<V>(n), 9);
   h_ = field("swlbm::h", n);
   ux_ = field("swlbm::u", n);
   uy_ = field("swlbm::v", n);

@@ -10,6 +10,7 @@
 #include <Kokkos_Core.hpp>
 #include <utility>
 
+#include "immerse/core/block_stride.hpp"
 #include "immerse/core/half.hpp"
 #include "immerse/lbm3d/d3q15.hpp"
 #include "immerse/lbm3d/lbm_storage.hpp"
@@ -21,15 +22,12 @@ enum : int { kPeriodic = 0, kOutflow = 1, kBounceBack = 2, kVelocity = 3 };
 // The C3 rule in the kernels (BodyBoundary order: ladd, paper, paper_literal).
 enum : int { kBodyLadd = 0, kBodyPaper = 1, kBodyPaperLiteral = 2 };
 
-// Distance between population blocks: the cell count rounded up to 4 KiB, plus 17 cache lines. With
-// a stride of exactly N (a multiple of 4 KiB at 64^3, 128^3, ...) the 15 loads and the 15 stores of a
-// cell share their address modulo 4 KiB: they compete for one 8-way L1 set and alias in the store
-// buffer, and the host line kernel runs more than twice as slowly. An odd
-// number of lines, 17, puts block q on L1 set 17 q mod 64: all 15 different.
+// Distance between population blocks (block_stride.hpp): with a stride of exactly N (a multiple of
+// 4 KiB at 64^3, 128^3, ...) the 15 loads and the 15 stores of a cell would share their address
+// modulo 4 KiB.
 template <class Pop>
 inline long population_stride(long cells) {
-  constexpr long page = 4096 / sizeof(Pop), line = 64 / sizeof(Pop);
-  return (cells + page - 1) / page * page + 17 * line;
+  return block_stride<Pop>(cells);
 }
 
 // Pop: the stored type of the populations (lbm_storage.hpp), Real the arithmetic type.
