@@ -35,11 +35,7 @@ double StableSolver<Exec>::pressure_residual() const {
   cell_reduce<Exec>(
       "stable_p_residual", 1, g.nx + 1, 1, g.ny + 1,
       KOKKOS_LAMBDA(int i, int j, double& r) {
-        const int k = g.at(i, j);
-        const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
-        if (W <= 0) return;
-        const double d = Kokkos::Experimental::fabs(
-            b(k) - (we * pf(k + 1) + ww * pf(k - 1) + wn * pf(k + g.w) + ws * pf(k - g.w) - W * pf(k)));
+        const double d = Kokkos::Experimental::fabs(stable_pressure_defect(wu, wv, pf, b, g.at(i, j), g.w));
         r = d > r ? d : r;
       },
       Kokkos::Max<double>(res));
@@ -89,9 +85,8 @@ void StableSolver<Exec>::solve_pressure() {
 // r = b - L p in double (its maximum is the stopping test), one V-cycle in float for the correction
 // z from 0 (the hierarchy mgcg preconditions with), p += z in double. The float cycle's round-off
 // limits how much one cycle can reduce r (to about 1e-6 of it), not the accuracy of p, which the
-// double residual carries. Half the bytes and twice the SIMD lanes of a double cycle (the smoothing
-// is most of the solve): at 256^2 on 2 threads a solve takes 0.8x as long at the jet's start and
-// in a developed jet, at the same number of cycles.
+// double residual carries. A float cycle moves half the bytes of a double one with twice the SIMD
+// lanes, at the same number of cycles per solve.
 template <class Exec>
 void StableSolver<Exec>::solve_pressure_vcycles(int& it, double& res, bool& converged) {
   const StableGrid g = g_;
@@ -110,10 +105,7 @@ void StableSolver<Exec>::solve_pressure_vcycles(int& it, double& res, bool& conv
         "stable_mg_defect", 1, g.nx + 1, 1, g.ny + 1,
         KOKKOS_LAMBDA(int i, int j, double& m) {
           const int k = g.at(i, j);
-          const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
-          const double open = W > 0 ? 1.0 : 0.0;
-          const double r =
-              open * (b(k) - (we * pf(k + 1) + ww * pf(k - 1) + wn * pf(k + g.w) + ws * pf(k - g.w) - W * pf(k)));
+          const double r = stable_pressure_defect(wu, wv, pf, b, k, g.w);
           rf(k) = static_cast<float>(r);
           const double a = Kokkos::Experimental::fabs(r);
           m = a > m ? a : m;
@@ -214,8 +206,7 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
       "stable_cg_residual", 1, g.nx + 1, 1, g.ny + 1,
       KOKKOS_LAMBDA(int i, int j, double& m) {
         const int k = g.at(i, j);
-        const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
-        r(k) = W > 0 ? b(k) - (we * pf(k + 1) + ww * pf(k - 1) + wn * pf(k + g.w) + ws * pf(k - g.w) - W * pf(k)) : 0.0;
+        r(k) = stable_pressure_defect(wu, wv, pf, b, k, g.w);
         rf(k) = static_cast<float>(r(k));
         const double a = Kokkos::Experimental::fabs(r(k));
         m = a > m ? a : m;
