@@ -59,7 +59,7 @@ TEST(LatticeShift, RelaxingDeviationsEqualsRelaxingPopulations) {
   expect_shift_is_exact<float>(1.5e-7);
 }
 
-#if defined(IMMERSE_LBM_HALF_SIMD)
+#if defined(IMMERSE_HALF_SIMD)
 namespace {
 
 // Cells near equilibrium (|u| < 0.05, a little noise), stored as shifted binary16.

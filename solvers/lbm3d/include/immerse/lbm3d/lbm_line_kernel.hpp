@@ -253,7 +253,7 @@ struct CollideStreamLines {
   // inputs of a cell are read before its outputs are written, so in place stays safe.
   void water_run(const Pop* const in[15], Pop* const out[15], const int m) const {
     if constexpr (LbmStore<Pop>::kHalf) {
-#if defined(IMMERSE_LBM_HALF_SIMD)
+#if defined(IMMERSE_HALF_SIMD)
       for (int q = 0; q < 15; ++q) {
         prefetch_line(in[q] + kHalfAhead);
         prefetch_line(in[q] + kHalfAhead + 32);

@@ -19,7 +19,7 @@
 // bodies and groups), never on how it is split into blocks: a cell gets the same bits either way.
 #include "immerse/lbm3d/lbm_half_run.hpp"
 
-#if defined(IMMERSE_LBM_HALF_AVX512)
+#if defined(IMMERSE_HALF_AVX512)
 #define IMMERSE_LBM_LINE_AVX512 1
 #include <immintrin.h>
 

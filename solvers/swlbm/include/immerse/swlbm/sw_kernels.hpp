@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "immerse/core/half_vector.hpp"
 #include "immerse/swlbm/sw_lattice.hpp"
 #include "immerse/swlbm/sw_storage.hpp"
 
@@ -120,7 +121,8 @@ struct SwStep {
   KOKKOS_INLINE_FUNCTION void operator()(const int c) const { cell(c % nx, c / nx, c); }
   // ... or one row per work item (host spaces): the row's interior is one branch-free loop the
   // compiler vectorises across cells; the two end cells and the first/last rows take the border path.
-  // Binary16 rows go through blocks (interior_block).
+  // Binary16 rows: with the BGK collision through vectors of cells converted in registers
+  // (interior_vectors), else through blocks (interior_block).
   struct Rows {
     SwStep k;
     void operator()(const int j) const {
@@ -130,7 +132,11 @@ struct SwStep {
         return;
       }
       k.cell(0, j, row);
-      if constexpr (std::is_same_v<V, std::uint16_t>) {
+      if constexpr (kHalfVectors) {
+#if defined(IMMERSE_HALF_SIMD)
+        k.interior_vectors(row + 1, nx - 2);
+#endif
+      } else if constexpr (std::is_same_v<V, std::uint16_t>) {
         for (int i = 1; i < nx - 1; i += kBlock) k.interior_block(row + i, (nx - 1 - i) < kBlock ? nx - 1 - i : kBlock);
       } else {
 #if defined(_OPENMP) && !defined(__CUDA_ARCH__)
@@ -142,13 +148,22 @@ struct SwStep {
     }
   };
 
-  // Where a relaxed population goes: its lattice slot, or a block of floats (interior_block).
+  // What relax reads and writes besides the arrived populations, for cell c: the force, the
+  // moments (h, u, v) and the relaxed populations (out(a, value)) to their lattice slots, or to a
+  // block of floats (interior_block).
   struct ToLattice {
     const SwStep& k;
     int c;
     KOKKOS_FORCEINLINE_FUNCTION void operator()(int a, R x) const { k.store(c, a, x); }
+    KOKKOS_FORCEINLINE_FUNCTION void moments(R hs, R u, R v) const {
+      k.h(c) = hs;
+      k.ux(c) = u;
+      k.uy(c) = v;
+    }
+    KOKKOS_FORCEINLINE_FUNCTION R force_x() const { return k.fx(c); }
+    KOKKOS_FORCEINLINE_FUNCTION R force_y() const { return k.fy(c); }
   };
-  struct ToBlock {
+  struct ToBlock : ToLattice {
     R* out;  // out[a * kBlock + b]
     int b;
     KOKKOS_FORCEINLINE_FUNCTION void operator()(int a, R x) const { out[a * kBlock + b] = x; }
@@ -167,12 +182,75 @@ struct SwStep {
 #endif
     for (int b = 0; b < n; ++b)
       relax<true>(c0 + b, in[b], in[kBlock + b], in[2 * kBlock + b], in[3 * kBlock + b], in[4 * kBlock + b],
-                  in[5 * kBlock + b], in[6 * kBlock + b], in[7 * kBlock + b], in[8 * kBlock + b], ToBlock{out, b});
+                  in[5 * kBlock + b], in[6 * kBlock + b], in[7 * kBlock + b], in[8 * kBlock + b],
+                  ToBlock{{*this, c0 + b}, out, b});
     for (int a = 0; a < 9; ++a) narrow_halves(out + a * kBlock, &f_new(c0, a), n, inv_scale, ref[a]);
   }
 
+  // Host only, binary16 with the BGK collision: n interior cells from c0 in vectors of cells
+  // (half_vector.hpp), each of the 9 incoming streams widened in registers (deviation * scale +
+  // shift, exact: the scale is a power of two), relaxed by the same relax as every other path, and
+  // narrowed into f_new, with no float block in L1 between. The stream's widening and narrowing
+  // through blocks cost as much as the relaxation: the block path ran at about half the float
+  // storage's rate in cache.
+  static constexpr bool kHalfVectors =
+#if defined(IMMERSE_HALF_SIMD)
+      std::is_same_v<V, std::uint16_t> && !Corrected;
+#else
+      false;
+#endif
+#if defined(IMMERSE_HALF_SIMD)
+  using Lanes = HalfVector::Lanes;
+  struct ToHalves {
+    const SwStep& k;
+    int c;
+    HalfVector v;
+    Lanes narrow;  // 1 / inv_scale
+    void operator()(int a, Lanes x) const { v.store(&k.f_new(c, a), (x - Lanes(k.ref[a])) * narrow); }
+    void moments(Lanes hs, Lanes u, Lanes w) const {
+      v.store_floats(&k.h(c), hs);
+      v.store_floats(&k.ux(c), u);
+      v.store_floats(&k.uy(c), w);
+    }
+    Lanes force_x() const { return v.load_floats(&k.fx(c)); }
+    Lanes force_y() const { return v.load_floats(&k.fy(c)); }
+  };
+  // One cell through the same vector code, in the first lane (the others at rest): which cells a
+  // block's rows run as vectors depends on the split (a periodic border row of the whole lattice is
+  // an inner row of a block), and the compiler fuses multiplies into additions differently in
+  // vector and scalar code, so every cell goes through the vector code to give the same bits on
+  // one rank or many.
+  template <class Half = V>  // a template: compiled only where called (kHalfVectors)
+  void vector_cell(const int i, const int j, const int c) const {
+    Lanes f[9];
+    for (int a = 0; a < 9; ++a) f[a] = HalfVector::first_lane(pull(i, j, a), ref[a]);
+    relax<false>(c, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8],
+                 ToHalves{*this, c, HalfVector(1), Lanes(R(1) / inv_scale)});
+  }
+  static constexpr int kAhead = 256;  // halves: prefetch the sources 512 bytes ahead
+  template <class Half = V>
+  void interior_vectors(const int c0, const int n) const {
+    const int off[9] = {0, -1, -1 + nx, nx, 1 + nx, 1, 1 - nx, -nx, -1 - nx};  // the source of a: c + off[a]
+    const Lanes widen(inv_scale), narrow(R(1) / inv_scale);
+    for (int b = 0; b < n; b += HalfVector::width) {
+      const HalfVector v(n - b);
+      const int c = c0 + b;
+      if (b % 32 == 0)
+        for (int a = 0; a < 9; ++a) __builtin_prefetch(&f_old(c + off[a] + kAhead, a), 0, 3);
+      Lanes f[9];
+      for (int a = 0; a < 9; ++a) f[a] = v.load(&f_old(c + off[a], a)) * widen + Lanes(ref[a]);
+      relax<true>(c, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], ToHalves{*this, c, v, narrow});
+    }
+  }
+#endif
+
   // Any cell: populations pulled through the border rules where a neighbour is missing.
   KOKKOS_INLINE_FUNCTION void cell(const int i, const int j, const int c) const {
+    if constexpr (kHalfVectors) {
+#if defined(IMMERSE_HALF_SIMD)
+      return vector_cell(i, j, c);
+#endif
+    }
     if (i > 0 && i < nx - 1 && j > 0 && j < ny - 1) return interior(c);
     R f[9];
     for (int a = 0; a < 9; ++a) f[a] = pull(i, j, a);
@@ -187,8 +265,9 @@ struct SwStep {
   }
 
   // w_a h (A - |U|^2/6) + w_a h (s/3 + s^2/2): a moving population's equilibrium, the first term shared.
-  KOKKOS_FORCEINLINE_FUNCTION static R moving(R base, R wh, R s) {
-    return base + wh * (s * R(1.0 / 3.0) + R(0.5) * s * s);
+  template <class L>
+  KOKKOS_FORCEINLINE_FUNCTION static L moving(L base, L wh, L s) {
+    return base + wh * (s * L(R(1.0 / 3.0)) + L(R(0.5)) * s * s);
   }
 
   // Interior: c is no border cell (the corrected collision's gradients need no border rules).
@@ -199,23 +278,22 @@ struct SwStep {
   }
 
   // Moments, eq. 2 equilibria and the BGK + force update of one cell's arrived populations; the
-  // results go to out(a, value).
-  template <bool Interior, class Out>
-  KOKKOS_FORCEINLINE_FUNCTION void relax(const int c, const R f0, const R f1, const R f2, const R f3, const R f4,
-                                         const R f5, const R f6, const R f7, const R f8, const Out& out) const {
-    const R hs = f0 + f1 + f2 + f3 + f4 + f5 + f6 + f7 + f8;
-    const R inv = R(1) / hs;
+  // force is read from and the moments and results go to out (ToLattice). L: R, or a vector of
+  // cells' R (interior_vectors; BGK only).
+  template <bool Interior, class L, class Out>
+  KOKKOS_FORCEINLINE_FUNCTION void relax(const int c, const L f0, const L f1, const L f2, const L f3, const L f4,
+                                         const L f5, const L f6, const L f7, const L f8, const Out& out) const {
+    const L hs = f0 + f1 + f2 + f3 + f4 + f5 + f6 + f7 + f8;
+    const L inv = L(R(1)) / hs;
     // U = u / v: lattice units; h u = v sum c_a f_a.
-    const R U = (f1 + f2 + f8 - f4 - f5 - f6) * inv, W = (f6 + f7 + f8 - f2 - f3 - f4) * inv;
-    h(c) = hs;
-    ux(c) = vr * U;
-    uy(c) = vr * W;
+    const L U = (f1 + f2 + f8 - f4 - f5 - f6) * inv, W = (f6 + f7 + f8 - f2 - f3 - f4) * inv;
+    out.moments(hs, L(vr) * U, L(vr) * W);
     // Eq. 2 in lattice form: s_a = (v_a . u) / v^2 = c_a . U, A = g h / (6 v^2),
     //   f_0 = h (1 - 5 A - 2 |U|^2 / 3),  f_a = w_a h (A + s_a / 3 + s_a^2 / 2 - |U|^2 / 6).
-    const R q = U * U + W * W, A = g6v2 * hs;
-    const R ax = hs * (A - q / R(6)), dg = R(0.25) * ax, hs4 = R(0.25) * hs;
-    const R Fx = force_scale * fx(c), Fy = force_scale * fy(c);
-    const R e[9] = {hs * (R(1) - R(5) * A - R(2) * q / R(3)),
+    const L q = U * U + W * W, A = L(g6v2) * hs;
+    const L ax = hs * (A - q / L(R(6))), dg = L(R(0.25)) * ax, hs4 = L(R(0.25)) * hs;
+    const L Fx = L(force_scale) * out.force_x(), Fy = L(force_scale) * out.force_y();
+    const L e[9] = {hs * (L(R(1)) - L(R(5)) * A - L(R(2)) * q / L(R(3))),
                     moving(ax, hs, U),
                     moving(dg, hs4, U - W),
                     moving(ax, hs, -W),
@@ -225,19 +303,21 @@ struct SwStep {
                     moving(ax, hs, W),
                     moving(dg, hs4, U + W)};
     if constexpr (Corrected) {
+      static_assert(std::is_same_v<L, R>, "the corrected collision runs cell by cell");
       const R f[9] = {f0, f1, f2, f3, f4, f5, f6, f7, f8};
       relax_corrected(c, Interior ? interior_stencil(c) : border_stencil(c), f, e, Fx, Fy, out);
       return;
     }
-    out(0, f0 - omega * (f0 - e[0]));
-    out(1, f1 - omega * (f1 - e[1]) + Fx);
-    out(2, f2 - omega * (f2 - e[2]) + Fx - Fy);
-    out(3, f3 - omega * (f3 - e[3]) - Fy);
-    out(4, f4 - omega * (f4 - e[4]) - Fx - Fy);
-    out(5, f5 - omega * (f5 - e[5]) - Fx);
-    out(6, f6 - omega * (f6 - e[6]) - Fx + Fy);
-    out(7, f7 - omega * (f7 - e[7]) + Fy);
-    out(8, f8 - omega * (f8 - e[8]) + Fx + Fy);
+    const L w(omega);
+    out(0, f0 - w * (f0 - e[0]));
+    out(1, f1 - w * (f1 - e[1]) + Fx);
+    out(2, f2 - w * (f2 - e[2]) + Fx - Fy);
+    out(3, f3 - w * (f3 - e[3]) - Fy);
+    out(4, f4 - w * (f4 - e[4]) - Fx - Fy);
+    out(5, f5 - w * (f5 - e[5]) - Fx);
+    out(6, f6 - w * (f6 - e[6]) - Fx + Fy);
+    out(7, f7 - w * (f7 - e[7]) + Fy);
+    out(8, f8 - w * (f8 - e[8]) + Fx + Fy);
   }
 
   // The corrected collision: the equilibria e_a + d_a (correction()), and the arrived populations'
