@@ -117,6 +117,9 @@ struct SwStep {
     return load(f_old, sj * nx + si, a);
   }
 
+  // An interior cell c pulls direction a from cell c + source_offset(a).
+  KOKKOS_INLINE_FUNCTION int source_offset(int a) const { return -(lattice_cx(a) + lattice_cy(a) * nx); }
+
   // One cell per work item (devices) ...
   KOKKOS_INLINE_FUNCTION void operator()(const int c) const { cell(c % nx, c / nx, c); }
   // ... or one row per work item (host spaces): the row's interior is one branch-free loop the
@@ -175,7 +178,8 @@ struct SwStep {
   static constexpr int kBlock = 64;
   void interior_block(const int c0, const int n) const {
     alignas(64) R in[9 * kBlock], out[9 * kBlock];
-    const int off[9] = {0, -1, -1 + nx, nx, 1 + nx, 1, 1 - nx, -nx, -1 - nx};  // the source of a: c + off[a]
+    int off[9];  // the source of a: c + off[a]
+    for (int a = 0; a < 9; ++a) off[a] = source_offset(a);
     for (int a = 0; a < 9; ++a) widen_halves(&f_old(c0 + off[a], a), in + a * kBlock, n, inv_scale, ref[a]);
 #if defined(_OPENMP)
 #pragma omp simd
@@ -230,7 +234,8 @@ struct SwStep {
   static constexpr int kAhead = 256;  // halves: prefetch the sources 512 bytes ahead
   template <class Half = V>
   void interior_vectors(const int c0, const int n) const {
-    const int off[9] = {0, -1, -1 + nx, nx, 1 + nx, 1, 1 - nx, -nx, -1 - nx};  // the source of a: c + off[a]
+    int off[9];  // the source of a: c + off[a]
+    for (int a = 0; a < 9; ++a) off[a] = source_offset(a);
     const Lanes widen(inv_scale), narrow(R(1) / inv_scale);
     for (int b = 0; b < n; b += HalfVector::width) {
       const HalfVector v(n - b);
