@@ -16,30 +16,13 @@
 #include <cstdint>
 #include <cstring>
 
+#include "immerse/core/simd_lanes.hpp"
+
 namespace immerse {
 
-// Bytes / 4 floats with the arithmetic bgk_collide uses; a number converts by broadcast.
+// Bytes / 4 floats with the arithmetic bgk_collide uses.
 template <int Bytes>
-struct FloatLanes {
-  typedef float V __attribute__((vector_size(Bytes)));
-  V x;
-  FloatLanes() = default;
-  FloatLanes(V a) : x(a) {}
-  FloatLanes(double s) : x(V{} + static_cast<float>(s)) {}
-  friend FloatLanes operator-(FloatLanes a) { return -a.x; }
-  friend FloatLanes operator+(FloatLanes a, FloatLanes b) { return a.x + b.x; }
-  friend FloatLanes operator-(FloatLanes a, FloatLanes b) { return a.x - b.x; }
-  friend FloatLanes operator*(FloatLanes a, FloatLanes b) { return a.x * b.x; }
-  friend FloatLanes operator/(FloatLanes a, FloatLanes b) { return a.x / b.x; }
-  FloatLanes& operator+=(FloatLanes b) {
-    x += b.x;
-    return *this;
-  }
-  FloatLanes& operator-=(FloatLanes b) {
-    x -= b.x;
-    return *this;
-  }
-};
+using FloatLanes = Lanes<float, Bytes>;
 
 // One vector of binary16 cells, widened to floats on load and narrowed on store, for the n cells
 // that are there (n >= width: a whole vector). Missing lanes load zeros (the rest state) and are not

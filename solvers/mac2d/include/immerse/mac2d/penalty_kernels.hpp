@@ -5,6 +5,8 @@
 
 #include <type_traits>
 
+#include "immerse/core/simd_lanes.hpp"
+
 namespace immerse::mac2d {
 
 template <class Device>
@@ -20,6 +22,7 @@ struct Grid2 {
 // to its right and v face above it from the old velocities and the NEW pressure, explicit Euler
 // with each term times dt (the patent's code listing). A cell's neighbours' pressures are
 // recomputed rather than read, so pressure and velocities need one pass over memory, not two.
+// The cell update is written once for a number and for a host vector of cells.
 template <class Device>
 struct PenaltyStep {
   using view = Kokkos::View<double*, Device>;
@@ -47,19 +50,62 @@ struct PenaltyStep {
     rhy = 1 / (2 * g.dy);
   }
 
-  // Interior cell pressure, p = -div(u)/eps, at flat index c.
-  KOKKOS_FORCEINLINE_FUNCTION double pressure(int c) const {
-    return -((u(c) - u(c - 1)) * rdx + (v(c) - v(c - g.sx)) * rdy) * inv_eps;
+  // The old-level velocities a cell's update reads, each loaded once: its own faces (u_c: the u
+  // face to its right, v_c: the v face above it) and their neighbours east, west, north, south,
+  // u's north-west and v's south-east. T is a number, or a vector of cells along x.
+  template <class T>
+  struct Stencil {
+    T uc, ue, uw, un, us, unw;
+    T vc, ve, vw, vn, vs, vse;
+  };
+
+  // Loads and stores of one cell (scalar, any backend) or of HostLanes<double>::width cells in a
+  // row (host vectors).
+  struct OneCell {
+    using T = double;
+    template <class F>
+    KOKKOS_FORCEINLINE_FUNCTION static double load(const F& f, int c) {
+      return f(c);
+    }
+    KOKKOS_FORCEINLINE_FUNCTION static void store(const view& f, int c, double x) { f(c) = x; }
+  };
+#if defined(IMMERSE_HOST_LANES)
+  struct CellVector {
+    using T = HostLanes<double>;
+    template <class F>
+    static T load(const F& f, int c) {
+      if constexpr (std::is_same<typename F::value_type, const unsigned char>::value)
+        return T::load_widened(f.data() + c);
+      else
+        return T::load(f.data() + c);
+    }
+    static void store(const view& f, int c, T x) { x.store(f.data() + c); }
+  };
+#endif
+
+  template <class Access>
+  KOKKOS_FORCEINLINE_FUNCTION Stencil<typename Access::T> stencil(int c) const {
+    const int sx = g.sx;
+    return {Access::load(u, c),      Access::load(u, c + 1),      Access::load(u, c - 1),  Access::load(u, c + sx),
+            Access::load(u, c - sx), Access::load(u, c - 1 + sx), Access::load(v, c),      Access::load(v, c + 1),
+            Access::load(v, c - 1),  Access::load(v, c + sx),     Access::load(v, c - sx), Access::load(v, c + 1 - sx)};
+  }
+
+  // A cell's pressure, p = -div(u)/eps, from its faces' differences east - west and north - south.
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION T pressure(T du, T dv) const {
+    return -(du * rdx + dv * rdy) * inv_eps;
   }
 
   // A face's new velocity where one of its cells is solid: the obstacle's, the mean of the two where
-  // both are; `next`, the fluid update, elsewhere. In arithmetic on 0/1 weights, not branches, so
-  // that the row loop stays branch-free and vectorises. Each case is exact: a zero weight times a
-  // finite value adds zero (the rasteriser zeroes the velocities of fluid cells).
-  KOKKOS_FORCEINLINE_FUNCTION double obstacle_face(int c0, int c1, const cview& s, double next) const {
-    const double a = solid(c0), b = solid(c1);
-    const double both = a * b, blocked = a + b - both;
-    const double w = both * (0.5 * (s(c0) + s(c1))) + (a - both) * s(c0) + (b - both) * s(c1);
+  // both are; `next`, the fluid update, elsewhere. In arithmetic on 0/1 weights (a, b: the two
+  // cells' solid flags; s0, s1: their obstacle velocities), not branches, so that the row loop stays
+  // branch-free and vectorises. Each case is exact: a zero weight times a finite value adds zero
+  // (the rasteriser zeroes the velocities of fluid cells).
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION static T obstacle_face(T a, T b, T s0, T s1, T next) {
+    const T both = a * b, blocked = a + b - both;
+    const T w = both * (0.5 * (s0 + s1)) + (a - both) * s0 + (b - both) * s1;
     return (1 - blocked) * next + w;
   }
 
@@ -67,36 +113,40 @@ struct PenaltyStep {
   // the north cell a ghost (pressure 0: the patent's top row), or leave them (a wall).
   enum North { kNorthInterior, kNorthGhost, kNoV };
 
-  // One cell: its pressure, the u face to its right, the v face above it. The flags are
-  // compile-time so the loop over a row has no per-cell branches (GCC then vectorises it): kEast
-  // says the east neighbour is a ghost (pressure 0: the last column); kNorth is fixed per row.
-  template <bool kFull, bool kObstacles, bool kEast, int kNorth>
+  // One cell, or one vector of cells: its pressure, the u face to its right, the v face above it.
+  // The flags are compile-time so the loop over a row has no per-cell branches: kEast says the
+  // east neighbour is a ghost (pressure 0: the last column); kNorth is fixed per row. A cell's
+  // neighbours' pressures are recomputed from the stencil rather than read.
+  template <bool kFull, bool kObstacles, bool kEast, int kNorth, class Access>
   KOKKOS_FORCEINLINE_FUNCTION void cell(int c, bool update_u) const {
-    const int sx = g.sx;
-    const double pc = pressure(c);
-    const double pe = kEast ? 0.0 : pressure(c + 1);
-    const double pnorth = kNorth == kNorthInterior ? pressure(c + sx) : 0.0;
-    pn(c) = pc;
+    using T = typename Access::T;
+    const Stencil<T> s = stencil<Access>(c);
+    const T pc = pressure(s.uc - s.uw, s.vc - s.vs);
+    Access::store(pn, c, pc);
     if (kEast ? update_u : true) {
-      const double uc = u(c), ue = u(c + 1), uw = u(c - 1), unn = u(c + sx), us = u(c - sx);
-      const double vbar = 0.25 * (v(c - sx) + v(c) + v(c + 1 - sx) + v(c + 1));
-      const double a = uc * (ue - uw) * rhx + vbar * (unn - us) * rhy;
-      const double lap = (ue - 2 * uc + uw) * rdx2 + (unn - 2 * uc + us) * rdy2;
-      double next = uc - a * dt - (pe - pc) * rdx * dt + lap * dt * inv_re;
-      if (kObstacles) next = obstacle_face(c, c + 1, solid_u, next);
-      un(c) = next;
+      const T pe = kEast ? T(0.0) : pressure(s.ue - s.uc, s.ve - s.vse);
+      const T vbar = 0.25 * (s.vs + s.vc + s.vse + s.ve);
+      const T a = s.uc * (s.ue - s.uw) * rhx + vbar * (s.un - s.us) * rhy;
+      const T lap = (s.ue - 2 * s.uc + s.uw) * rdx2 + (s.un - 2 * s.uc + s.us) * rdy2;
+      T next = s.uc - a * dt - (pe - pc) * rdx * dt + lap * dt * inv_re;
+      if (kObstacles)
+        next = obstacle_face(Access::load(solid, c), Access::load(solid, c + 1), Access::load(solid_u, c),
+                             Access::load(solid_u, c + 1), next);
+      Access::store(un, c, next);
     }
     if (kNorth != kNoV) {
-      const double vc = v(c), ve = v(c + 1), vw = v(c - 1), vnn = v(c + sx), vs = v(c - sx);
-      double b = vc * (vnn - vs) * rhy;
+      const T pnorth = kNorth == kNorthInterior ? pressure(s.un - s.unw, s.vn - s.vc) : T(0.0);
+      T b = s.vc * (s.vn - s.vs) * rhy;
       if (kFull) {
-        const double ubar = 0.25 * (u(c - 1) + u(c) + u(c - 1 + sx) + u(c + sx));
-        b += ubar * (ve - vw) * rhx;
+        const T ubar = 0.25 * (s.uw + s.uc + s.unw + s.un);
+        b += ubar * (s.ve - s.vw) * rhx;
       }
-      const double lap = (ve - 2 * vc + vw) * rdx2 + (vnn - 2 * vc + vs) * rdy2;
-      double next = vc - b * dt - (pnorth - pc) * rdy * dt + lap * dt * inv_re;
-      if (kObstacles) next = obstacle_face(c, c + sx, solid_v, next);
-      vn(c) = next;
+      const T lap = (s.ve - 2 * s.vc + s.vw) * rdx2 + (s.vn - 2 * s.vc + s.vs) * rdy2;
+      T next = s.vc - b * dt - (pnorth - pc) * rdy * dt + lap * dt * inv_re;
+      if (kObstacles)
+        next = obstacle_face(Access::load(solid, c), Access::load(solid, c + g.sx), Access::load(solid_v, c),
+                             Access::load(solid_v, c + g.sx), next);
+      Access::store(vn, c, next);
     }
   }
 
@@ -106,17 +156,27 @@ struct PenaltyStep {
     // Cells 1..nx-1: east neighbour interior, u face updated (u_i_end >= nx - 1 always).
     const auto range = Kokkos::TeamThreadRange(team, 1, g.nx);
     if constexpr (std::is_same<typename Device::memory_space, Kokkos::HostSpace>::value) {
-      // Host teams get a contiguous block with unit stride; Kokkos' own loop steps by a run-time
-      // increment, which keeps GCC from vectorising. Same cell(), plainer loop. Cells write only
-      // their own faces and read only the old level, so iterations are independent.
+      // Host teams get the whole row. Explicit vectors, each stencil value loaded once: GCC's own
+      // vectorisation of the scalar loop loaded most of them twice or three times, and the
+      // unaligned loads, not the arithmetic, held the step back. The vectors start where the
+      // cell index is a multiple of their width (aligned stores when the fields are); the cells
+      // before and after take the scalar path.
+      int i = range.start;
+#if defined(IMMERSE_HOST_LANES)
+      constexpr int W = HostLanes<double>::width;
+      const int head = (W - (base + i) % W) % W;
+      for (const int end = i + head < range.end ? i + head : range.end; i < end; ++i)
+        cell<kFull, kObstacles, false, kNorth, OneCell>(base + i, true);
+      for (; i + W <= range.end; i += W) cell<kFull, kObstacles, false, kNorth, CellVector>(base + i, true);
+#endif
 #pragma GCC ivdep
-      for (int i = range.start; i < range.end; ++i) cell<kFull, kObstacles, false, kNorth>(base + i, true);
+      for (; i < range.end; ++i) cell<kFull, kObstacles, false, kNorth, OneCell>(base + i, true);
     } else {
-      Kokkos::parallel_for(range, [&](int i) { cell<kFull, kObstacles, false, kNorth>(base + i, true); });
+      Kokkos::parallel_for(range, [&](int i) { cell<kFull, kObstacles, false, kNorth, OneCell>(base + i, true); });
     }
     // The last cell: east ghost, its u face updated only at an outflow (u_i_end == nx).
     Kokkos::single(Kokkos::PerTeam(team),
-                   [&]() { cell<kFull, kObstacles, true, kNorth>(base + g.nx, u_i_end >= g.nx); });
+                   [&]() { cell<kFull, kObstacles, true, kNorth, OneCell>(base + g.nx, u_i_end >= g.nx); });
   }
 
   template <bool kFull, bool kObstacles>

@@ -1,0 +1,66 @@
+#pragma once
+// Lanes<T, Bytes>: a host SIMD vector of Bytes / sizeof(T) numbers with the arithmetic operators, so
+// that a kernel's cell update written once for a number T also runs on a vector of cells (GCC's
+// vector extensions: one instruction per operator at the build's vector width). Loads and stores
+// are unaligned and whole-vector; a number converts by broadcast.
+//
+// HostLanes<T>: Lanes at the widest width this build targets (64 bytes with AVX-512F, 32 with AVX),
+// defined where IMMERSE_HOST_LANES is. Not compiled for devices (nvcc) or without AVX: there the
+// kernels keep their scalar loops.
+#include <cstring>
+
+#if defined(__GNUC__) && !defined(__NVCC__) && !defined(__CUDACC__) && defined(__AVX__)
+#define IMMERSE_HOST_LANES 1
+#endif
+
+#if defined(__GNUC__) && !defined(__NVCC__) && !defined(__CUDACC__)
+namespace immerse {
+
+template <class T, int Bytes>
+struct Lanes {
+  typedef T V __attribute__((vector_size(Bytes)));
+  static constexpr int width = Bytes / static_cast<int>(sizeof(T));
+  V x;
+  Lanes() = default;
+  Lanes(V a) : x(a) {}
+  Lanes(double s) : x(V{} + static_cast<T>(s)) {}
+  static Lanes load(const T* p) {
+    Lanes r;
+    std::memcpy(&r.x, p, Bytes);
+    return r;
+  }
+  // width bytes (0 or 1, say), each widened to a T.
+  static Lanes load_widened(const unsigned char* p) {
+    typedef unsigned char Narrow __attribute__((vector_size(Bytes / sizeof(T))));
+    Narrow b;
+    std::memcpy(&b, p, sizeof(b));
+    return Lanes(__builtin_convertvector(b, V));
+  }
+  void store(T* p) const { std::memcpy(p, &x, Bytes); }
+  friend Lanes operator-(Lanes a) { return -a.x; }
+  friend Lanes operator+(Lanes a, Lanes b) { return a.x + b.x; }
+  friend Lanes operator-(Lanes a, Lanes b) { return a.x - b.x; }
+  friend Lanes operator*(Lanes a, Lanes b) { return a.x * b.x; }
+  friend Lanes operator/(Lanes a, Lanes b) { return a.x / b.x; }
+  Lanes& operator+=(Lanes b) {
+    x += b.x;
+    return *this;
+  }
+  Lanes& operator-=(Lanes b) {
+    x -= b.x;
+    return *this;
+  }
+};
+
+#if defined(IMMERSE_HOST_LANES)
+#if defined(__AVX512F__)
+constexpr int kHostVectorBytes = 64;
+#else
+constexpr int kHostVectorBytes = 32;
+#endif
+template <class T>
+using HostLanes = Lanes<T, kHostVectorBytes>;
+#endif
+
+}  // namespace immerse
+#endif
