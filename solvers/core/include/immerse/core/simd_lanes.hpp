@@ -23,7 +23,11 @@ struct Lanes {
   V x;
   Lanes() = default;
   Lanes(V a) : x(a) {}
-  Lanes(double s) : x(V{} + static_cast<T>(s)) {}
+  Lanes(double s) : x(splat(static_cast<T>(s))) {}
+  // Every lane s: s - 0 is s for every s (-0 too), so the compiler drops the subtraction and
+  // broadcasts. (V{} + s is +0 for s = -0: the compiler must keep that addition, scalar, and
+  // repeats it wherever a number meets a vector.)
+  static V splat(T s) { return s - V{}; }
   static Lanes load(const T* p) {
     Lanes r;
     std::memcpy(&r.x, p, Bytes);

@@ -161,16 +161,19 @@ struct PenaltyStep {
       // unaligned loads, not the arithmetic, held the step back. The vectors start where the
       // cell index is a multiple of their width (aligned stores when the fields are); the cells
       // before and after take the scalar path.
+      // A local copy of the kernel: through `this` GCC reloads every coefficient and view pointer
+      // after each store (a store might change the kernel object).
+      const PenaltyStep k = *this;
       int i = range.start;
 #if defined(IMMERSE_HOST_LANES)
       constexpr int W = HostLanes<double>::width;
       const int head = (W - (base + i) % W) % W;
       for (const int end = i + head < range.end ? i + head : range.end; i < end; ++i)
-        cell<kFull, kObstacles, false, kNorth, OneCell>(base + i, true);
-      for (; i + W <= range.end; i += W) cell<kFull, kObstacles, false, kNorth, CellVector>(base + i, true);
+        k.cell<kFull, kObstacles, false, kNorth, OneCell>(base + i, true);
+      for (; i + W <= range.end; i += W) k.cell<kFull, kObstacles, false, kNorth, CellVector>(base + i, true);
 #endif
 #pragma GCC ivdep
-      for (; i < range.end; ++i) cell<kFull, kObstacles, false, kNorth, OneCell>(base + i, true);
+      for (; i < range.end; ++i) k.cell<kFull, kObstacles, false, kNorth, OneCell>(base + i, true);
     } else {
       Kokkos::parallel_for(range, [&](int i) { cell<kFull, kObstacles, false, kNorth, OneCell>(base + i, true); });
     }
