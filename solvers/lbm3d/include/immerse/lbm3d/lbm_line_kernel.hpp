@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "immerse/core/prefetch.hpp"
 #include "immerse/lbm3d/lbm_half_run.hpp"
 #include "immerse/lbm3d/lbm_kernels.hpp"
 #include "immerse/lbm3d/streaming_store.hpp"
@@ -255,8 +256,8 @@ struct CollideStreamLines {
     if constexpr (LbmStore<Pop>::kHalf) {
 #if defined(IMMERSE_HALF_SIMD)
       for (int q = 0; q < 15; ++q) {
-        prefetch_line(in[q] + kHalfAhead);
-        prefetch_line(in[q] + kHalfAhead + 32);
+        prefetch_write(in[q] + kHalfAhead);
+        prefetch_write(in[q] + kHalfAhead + 32);
       }
       if (k.forced)
         relax_half_run<true>(k.omega, k.force_pref, k.force, k.lat.ref, k.lat.inv_scale, in, out, m);
@@ -269,8 +270,8 @@ struct CollideStreamLines {
       Real* wout[15];
       const auto& lat = k.lat;
       for (int q = 0; q < 15; ++q) {
-        prefetch_line(in[q] + kHalfAhead);
-        prefetch_line(in[q] + kHalfAhead + 32);
+        prefetch_write(in[q] + kHalfAhead);
+        prefetch_write(in[q] + kHalfAhead + 32);
         widen_halves(in[q], wide_in[q], m, lat.inv_scale, lat.ref[q]);
         win[q] = wide_in[q];
         wout[q] = wide_out[q];
@@ -325,7 +326,7 @@ struct CollideStreamLines {
     const int full = m - m % kLanes;
     for (int a0 = 0; a0 < full; a0 += kLanes) {
       if constexpr (Prefetch)
-        for (int q = 0; q < 15; ++q) prefetch_line(in[q] + a0 + kAhead);
+        for (int q = 0; q < 15; ++q) prefetch_write(in[q] + a0 + kAhead);
       cells<Forced, false>(in, out, a0, kLanes);
     }
     if (full < m) cells<Forced, true>(in, out, full, m - full);

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "immerse/core/prefetch.hpp"
 #include "immerse/lbm3d/lbm_kernels.hpp"
 #include "immerse/lbm3d/streaming_store.hpp"
 
@@ -172,7 +173,7 @@ inline void relax_line(const BgkCoefficients<FloatLanes<64>>& c, Pop* const in[1
   const int start = ends && a_last > 0 ? kWidth : 0;
   for (int a0 = start; a0 <= a_last; a0 += kWidth) {
     if ((a0 * static_cast<int>(sizeof(Pop))) % 64 == 0)
-      for (int q = 0; q < 15; ++q) prefetch_line(in[q] + a0 + kAhead);
+      for (int q = 0; q < 15; ++q) prefetch_write(in[q] + a0 + kAhead);
     const __mmask16 mask = n - a0 >= kWidth ? __mmask16(0xFFFF) : __mmask16((1u << (n - a0)) - 1);
     if (a0 != a_last && (a0 != 0 || !ends)) {
       relax_line_vector<Forced, false, Pop>(c, in, out, line, a0, mask, nullptr, nullptr);

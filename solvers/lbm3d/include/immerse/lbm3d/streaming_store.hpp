@@ -1,5 +1,5 @@
 #pragma once
-// Streaming (non-temporal) stores and software prefetch for the host line kernel.
+// Streaming (non-temporal) stores for the host line kernel.
 //
 // Why: the pull kernel writes a second buffer. An ordinary store first reads the cache line it
 // writes (write-allocate), so a step moves 15 loads + 15 stores + 15 line reads per cell: 1.5x the
@@ -46,16 +46,6 @@ inline void store_run(Real* to, const Real* from, int m, bool streaming) {
   (void)streaming;
 #endif
   for (; a < m; ++a) to[a] = from[a];
-}
-
-// A hint to bring the cache line holding p into the caches, for writing; no fault for any address.
-template <class Real>
-inline void prefetch_line(const Real* p) {
-#if defined(__GNUC__) && !defined(__CUDACC__)
-  __builtin_prefetch(p, 1, 3);
-#else
-  (void)p;
-#endif
 }
 
 // Streaming stores are weakly ordered: after this, the thread's earlier streaming stores are

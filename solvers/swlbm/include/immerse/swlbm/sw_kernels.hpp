@@ -33,6 +33,7 @@
 #include <type_traits>
 
 #include "immerse/core/half_vector.hpp"
+#include "immerse/core/prefetch.hpp"
 #include "immerse/swlbm/sw_lattice.hpp"
 #include "immerse/swlbm/sw_storage.hpp"
 
@@ -241,7 +242,7 @@ struct SwStep {
       const HalfVector v(n - b);
       const int c = c0 + b;
       if (b % 32 == 0)
-        for (int a = 0; a < 9; ++a) __builtin_prefetch(&f_old(c + off[a] + kAhead, a), 0, 3);
+        for (int a = 0; a < 9; ++a) prefetch_read(&f_old(c + off[a] + kAhead, a));
       Lanes f[9];
       for (int a = 0; a < 9; ++a) f[a] = v.load(&f_old(c + off[a], a)) * widen + Lanes(ref[a]);
       relax<true>(c, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], ToHalves{*this, c, v, narrow});
