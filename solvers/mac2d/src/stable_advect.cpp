@@ -6,25 +6,53 @@
 
 namespace immerse::mac2d {
 
+namespace {
+// Face (i, j) of one component advected: q sampled at its departure point along (tu, tv). kU: the u
+// faces (qu into du) or the v faces (qv into dv). Access: one face, or a host vector of faces.
+template <class V, bool kU>
+struct AdvectFaces {
+  V q, tu, tv, d;
+  StableGrid g;
+  double c;
+  template <class Access>
+  KOKKOS_INLINE_FUNCTION void operator()(Access, int i, int j) const {
+    const auto p = kU ? stable_departure_u<Access>(tu, tv, g, i, j, c) : stable_departure_v<Access>(tu, tv, g, i, j, c);
+    Access::store(d, g.at(i, j), stable_interp_index(q, g, p.i, p.j));
+  }
+};
+
+// f(Access, i, j) for i0 <= i < i1, j0 <= j < j1. Hosts with gathers run each row in vectors of
+// faces along x, the rest of a row one face at a time: the samples are gathers, which GCC does not
+// vectorise in the plain loop (it kept that loop scalar).
+template <class Exec, class F>
+void face_rows(const char* name, int i0, int i1, int j0, int j1, const F& f) {
+#if defined(IMMERSE_HOST_GATHER)
+  if constexpr (kRowLoops<Exec>) {
+    Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(j0, j1), [=](int j) {
+      constexpr int W = HostLanes<double>::width;
+      int i = i0;
+      for (; i + W <= i1; i += W) f(FaceVector{}, i, j);
+      for (; i < i1; ++i) f(OneFace{}, i, j);
+    });
+    return;
+  }
+#endif
+  cell_for<Exec>(
+      name, i0, i1, j0, j1, KOKKOS_LAMBDA(int i, int j) { f(OneFace{}, i, j); });
+}
+}  // namespace
+
 // (du, dv) = (qu, qv) sampled at the departure points along (tu, tv), c = dt / h (negative: forward).
 // Every interior face is written; apply_walls() sets the normal boundary faces and tangential ghosts.
 // Faces neither touches (corner ghosts, the faces outside the domain) are never written by any kernel,
 // so every buffer holds the same there. u faces (i < nx) and v faces (j < ny) in a loop each, with no
-// test on the face inside (the loops stay scalar: GCC finds the gathers not worth vectorising).
+// test on the face inside.
 template <class Exec>
 void StableSolver<Exec>::advect(const view& qu, const view& qv, const view& tu, const view& tv, double c,
                                 const view& du, const view& dv) {
   const StableGrid g = g_;
-  cell_for<Exec>(
-      "stable_advect_u", 1, g.nx, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
-        const StableIndex p = stable_departure_u(tu, tv, g, i, j, c);
-        du(g.at(i, j)) = stable_interp_index(qu, g, p.i, p.j);
-      });
-  cell_for<Exec>(
-      "stable_advect_v", 1, g.nx + 1, 1, g.ny, KOKKOS_LAMBDA(int i, int j) {
-        const StableIndex p = stable_departure_v(tu, tv, g, i, j, c);
-        dv(g.at(i, j)) = stable_interp_index(qv, g, p.i, p.j);
-      });
+  face_rows<Exec>("stable_advect_u", 1, g.nx, 1, g.ny + 1, AdvectFaces<view, true>{qu, tu, tv, du, g, c});
+  face_rows<Exec>("stable_advect_v", 1, g.nx + 1, 1, g.ny, AdvectFaces<view, false>{qv, tu, tv, dv, g, c});
 }
 
 // vel_ holds the forward step's result (u^), (un, vn) the velocity it started from (u^n), (bu, bv)

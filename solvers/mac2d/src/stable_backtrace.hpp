@@ -11,32 +11,72 @@
 
 namespace immerse::mac2d {
 
-struct StableIndex {
-  double i, j;
+template <class T>
+struct StableIndexT {
+  T i, j;
 };
+using StableIndex = StableIndexT<double>;
+
+// The departure points' loads and stores: of one face (every backend), or of a host vector of the
+// faces (i, j) ... (i + width - 1, j) along x (their backtraces then sample by gathers).
+struct OneFace {
+  using T = double;
+  template <class V>
+  KOKKOS_INLINE_FUNCTION static double load(const V& f, int k) {
+    return f(k);
+  }
+  template <class V>
+  KOKKOS_INLINE_FUNCTION static void store(const V& f, int k, double x) {
+    f(k) = x;
+  }
+  KOKKOS_INLINE_FUNCTION static double index(int i) { return i; }
+};
+#if defined(IMMERSE_HOST_GATHER)
+struct FaceVector {
+  using T = HostLanes<double>;
+  template <class V>
+  static T load(const V& f, int k) {
+    return T::load(f.data() + k);
+  }
+  template <class V>
+  static void store(const V& f, int k, T x) {
+    x.store(f.data() + k);
+  }
+  static T index(int i) {  // i, i + 1, ... in the lanes
+    T::V r;
+    for (int l = 0; l < T::width; ++l) r[l] = l;
+    return T(r) + static_cast<double>(i);
+  }
+};
+#endif
 
 // Where the fluid at u face (i, j) was c / (cells per m/s) ago, along the velocity (u, v).
-template <class V>
-KOKKOS_INLINE_FUNCTION StableIndex stable_departure_u(const V& u, const V& v, const StableGrid& g, int i, int j,
-                                                      double c) {
+template <class Access = OneFace, class V>
+KOKKOS_INLINE_FUNCTION StableIndexT<typename Access::T> stable_departure_u(const V& u, const V& v, const StableGrid& g,
+                                                                           int i, int j, double c) {
+  using T = typename Access::T;
   const int k = g.at(i, j);
-  double a = u(k), b = 0.25 * v(k - g.w) + 0.25 * v(k - g.w + 1) + 0.25 * v(k) + 0.25 * v(k + 1);
-  const double fi = i - 0.5 * c * a, fj = j - 0.5 * c * b;
+  T a = Access::load(u, k), b = 0.25 * Access::load(v, k - g.w) + 0.25 * Access::load(v, k - g.w + 1) +
+                                0.25 * Access::load(v, k) + 0.25 * Access::load(v, k + 1);
+  const T fi = Access::index(i) - 0.5 * c * a, fj = T(j) - 0.5 * c * b;
   a = stable_interp_index(u, g, fi, fj);
   b = stable_interp_index(v, g, fi + 0.5, fj - 0.5);
-  return {i - c * a, j - c * b};
+  return {Access::index(i) - c * a, T(j) - c * b};
 }
 
 // The same for v face (i, j); the u index of a v face is the v one + (-1/2, 1/2).
-template <class V>
-KOKKOS_INLINE_FUNCTION StableIndex stable_departure_v(const V& u, const V& v, const StableGrid& g, int i, int j,
-                                                      double c) {
+template <class Access = OneFace, class V>
+KOKKOS_INLINE_FUNCTION StableIndexT<typename Access::T> stable_departure_v(const V& u, const V& v, const StableGrid& g,
+                                                                           int i, int j, double c) {
+  using T = typename Access::T;
   const int k = g.at(i, j);
-  double a = 0.25 * u(k - 1) + 0.25 * u(k) + 0.25 * u(k - 1 + g.w) + 0.25 * u(k + g.w), b = v(k);
-  const double fi = i - 0.5 * c * a, fj = j - 0.5 * c * b;
+  T a = 0.25 * Access::load(u, k - 1) + 0.25 * Access::load(u, k) + 0.25 * Access::load(u, k - 1 + g.w) +
+        0.25 * Access::load(u, k + g.w),
+    b = Access::load(v, k);
+  const T fi = Access::index(i) - 0.5 * c * a, fj = T(j) - 0.5 * c * b;
   a = stable_interp_index(u, g, fi - 0.5, fj + 0.5);
   b = stable_interp_index(v, g, fi, fj);
-  return {i - c * a, j - c * b};
+  return {Access::index(i) - c * a, T(j) - c * b};
 }
 
 // Whether x lies within the four values stable_interp_index(f, g, p.i, p.j) mixes (the same clamp).

@@ -12,6 +12,7 @@
 
 #include "immerse/core/error.hpp"
 #include "immerse/core/expression.hpp"
+#include "immerse/core/simd_lanes.hpp"
 #include "immerse/core/state_views.hpp"
 #include "immerse/core/timer.hpp"
 #include "immerse/mac2d/stable_flow.hpp"
@@ -28,18 +29,43 @@ constexpr int kLeft = 0, kRight = 1, kBottom = 2, kTop = 3;
 // equation: inside the body, or under the small-cut-cell rule).
 enum FaceCode : int { kFaceFree = 0, kFacePartial = 1, kFaceFixed = 2 };
 
+// The per-lane steps of a bilinear sample, for a number (every backend) and, on hosts with
+// gathers, for a vector of numbers (the advection's face rows, stable_backtrace.hpp).
+KOKKOS_INLINE_FUNCTION double clamp_index(double f, double hi) { return !(f >= 0) ? 0 : (f > hi ? hi : f); }
+KOKKOS_INLINE_FUNCTION int floor_index(double f) { return static_cast<int>(f); }  // f >= 0
+KOKKOS_INLINE_FUNCTION double to_real(int k) { return k; }
+template <class V>
+KOKKOS_INLINE_FUNCTION double gather(const V& f, int k) {
+  return f(k);
+}
+#if defined(IMMERSE_HOST_GATHER)
+using HostReal = HostLanes<double>;
+inline HostReal clamp_index(HostReal f, double hi) {
+  const HostReal::V h = HostReal::splat(hi), zero{};
+  return HostReal(f.x >= zero ? (f.x > h ? h : f.x) : zero);  // a NaN fails >= : 0, as above
+}
+inline HostIndices floor_index(HostReal f) { return immerse::truncate(f); }
+inline HostReal to_real(HostIndices k) { return immerse::to_real(k); }
+template <class V>
+inline HostReal gather(const V& f, HostIndices k) {
+  return immerse::gather(f.data(), k);
+}
+#endif
+
 // Bilinear sample of a component at the fractional index (fi, fj) of its own lattice (node (i, j) at
 // index (i, j)), clamped to [0, nx+1] x [0, ny+1] (the ghost layer holds the boundary values).
-template <class V>
-KOKKOS_INLINE_FUNCTION double stable_interp_index(const V& f, const StableGrid& g, double fi, double fj) {
+// T: a number, or a host vector of numbers (one sample per lane).
+template <class V, class T>
+KOKKOS_INLINE_FUNCTION T stable_interp_index(const V& f, const StableGrid& g, T fi, T fj) {
   // Written so that a NaN coordinate clamps to 0 (a NaN fails every comparison): a diverged field then
   // reads inside the arrays and the health check names it, instead of an out-of-bounds read.
-  fi = !(fi >= 0) ? 0 : (fi > g.nx + 0.999999 ? g.nx + 0.999999 : fi);
-  fj = !(fj >= 0) ? 0 : (fj > g.ny + 0.999999 ? g.ny + 0.999999 : fj);
-  const int i = static_cast<int>(fi), j = static_cast<int>(fj);
-  const double a = fi - i, b = fj - j;
-  return (1 - a) * (1 - b) * f(g.at(i, j)) + a * (1 - b) * f(g.at(i + 1, j)) + (1 - a) * b * f(g.at(i, j + 1)) +
-         a * b * f(g.at(i + 1, j + 1));
+  fi = clamp_index(fi, g.nx + 0.999999);
+  fj = clamp_index(fj, g.ny + 0.999999);
+  const auto i = floor_index(fi), j = floor_index(fj);
+  const T a = fi - to_real(i), b = fj - to_real(j);
+  const auto k = j * g.w + i;
+  return (1 - a) * (1 - b) * gather(f, k) + a * (1 - b) * gather(f, k + 1) + (1 - a) * b * gather(f, k + g.w) +
+         a * b * gather(f, k + g.w + 1);
 }
 
 // The same at the point (x, y) for a staggered component whose node (i, j) sits at ((i + ox) h, (j + oy) h).

@@ -5,7 +5,8 @@
 // are unaligned and whole-vector; a number converts by broadcast.
 //
 // HostLanes<T>: Lanes at the widest width this build targets (64 bytes with AVX-512F, 32 with AVX),
-// defined where IMMERSE_HOST_LANES is. Not compiled for devices (nvcc) or without AVX: there the
+// defined where IMMERSE_HOST_LANES is; with AVX-512F or AVX2 (IMMERSE_HOST_GATHER) also gathers
+// of doubles at int indices. Not compiled for devices (nvcc) or without AVX: there the
 // kernels keep their scalar loops.
 #include <cstring>
 
@@ -14,6 +15,9 @@
 #endif
 
 #if defined(__GNUC__) && !defined(__NVCC__) && !defined(__CUDACC__)
+#if defined(IMMERSE_HOST_LANES)
+#include <immintrin.h>
+#endif
 namespace immerse {
 
 template <class T, int Bytes>
@@ -64,6 +68,28 @@ constexpr int kHostVectorBytes = 32;
 #endif
 template <class T>
 using HostLanes = Lanes<T, kHostVectorBytes>;
+
+#if defined(__AVX512F__) || defined(__AVX2__)
+#define IMMERSE_HOST_GATHER 1
+// One int per lane of HostLanes<double>: lattice indices for gathers.
+typedef int HostIndices __attribute__((vector_size(kHostVectorBytes / 2)));
+
+// p[k[l]] in lane l.
+inline HostLanes<double> gather(const double* p, HostIndices k) {
+  // The masked forms with every lane on: the plain ones start from an undefined vector, which
+  // GCC 12 reports as maybe uninitialised at every use.
+#if defined(__AVX512F__)
+  return HostLanes<double>(_mm512_mask_i32gather_pd(_mm512_setzero_pd(), 0xFF, reinterpret_cast<__m256i>(k), p, 8));
+#else
+  const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+  return HostLanes<double>(_mm256_mask_i32gather_pd(_mm256_setzero_pd(), p, reinterpret_cast<__m128i>(k), all, 8));
+#endif
+}
+
+// Lane l truncated towards zero (the lanes hold numbers an int holds), and back.
+inline HostIndices truncate(HostLanes<double> x) { return __builtin_convertvector(x.x, HostIndices); }
+inline HostLanes<double> to_real(HostIndices k) { return __builtin_convertvector(k, HostLanes<double>::V); }
+#endif
 #endif
 
 }  // namespace immerse
