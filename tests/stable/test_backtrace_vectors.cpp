@@ -1,5 +1,5 @@
-// The advection's host vector rows (stable_backtrace.hpp FaceVector: a vector of faces along x,
-// sampled by gathers) against its one-face form (OneFace, what every backend runs elsewhere), face
+// The advection's host vector rows (stable_backtrace.hpp with CellVector: a vector of faces along x,
+// sampled by gathers) against its one-face form (OneCell, what every backend runs elsewhere), face
 // by face on a swirling velocity field whose departure points cross cells, the clamp at the ghost
 // layer included. The two compute the same expressions, so they agree to round-off: the compiler
 // may fuse a multiply-add in one and not in the other. A vector lane off by a thousandth of a cell
@@ -41,8 +41,8 @@ void check_rows(double c) {
   int compared = 0;
   for (int j = 1; j < j1; ++j)
     for (int i = 1; i + W <= i1; i += W) {
-      const auto pv = kU ? stable_departure_u<FaceVector>(f.u, f.v, f.g, i, j, c)
-                         : stable_departure_v<FaceVector>(f.u, f.v, f.g, i, j, c);
+      const auto pv = kU ? stable_departure_u<CellVector>(f.u, f.v, f.g, i, j, c)
+                         : stable_departure_v<CellVector>(f.u, f.v, f.g, i, j, c);
       const HostLanes<double> sv = stable_interp_index(f.q, f.g, pv.i, pv.j);
       for (int l = 0; l < W; ++l) {
         const StableIndex p =

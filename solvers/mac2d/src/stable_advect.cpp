@@ -38,8 +38,8 @@ template <bool kU>
 __attribute__((noinline)) void advect_host_row(const AdvectFaces<HostField, kU>& f, int j, int i0, int i1) {
   constexpr int W = HostLanes<double>::width;
   int i = i0;
-  for (; i + W <= i1; i += W) f(FaceVector{}, i, j);
-  for (; i < i1; ++i) f(OneFace{}, i, j);
+  for (; i + W <= i1; i += W) f(CellVector{}, i, j);
+  for (; i < i1; ++i) f(OneCell{}, i, j);
 }
 #endif
 }  // namespace
@@ -67,9 +67,9 @@ void StableSolver<Exec>::advect(const view& qu, const view& qv, const view& tu, 
   const AdvectFaces<view, true> fu{qu, tu, tv, du, g, c};
   const AdvectFaces<view, false> fv{qv, tu, tv, dv, g, c};
   cell_for<Exec>(
-      "stable_advect_u", 1, g.nx, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) { fu(OneFace{}, i, j); });
+      "stable_advect_u", 1, g.nx, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) { fu(OneCell{}, i, j); });
   cell_for<Exec>(
-      "stable_advect_v", 1, g.nx + 1, 1, g.ny, KOKKOS_LAMBDA(int i, int j) { fv(OneFace{}, i, j); });
+      "stable_advect_v", 1, g.nx + 1, 1, g.ny, KOKKOS_LAMBDA(int i, int j) { fv(OneCell{}, i, j); });
 }
 
 // vel_ holds the forward step's result (u^), (un, vn) the velocity it started from (u^n), (bu, bv)

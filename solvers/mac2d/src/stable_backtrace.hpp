@@ -7,6 +7,7 @@
 // the face value and the other the mean of the four nearest faces of that component, which is what the
 // bilinear sample there reduces to (exactly so when h is a power of two): two of five samples saved.
 // c < 0 traces forward in time (MacCormack's backward step).
+#include "immerse/mac2d/row_access.hpp"
 #include "stable_solver_impl.hpp"
 
 namespace immerse::mac2d {
@@ -17,41 +18,10 @@ struct StableIndexT {
 };
 using StableIndex = StableIndexT<double>;
 
-// The departure points' loads and stores: of one face (every backend), or of a host vector of the
-// faces (i, j) ... (i + width - 1, j) along x (their backtraces then sample by gathers).
-struct OneFace {
-  using T = double;
-  template <class V>
-  KOKKOS_INLINE_FUNCTION static double load(const V& f, int k) {
-    return f(k);
-  }
-  template <class V>
-  KOKKOS_INLINE_FUNCTION static void store(const V& f, int k, double x) {
-    f(k) = x;
-  }
-  KOKKOS_INLINE_FUNCTION static double index(int i) { return i; }
-};
-#if defined(IMMERSE_HOST_GATHER)
-struct FaceVector {
-  using T = HostLanes<double>;
-  template <class V>
-  static T load(const V& f, int k) {
-    return T::load(f.data() + k);
-  }
-  template <class V>
-  static void store(const V& f, int k, T x) {
-    x.store(f.data() + k);
-  }
-  static T index(int i) {  // i, i + 1, ... in the lanes
-    T::V r;
-    for (int l = 0; l < T::width; ++l) r[l] = l;
-    return T(r) + static_cast<double>(i);
-  }
-};
-#endif
-
+// Access (row_access.hpp): one face, OneCell (every backend), or a host vector of the faces
+// (i, j) ... (i + width - 1, j) along x, CellVector (their backtraces then sample by gathers).
 // Where the fluid at u face (i, j) was c / (cells per m/s) ago, along the velocity (u, v).
-template <class Access = OneFace, class V>
+template <class Access = OneCell, class V>
 KOKKOS_INLINE_FUNCTION StableIndexT<typename Access::T> stable_departure_u(const V& u, const V& v, const StableGrid& g,
                                                                            int i, int j, double c) {
   using T = typename Access::T;
@@ -65,7 +35,7 @@ KOKKOS_INLINE_FUNCTION StableIndexT<typename Access::T> stable_departure_u(const
 }
 
 // The same for v face (i, j); the u index of a v face is the v one + (-1/2, 1/2).
-template <class Access = OneFace, class V>
+template <class Access = OneCell, class V>
 KOKKOS_INLINE_FUNCTION StableIndexT<typename Access::T> stable_departure_v(const V& u, const V& v, const StableGrid& g,
                                                                            int i, int j, double c) {
   using T = typename Access::T;

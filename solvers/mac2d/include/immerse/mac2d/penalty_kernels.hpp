@@ -5,7 +5,7 @@
 
 #include <type_traits>
 
-#include "immerse/core/simd_lanes.hpp"
+#include "immerse/mac2d/row_access.hpp"
 
 namespace immerse::mac2d {
 
@@ -52,36 +52,12 @@ struct PenaltyStep {
 
   // The old-level velocities a cell's update reads, each loaded once: its own faces (u_c: the u
   // face to its right, v_c: the v face above it) and their neighbours east, west, north, south,
-  // u's north-west and v's south-east. T is a number, or a vector of cells along x.
+  // u's north-west and v's south-east. T is a number, or a vector of cells along x (row_access.hpp).
   template <class T>
   struct Stencil {
     T uc, ue, uw, un, us, unw;
     T vc, ve, vw, vn, vs, vse;
   };
-
-  // Loads and stores of one cell (scalar, any backend) or of HostLanes<double>::width cells in a
-  // row (host vectors).
-  struct OneCell {
-    using T = double;
-    template <class F>
-    KOKKOS_FORCEINLINE_FUNCTION static double load(const F& f, int c) {
-      return f(c);
-    }
-    KOKKOS_FORCEINLINE_FUNCTION static void store(const view& f, int c, double x) { f(c) = x; }
-  };
-#if defined(IMMERSE_HOST_LANES)
-  struct CellVector {
-    using T = HostLanes<double>;
-    template <class F>
-    static T load(const F& f, int c) {
-      if constexpr (std::is_same<typename F::value_type, const unsigned char>::value)
-        return T::load_widened(f.data() + c);
-      else
-        return T::load(f.data() + c);
-    }
-    static void store(const view& f, int c, T x) { x.store(f.data() + c); }
-  };
-#endif
 
   template <class Access>
   KOKKOS_FORCEINLINE_FUNCTION Stencil<typename Access::T> stencil(int c) const {
