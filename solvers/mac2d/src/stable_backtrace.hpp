@@ -52,8 +52,7 @@ KOKKOS_INLINE_FUNCTION StableIndexT<typename Access::T> stable_departure_v(const
 // Whether x lies within the four values stable_interp_index(f, g, p.i, p.j) mixes (the same clamp).
 template <class V>
 KOKKOS_INLINE_FUNCTION bool stable_within_stencil(const V& f, const StableGrid& g, StableIndex p, double x) {
-  const double fi = !(p.i >= 0) ? 0 : (p.i > g.nx + 0.999999 ? g.nx + 0.999999 : p.i);
-  const double fj = !(p.j >= 0) ? 0 : (p.j > g.ny + 0.999999 ? g.ny + 0.999999 : p.j);
+  const double fi = clamp_index(p.i, g.nx + 0.999999), fj = clamp_index(p.j, g.ny + 0.999999);
   const int k = g.at(static_cast<int>(fi), static_cast<int>(fj));
   const double a = f(k), b = f(k + 1), c = f(k + g.w), d = f(k + g.w + 1);
   const double lo1 = a < b ? a : b, lo2 = c < d ? c : d, hi1 = a < b ? b : a, hi2 = c < d ? d : c;

@@ -5,22 +5,20 @@
 // nothing on devices or other compilers.
 namespace immerse {
 
+#if defined(__GNUC__) && !defined(__CUDACC__)
 template <class T>
 inline void prefetch_read(const T* p) {
-#if defined(__GNUC__) && !defined(__CUDACC__)
   __builtin_prefetch(p, 0, 3);
-#else
-  (void)p;
-#endif
 }
-
 template <class T>
 inline void prefetch_write(const T* p) {
-#if defined(__GNUC__) && !defined(__CUDACC__)
   __builtin_prefetch(p, 1, 3);
-#else
-  (void)p;
-#endif
 }
+#else
+template <class T>
+inline void prefetch_read(const T*) {}
+template <class T>
+inline void prefetch_write(const T*) {}
+#endif
 
 }  // namespace immerse
