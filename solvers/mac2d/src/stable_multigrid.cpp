@@ -71,15 +71,19 @@ void StableMultigrid<Exec>::setup(const StableGrid& g, const dview& fine_wu, con
 }
 
 template <class Exec>
-void StableMultigrid<Exec>::smooth(const Level& l, int sweeps, bool reverse, const Level* prolong_from) const {
+void StableMultigrid<Exec>::smooth(const Level& l, int sweeps, bool reverse, const Level* prolong_from,
+                                   bool zero_start) const {
   const int first = reverse ? 1 : 0, halves = 2 * sweeps;
-  const S kc = static_cast<S>(kOvercorrect);
   if (prolong_from)
     colour_sweeps<Exec>("stable_mg_prolong_smooth", l.g.nx, l.g.ny, first, halves,
-                        MgSmoothKernel<view, true>{l.g, prolong_from->g, l.wu, l.wv, l.p, l.b, prolong_from->p, kc});
+                        MgSmoothKernel<view, MgStart::prolonged>{l.g, prolong_from->g, l.wu, l.wv, l.p, l.b,
+                                                                 prolong_from->p, static_cast<S>(kOvercorrect)});
+  else if (zero_start)
+    colour_sweeps<Exec>("stable_mg_smooth", l.g.nx, l.g.ny, first, halves,
+                        MgSmoothKernel<view, MgStart::zero>{l.g, l.g, l.wu, l.wv, l.p, l.b, l.p, S(0)});
   else
     colour_sweeps<Exec>("stable_mg_smooth", l.g.nx, l.g.ny, first, halves,
-                        MgSmoothKernel<view, false>{l.g, l.g, l.wu, l.wv, l.p, l.b, l.p, S(0)});
+                        MgSmoothKernel<view, MgStart::current>{l.g, l.g, l.wu, l.wv, l.p, l.b, l.p, S(0)});
 }
 
 // The coarsest level (a few cells across): all sweeps in one launch on one thread. On a device, 40
@@ -141,7 +145,8 @@ double StableMultigrid<Exec>::vcycle(const view& p, const view& b, bool symmetri
   const int L = static_cast<int>(levels_.size());
   double r0 = 0;
   for (int l = 0; l + 1 < L; ++l) {
-    smooth(levels_[l], kPreSmooth, false, nullptr);
+    // Level 0 starts from 0 whatever p holds; the coarser ones' p were zeroed by the restriction.
+    smooth(levels_[l], kPreSmooth, false, nullptr, /*zero_start=*/l == 0);
     const double rmax = restrict_residual(l);
     if (l == 0) {
       r0 = rmax;
@@ -149,7 +154,8 @@ double StableMultigrid<Exec>::vcycle(const view& p, const view& b, bool symmetri
     }
   }
   coarsest(levels_[L - 1], kCoarsestSweeps);
-  for (int l = L - 2; l >= 0; --l) smooth(levels_[l], kPostSmooth, /*reverse=*/symmetric, &levels_[l + 1]);
+  for (int l = L - 2; l >= 0; --l)
+    smooth(levels_[l], kPostSmooth, /*reverse=*/symmetric, &levels_[l + 1], /*zero_start=*/false);
   return r0;
 }
 

@@ -34,7 +34,9 @@ class StableMultigrid {
   // Builds the levels on the first call (halving while both sizes are even and at least 8) and the
   // face weights of every level on each call: they change with the bodies every step.
   void setup(const StableGrid& g, const dview& wu, const dview& wv);
-  // One V-cycle on p (level 0) for the right-hand side b, views of the grid's size. Returns the max
+  // One V-cycle for the right-hand side b into p (level 0), views of the grid's size, from p = 0
+  // whatever p holds on entry (its closed cells, which no update reaches, end as 0 or a prolonged
+  // coarse correction). Returns the max
   // |residual| after level 0's pre-smoothing (units of b); when that is <= stop_at the cycle ends
   // there, p pre-smoothed. symmetric: the post-smoother runs black before red, the adjoint of the
   // pre-smoother, as a conjugate-gradient preconditioner needs.
@@ -43,8 +45,8 @@ class StableMultigrid {
   // Implementation below. Public only because nvcc rejects extended __host__ __device__ lambdas
   // inside private or protected member functions; the class lives in src/ and is not installed.
   // reverse: black before red. prolong_from: add that coarser level's correction (piecewise constant,
-  // scaled by the over-correction) during the first sweep.
-  void smooth(const Level& l, int sweeps, bool reverse, const Level* prolong_from) const;
+  // scaled by the over-correction) during the first sweep; else zero_start: start from p = 0.
+  void smooth(const Level& l, int sweeps, bool reverse, const Level* prolong_from, bool zero_start) const;
   void coarsest(const Level& l, int sweeps) const;
   double restrict_residual(int l) const;  // into level l + 1's b (its p zeroed); max |residual| of level l
   std::vector<Level> levels_;

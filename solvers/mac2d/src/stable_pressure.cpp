@@ -83,34 +83,62 @@ void StableSolver<Exec>::solve_pressure() {
 
 // V-cycles until the residual of p is within the tolerance, as defect correction: the residual
 // r = b - L p in double (its maximum is the stopping test), one V-cycle in float for the correction
-// z from 0 (the hierarchy mgcg preconditions with), p += z in double. The float cycle's round-off
-// limits how much one cycle can reduce r (to about 1e-6 of it), not the accuracy of p, which the
-// double residual carries. A float cycle moves half the bytes of a double one with twice the SIMD
-// lanes, at the same number of cycles per solve.
+// z, p += z in double. The float cycle's round-off limits how much one cycle can reduce r (to about
+// 1e-6 of it), not the accuracy of p, which the double residual carries. A float cycle moves half the
+// bytes of a double one with twice the SIMD lanes, at the same number of cycles per solve.
+// After a cycle, p += z and the next residual are one pass: r from p + z read at each cell and its
+// neighbours, p + z written to the spare pressure array (a neighbour in another thread's rows still
+// reads the old p and z), which then becomes p. The V-cycle starts from z = 0 whatever z holds, so z
+// is not cleared either.
 template <class Exec>
 void StableSolver<Exec>::solve_pressure_vcycles(int& it, double& res, bool& converged) {
   const StableGrid g = g_;
   ensure_correction_views();
-  auto pf = p_field_, b = b_;
+  auto b = b_;
   auto z = cg_z_, rf = cg_rf_;
   auto wu = wgt_[0], wv = wgt_[1];
   const double scale = div_per_residual();
   mg_.setup(g_, wgt_[0], wgt_[1]);
   StallWatch watch;
-  bool partial = false;  // the last cycle ended after its pre-smoothing
+  bool partial = false;    // the last cycle ended after its pre-smoothing
+  bool corrected = false;  // z holds a cycle's correction, not yet added to p
   while (true) {
-    // r into rf (float; closed cells 0) with max |r|, from the current p.
+    // r into rf (float; closed cells 0) with max |r|, from the current p (plus z).
     double rmax = 0;
-    cell_reduce<Exec>(
-        "stable_mg_defect", 1, g.nx + 1, 1, g.ny + 1,
-        KOKKOS_LAMBDA(int i, int j, double& m) {
-          const int k = g.at(i, j);
-          const double r = stable_pressure_defect(wu, wv, pf, b, k, g.w);
-          rf(k) = static_cast<float>(r);
-          const double a = Kokkos::Experimental::fabs(r);
-          m = a > m ? a : m;
-        },
-        Kokkos::Max<double>(rmax));
+    auto pf = p_field_;
+    if (!corrected) {
+      cell_reduce<Exec>(
+          "stable_mg_defect", 1, g.nx + 1, 1, g.ny + 1,
+          KOKKOS_LAMBDA(int i, int j, double& m) {
+            const int k = g.at(i, j);
+            const double r = stable_pressure_defect(wu, wv, pf, b, k, g.w);
+            rf(k) = static_cast<float>(r);
+            const double a = Kokkos::Experimental::fabs(r);
+            m = a > m ? a : m;
+          },
+          Kokkos::Max<double>(rmax));
+    } else {
+      // Closed cells keep p: z there is 0 or a prolonged coarse correction, and a neighbour's weight
+      // towards a closed cell is 0, so its z never reaches an open cell's residual.
+      auto pn = p_spare_;
+      cell_reduce<Exec>(
+          "stable_mg_correct_defect", 1, g.nx + 1, 1, g.ny + 1,
+          KOKKOS_LAMBDA(int i, int j, double& m) {
+            const int k = g.at(i, j);
+            auto q = [&](int c) { return pf(c) + static_cast<double>(z(c)); };
+            const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
+            const double open = W > 0 ? 1.0 : 0.0, qk = q(k);
+            const double r =
+                open * (b(k) - (we * q(k + 1) + ww * q(k - 1) + wn * q(k + g.w) + ws * q(k - g.w) - W * qk));
+            pn(k) = W > 0 ? qk : pf(k);
+            rf(k) = static_cast<float>(r);
+            const double a = Kokkos::Experimental::fabs(r);
+            m = a > m ? a : m;
+          },
+          Kokkos::Max<double>(rmax));
+      std::swap(p_field_, p_spare_);
+      corrected = false;
+    }
     res = rmax * scale;
     stop_if_diverged("pressure", res);
     converged = res <= p_.pressure_tol;
@@ -120,15 +148,7 @@ void StableSolver<Exec>::solve_pressure_vcycles(int& it, double& res, bool& conv
     // A cycle whose pre-smoothing already brings the residual within the tolerance (measured in
     // float on the way down) ends there and is not counted if the next pass confirms it in double.
     partial = mg_.vcycle(z, rf, /*symmetric=*/false, p_.pressure_tol / scale) * scale <= p_.pressure_tol;
-    // p += z, and z back to 0 for the next cycle (closed cells: z is 0 or a prolonged coarse
-    // correction there, and p keeps its value).
-    cell_for<Exec>(
-        "stable_mg_correct", 1, g.nx + 1, 1, g.ny + 1, KOKKOS_LAMBDA(int i, int j) {
-          const int k = g.at(i, j);
-          const double W = wu(k) + wu(k - 1) + wv(k) + wv(k - g.w);
-          pf(k) += W > 0 ? static_cast<double>(z(k)) : 0.0;
-          z(k) = 0;
-        });
+    corrected = true;
     if (!partial) ++it;
   }
 }
@@ -200,7 +220,7 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
   auto wu = wgt_[0], wv = wgt_[1];
   const double scale = div_per_residual();
   mg_.setup(g_, wgt_[0], wgt_[1]);
-  auto precondition = [&] { mg_.vcycle(z, rf, /*symmetric=*/true, -1); };  // z = one V-cycle for r, from z = 0
+  auto precondition = [&] { mg_.vcycle(z, rf, /*symmetric=*/true, -1); };  // z = one V-cycle for r
   double rmax = 0;
   cell_reduce<Exec>(
       "stable_cg_residual", 1, g.nx + 1, 1, g.ny + 1,
@@ -215,7 +235,6 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
   res = rmax * scale;
   converged = res <= p_.pressure_tol;
   if (converged) return true;
-  Kokkos::deep_copy(z, 0.0f);  // the first V-cycle starts from 0 (later ones: zeroed by the update)
   precondition();
   double delta = -cg_dot(r, z);
   double beta = 0;
@@ -244,13 +263,10 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
           acc += dn * qn;
         },
         dq);
-    if (!(delta > 0) || !(dq > 0)) {
-      Kokkos::deep_copy(z, 0.0f);  // the V-cycles that take over start their corrections from 0
-      return false;
-    }
+    if (!(delta > 0) || !(dq > 0)) return false;
     const double alpha = delta / dq;
     // p += alpha d and r += alpha q (r = b - L p = -rho, and rho -= alpha A d), with max |r| for the
-    // stopping test and r (new) . z (old) for Polak-Ribiere; z is then zeroed for the next V-cycle.
+    // stopping test and r (new) . z (old) for Polak-Ribiere.
     MaxSum upd{0, 0};
     cell_reduce<Exec>(
         "stable_cg_update", 1, g.nx + 1, 1, g.ny + 1,
@@ -262,7 +278,6 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
           const double a = Kokkos::Experimental::fabs(r(k));
           acc.max = a > acc.max ? a : acc.max;
           acc.sum += r(k) * z(k);
-          z(k) = 0;
         },
         MaxSumReducer(upd));
     ++it;

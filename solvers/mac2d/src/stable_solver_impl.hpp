@@ -155,12 +155,15 @@ class StableSolver final : public StableFlow {
   using fview = typename StableMultigrid<Exec>::view;
   double cg_dot(const view& a, const fview& b) const;  // over the interior cells
   // r, d, q in double; z and the V-cycle's copy of r (rf) in float, shared by both multigrid solvers.
-  view cg_r_, cg_d_, cg_q_;
+  // p_spare_: where the V-cycles' defect correction writes the corrected pressure, then swapped with
+  // p_field_ (ghosts 0 in both, as no kernel writes a ghost pressure).
+  view cg_r_, cg_d_, cg_q_, p_spare_;
   fview cg_z_, cg_rf_;
   void ensure_correction_views() {
     if (cg_z_.extent(0) != p_field_.extent(0)) {
       cg_z_ = fview("mg_z", p_field_.extent(0));
       cg_rf_ = fview("mg_rf", p_field_.extent(0));
+      p_spare_ = view("p_spare", p_field_.extent(0));
     }
   }
   void apply_fixed();
