@@ -122,6 +122,7 @@ void StableSolver<Exec>::apply_fixed() {
 
 template <class Exec>
 void StableSolver<Exec>::set_constraints(const std::vector<FaceConstraint>& faces) {
+  if (touched_n_[0] + touched_n_[1] > 0 || !faces.empty()) ++weights_version_;  // wgt_ changes below
   for (int c = 0; c < 2; ++c) {
     // Restore the walls-only values where the previous constraints were.
     if (touched_n_[c] > 0) {

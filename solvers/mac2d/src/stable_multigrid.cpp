@@ -23,7 +23,8 @@ constexpr int kCoarsestSweeps = 40;  // the coarsest level has fewer than 8 cell
 }  // namespace
 
 template <class Exec>
-void StableMultigrid<Exec>::setup(const StableGrid& g, const dview& fine_wu, const dview& fine_wv) {
+void StableMultigrid<Exec>::setup(const StableGrid& g, const dview& fine_wu, const dview& fine_wv,
+                                  long weights_version) {
   if (levels_.empty()) {
     const size_t n0 = static_cast<size_t>(g.nx + 2) * (g.ny + 2);
     levels_.push_back({g, view("mg_wu", n0), view("mg_wv", n0), view(), view()});
@@ -35,6 +36,8 @@ void StableMultigrid<Exec>::setup(const StableGrid& g, const dview& fine_wu, con
       levels_.push_back({c, view("mg_wu", n), view("mg_wv", n), view("mg_p", n), view("mg_b", n)});
     }
   }
+  if (weights_version == weights_version_) return;
+  weights_version_ = weights_version;
   {
     auto wu = levels_[0].wu, wv = levels_[0].wv;
     Kokkos::parallel_for(
@@ -86,24 +89,28 @@ void StableMultigrid<Exec>::smooth(const Level& l, int sweeps, bool reverse, con
                         MgSmoothKernel<view, MgStart::current>{l.g, l.g, l.wu, l.wv, l.p, l.b, l.p, S(0)});
 }
 
-// The coarsest level (a few cells across): all sweeps in one launch on one thread. On a device, 40
-// sweeps as 80 launches of a 4 x 4 grid would cost launches, not arithmetic; on host spaces the
-// levels above it run inline too (stable_loops.hpp).
+// The coarsest level (a few cells across): all sweeps in one go on one thread. On a device, 40
+// sweeps as 80 launches of a 4 x 4 grid would cost launches, not arithmetic; on host spaces the loop
+// runs on the calling thread, as the levels above it do (stable_loops.hpp), since even one launch
+// costs more than the sweeps.
 template <class Exec>
 void StableMultigrid<Exec>::coarsest(const Level& l, int sweeps) const {
   const StableGrid g = l.g;
   auto wu = l.wu, wv = l.wv, p = l.p, b = l.b;
-  Kokkos::parallel_for(
-      "stable_mg_coarsest", Kokkos::RangePolicy<Exec>(0, 1), KOKKOS_LAMBDA(int) {
-        for (int s = 0; s < sweeps; ++s)
-          for (int colour = 0; colour < 2; ++colour)
-            for (int j = 1; j <= g.ny; ++j)
-              for (int i = 1 + ((1 + j + colour) & 1); i <= g.nx; i += 2) {
-                const int k = g.at(i, j);
-                const S we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
-                if (W > 0) p(k) = (we * p(k + 1) + ww * p(k - 1) + wn * p(k + g.w) + ws * p(k - g.w) - b(k)) / W;
-              }
-      });
+  auto solve = KOKKOS_LAMBDA(int) {
+    for (int s = 0; s < sweeps; ++s)
+      for (int colour = 0; colour < 2; ++colour)
+        for (int j = 1; j <= g.ny; ++j)
+          for (int i = 1 + ((1 + j + colour) & 1); i <= g.nx; i += 2) {
+            const int k = g.at(i, j);
+            const S we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
+            if (W > 0) p(k) = (we * p(k + 1) + ww * p(k - 1) + wn * p(k + g.w) + ws * p(k - g.w) - b(k)) / W;
+          }
+  };
+  if constexpr (kRowLoops<Exec>)
+    solve(0);
+  else
+    Kokkos::parallel_for("stable_mg_coarsest", Kokkos::RangePolicy<Exec>(0, 1), solve);
 }
 
 // Residual and restriction in one pass: each coarse cell sums the fine residuals it covers and

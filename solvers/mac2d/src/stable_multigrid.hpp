@@ -32,8 +32,9 @@ class StableMultigrid {
   };
 
   // Builds the levels on the first call (halving while both sizes are even and at least 8) and the
-  // face weights of every level on each call: they change with the bodies every step.
-  void setup(const StableGrid& g, const dview& wu, const dview& wv);
+  // face weights of every level from wu, wv when weights_version differs from the last call's: the
+  // caller changes it whenever it changes the weights (with moving bodies, every step).
+  void setup(const StableGrid& g, const dview& wu, const dview& wv, long weights_version);
   // One V-cycle for the right-hand side b into p (level 0), views of the grid's size, from p = 0
   // whatever p holds on entry (its closed cells, which no update reaches, end as 0 or a prolonged
   // coarse correction). Returns the max
@@ -50,6 +51,7 @@ class StableMultigrid {
   void coarsest(const Level& l, int sweeps) const;
   double restrict_residual(int l) const;  // into level l + 1's b (its p zeroed); max |residual| of level l
   std::vector<Level> levels_;
+  long weights_version_ = -1;  // of the weights the levels hold (-1: none yet)
 };
 
 }  // namespace immerse::mac2d

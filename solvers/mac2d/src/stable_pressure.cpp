@@ -98,7 +98,7 @@ void StableSolver<Exec>::solve_pressure_vcycles(int& it, double& res, bool& conv
   auto z = cg_z_, rf = cg_rf_;
   auto wu = wgt_[0], wv = wgt_[1];
   const double scale = div_per_residual();
-  mg_.setup(g_, wgt_[0], wgt_[1]);
+  mg_.setup(g_, wgt_[0], wgt_[1], weights_version_);
   StallWatch watch;
   bool partial = false;    // the last cycle ended after its pre-smoothing
   bool corrected = false;  // z holds a cycle's correction, not yet added to p
@@ -219,7 +219,7 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
   auto z = cg_z_, rf = cg_rf_;
   auto wu = wgt_[0], wv = wgt_[1];
   const double scale = div_per_residual();
-  mg_.setup(g_, wgt_[0], wgt_[1]);
+  mg_.setup(g_, wgt_[0], wgt_[1], weights_version_);
   auto precondition = [&] { mg_.vcycle(z, rf, /*symmetric=*/true, -1); };  // z = one V-cycle for r
   double rmax = 0;
   cell_reduce<Exec>(

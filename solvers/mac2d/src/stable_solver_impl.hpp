@@ -146,6 +146,7 @@ class StableSolver final : public StableFlow {
   // Multigrid on the pressure equation, in float (stable_multigrid.hpp): the corrections of
   // fluid_solver.pressure = multigrid (and mgcg's fallback), mgcg's preconditioner.
   StableMultigrid<Exec> mg_;
+  long weights_version_ = 0;  // changed whenever wgt_ changes (set_constraints), so mg_ rebuilds its levels' weights
   // Conjugate gradients on the pressure equation preconditioned by one symmetric V-cycle (mgcg).
   // false: CG broke down (non-positive curvature) and the caller continues with V-cycles.
   bool solve_pressure_mgcg(int& it, double& res, bool& converged);
