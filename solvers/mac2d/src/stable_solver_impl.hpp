@@ -175,8 +175,8 @@ class StableSolver final : public StableFlow {
   void diffuse_jacobi(int c);  // the paper's Jacobi (fluid_solver.viscosity = jacobi), one component
   void diffuse_rbgs();         // both components at once, starting from the previous solve's sweep count
   void visc_sweeps(int n);
-  double viscosity_residual(bool scaled) const;
-  int visc_guess_ = 1;  // sweeps the last viscosity solve needed
+  double viscosity_residual() const;  // max |residual| of the last viscosity solve's systems
+  int visc_guess_ = 1;                // sweeps the last viscosity solve needed
   void solve_pressure();
   double pressure_residual() const;  // max |div u| the current p would leave, 1/s
   // The pressure equation's residual (units of b = rho h^2/dt div) times this is a divergence, 1/s.
