@@ -2,15 +2,17 @@
 // pipeline the half-sweeps down the rows in blocks with gap filling, device spaces launch them one
 // by one; both must give what the plain order gives, half-sweep after half-sweep over the whole grid.
 // Reference: the same kernel run in that plain order by a sequential loop in this file. Also the
-// multigrid smoother (stable_mg_smooth.hpp), whose host row loop runs on vectors of cells with
-// masked stores and spreads the coarse corrections over the lanes: against its own per-cell form
-// (what device spaces run) in the plain order.
+// multigrid smoother (stable_mg_smooth.hpp) on the colour-split layout (SplitGrid), whose host row
+// loop runs on vectors of one colour's cells and interleaves the coarse corrections from the coarse
+// row's halves: against its own per-cell form (what device spaces run) in the plain order.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "stable_loops.hpp"
 #include "stable_mg_smooth.hpp"
+#include "stable_multigrid.hpp"
 #include "support/backends.hpp"
 
 namespace immerse::mac2d {
@@ -97,8 +99,8 @@ TYPED_TEST(ColourSweeps, AnyScheduleGivesThePlainOrder) {
 template <class Exec, class S>
 void check_smoother(const Case& t, bool zero) {
   using view = Kokkos::View<S*, typename Exec::memory_space>;
-  const StableGrid g{t.nx, t.ny, t.nx + 2, 1.0}, cg{t.nx / 2, t.ny / 2, t.nx / 2 + 2, 2.0};
-  const size_t n = static_cast<size_t>(g.w) * (g.ny + 2), nc = static_cast<size_t>(cg.w) * (cg.ny + 2);
+  const SplitGrid g = SplitGrid::of(t.nx, t.ny, 1.0), cg = SplitGrid::of(t.nx / 2, t.ny / 2, 2.0);
+  const size_t n = g.size(), nc = cg.size();
   view wu("wu", n), wv("wv", n), p("p", n), b("b", n), cp("cp", nc);
   auto hwu = Kokkos::create_mirror(wu);
   auto hwv = Kokkos::create_mirror(wv);
@@ -116,7 +118,7 @@ void check_smoother(const Case& t, bool zero) {
     for (int i = 1; i <= g.nx; ++i)
       if (next() < 0.05) {
         const int k = g.at(i, j);
-        hwu(k) = hwu(k - 1) = hwv(k) = hwv(k - g.w) = 0;  // a closed cell
+        hwu(k) = hwu(g.at(i - 1, j)) = hwv(k) = hwv(k - g.w) = 0;  // a closed cell
       }
   for (size_t k = 0; k < nc; ++k) hcp(k) = static_cast<S>(next() - 0.5);
   Kokkos::deep_copy(wu, hwu);
@@ -150,9 +152,10 @@ void check_smoother(const Case& t, bool zero) {
         if ((i + j + t.first + h) % 2 == 0) zero ? ref_zero(i, j, std::min(h, 2)) : ref(i, j, std::min(h, 2));
 
   auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p);
-  double worst = 0;
-  for (size_t k = 0; k < n; ++k)
-    worst = std::max(worst, std::abs(static_cast<double>(got(k)) - static_cast<double>(hp(k))));
+  double worst = 0;  // over the cells and ghosts (the layout's padding holds no cell)
+  for (int j = 0; j <= g.ny + 1; ++j)
+    for (int i = 0; i <= g.nx + 1; ++i)
+      worst = std::max(worst, std::abs(static_cast<double>(got(g.at(i, j))) - static_cast<double>(hp(g.at(i, j)))));
   // As above, contraction differences only: a few units in the last place of O(1) values, amplified
   // by the division by small diagonals over the half-sweeps; 1e-10 in double, 1e-4 in float (2^-23 =
   // 1.2e-7). A coarse value read from the wrong cell gives O(0.1).
@@ -163,12 +166,61 @@ void check_smoother(const Case& t, bool zero) {
 
 TYPED_TEST(ColourSweeps, MultigridSmootherRowLoopMatchesPerCell) {
   // Inline and blocked, either first colour, the post-smoothing's 4 half-sweeps and more.
-  for (const Case& t :
-       {Case{20, 14, 0, 4}, Case{20, 14, 1, 4}, Case{64, 62, 0, 4}, Case{96, 90, 1, 5}, Case{128, 64, 0, 12}}) {
+  for (const Case& t : {Case{20, 14, 0, 4}, Case{20, 14, 1, 4}, Case{64, 62, 0, 4}, Case{96, 90, 1, 5},
+                        Case{128, 64, 0, 12}, Case{100, 40, 1, 4}, Case{72, 36, 0, 5}}) {
     for (bool zero : {false, true}) {
       check_smoother<TypeParam, double>(t, zero);
       check_smoother<TypeParam, float>(t, zero);
     }
+  }
+}
+
+// The multigrid's face weights (StableMultigrid::setup; host row loops on vectors of coarse faces):
+// level 0 holds the solver's weights, each coarser face the sum of the two fine faces it covers
+// (times the outflow factor 2^(l+1) / (2^l + 1) over the finer level's at a boundary face), checked
+// face by face on random fractions (a uniform box would not tell one fine face from its neighbour).
+TYPED_TEST(ColourSweeps, MultigridWeightsSumTheFineFaces) {
+  using Exec = TypeParam;
+  using dview = Kokkos::View<double*, typename Exec::memory_space>;
+  const StableGrid g{96, 64, 98, 1.0};
+  const size_t n = static_cast<size_t>(g.w) * (g.ny + 2);
+  dview wu("wu", n), wv("wv", n);
+  auto hwu = Kokkos::create_mirror(wu);
+  auto hwv = Kokkos::create_mirror(wv);
+  Lcg next{77};
+  for (size_t k = 0; k < n; ++k) hwu(k) = next() < 0.1 ? 0.0 : next(), hwv(k) = next() < 0.1 ? 0.0 : next();
+  Kokkos::deep_copy(wu, hwu);
+  Kokkos::deep_copy(wv, hwv);
+  StableMultigrid<Exec> mg;
+  mg.setup(g, wu, wv, 1);
+  ASSERT_GE(mg.levels_.size(), 4u);
+  auto ratio = [](int m) { return std::ldexp(2.0, m) / (std::ldexp(1.0, m) + 1); };
+  for (size_t l = 0; l < mg.levels_.size(); ++l) {
+    const SplitGrid c = mg.levels_[l].g;
+    auto cu = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mg.levels_[l].wu);
+    auto cv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mg.levels_[l].wv);
+    int wrong = 0;
+    if (l == 0) {
+      for (int j = 0; j <= g.ny + 1; ++j)
+        for (int i = 0; i <= g.nx + 1; ++i)
+          wrong += cu(c.at(i, j)) != static_cast<float>(hwu(g.at(i, j))) ||
+                   cv(c.at(i, j)) != static_cast<float>(hwv(g.at(i, j)));
+    } else {
+      const SplitGrid f = mg.levels_[l - 1].g;
+      auto fu = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mg.levels_[l - 1].wu);
+      auto fv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mg.levels_[l - 1].wv);
+      const float fb = static_cast<float>(ratio(static_cast<int>(l)) / ratio(static_cast<int>(l) - 1));
+      for (int J = 0; J <= c.ny; ++J)
+        for (int I = 0; I <= c.nx; ++I) {
+          if (J >= 1)
+            wrong += cu(c.at(I, J)) !=
+                     (I == 0 || I == c.nx ? fb : 1.0f) * (fu(f.at(2 * I, 2 * J - 1)) + fu(f.at(2 * I, 2 * J)));
+          if (I >= 1)
+            wrong += cv(c.at(I, J)) !=
+                     (J == 0 || J == c.ny ? fb : 1.0f) * (fv(f.at(2 * I - 1, 2 * J)) + fv(f.at(2 * I, 2 * J)));
+        }
+    }
+    EXPECT_EQ(wrong, 0) << "level " << l;
   }
 }
 

@@ -32,7 +32,7 @@ template <class View, MgStart Start>
 struct MgSmoothKernel {
   using S = typename View::non_const_value_type;
   static constexpr bool kProlong = Start == MgStart::prolonged, kZero = Start == MgStart::zero;
-  StableGrid g, cg;
+  SplitGrid g, cg;
   View wu, wv, p, b, cp;
   S kc;
 
@@ -54,7 +54,8 @@ struct MgSmoothKernel {
   KOKKOS_INLINE_FUNCTION S corr(int i, int j) const { return kc * cp(cg.at((i + 1) / 2, (j + 1) / 2)); }
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int h) const {
     const int k = g.at(i, j);
-    const Cells<S> c{wu(k), wu(k - 1), wv(k), wv(k - g.w), p(k + 1), p(k - 1), p(k + g.w), p(k - g.w), b(k), p(k)};
+    const int e = g.at(i + 1, j), w = g.at(i - 1, j);
+    const Cells<S> c{wu(k), wu(w), wv(k), wv(k - g.w), p(e), p(w), p(k + g.w), p(k - g.w), b(k), p(k)};
     if (kProlong)
       p(k) = relax(c, h, corr(i + 1, j), corr(i - 1, j), corr(i, j + 1), corr(i, j - 1), corr(i, j));
     else
@@ -72,84 +73,77 @@ struct MgSmoothKernel {
   }
 
 #if defined(IMMERSE_HOST_LANES)
-  // Vectors of consecutive cells from i = 1 on, both colours computed and only this half-sweep's
-  // stored (a masked store), so that every read is a contiguous vector load; the stride-2 form left
-  // the compiler storing lane by lane. A vector's result is stored after the next vector's loads:
-  // those overlap it (its west neighbours), and a load that overlaps a store still in flight waits
-  // for it to complete (measured: the smoother 1.4x slower with the store first). The active cells
-  // read only the other colour, so the next vector needs nothing this one writes.
-  // The coarse corrections: a vector of cells from an odd i covers the coarse cells from (i + 1) / 2
-  // on, each twice; the coarse row is read as a vector from the cell west of that and spread over the
-  // lanes. The last cells (fewer than a vector, or a coarse read that would pass the coarse array's
-  // end) take the per-cell form.
+  // Vectors of this colour's cells, which the colour-split layout (SplitGrid) keeps contiguous: from
+  // index m of the active half, aligned loads of the cell's values, faces and north and south
+  // neighbours; the east and west neighbours and west faces from the other half, at m or one along
+  // (from the vector before or after); a plain store. Cell m of either colour lies in coarse cell
+  // m + 1, so a vector's coarse corrections are consecutive coarse cells, interleaved from the
+  // coarse row's two halves. The last cells (fewer than a vector) take the per-cell form.
   template <int H>
   void row_of(int j, int i0, int i1) const {
     using L = HostLanes<S>;
     constexpr int kW = L::width;
     constexpr bool kCoarse = kProlong && H < 2;
-    const S *wup = wu.data(), *wvp = wv.data(), *bp = b.data();
+    const int a = i0 & 1;                         // the active half
+    const int count = a ? (i1 + 1) / 2 : i1 / 2;  // its cells i = 2m + 2 - a <= i1
+    const int A = j * g.w + a * g.half + SplitGrid::kPad, B = j * g.w + (1 - a) * g.half + SplitGrid::kPad;
+    const S *wup = wu.data(), *wvp = wv.data(), *bp = b.data(), *cpp = kCoarse ? cp.data() : nullptr;
     S* pp = p.data();
-    const int first = (i0 - 1) & 1;  // lanes from an odd i: the active ones are first, first + 2, ...
-    // Coarse rows: the cell's own, and those of its north and south neighbours (odd j: the north one
-    // shares the cell's coarse row, even j: the south one).
+    // Coarse rows (their half 0 and half 1 at index 0): the cell's own, its north and south
+    // neighbours' (odd j: the north one shares the cell's coarse row, even j: the south one).
     const int J = (j + 1) / 2;
-    const int own_row = kCoarse ? cg.at(0, J) : 0;
-    const int north_row = kCoarse ? cg.at(0, j & 1 ? J : J + 1) : 0;
-    const int south_row = kCoarse ? cg.at(0, j & 1 ? J - 1 : J) : 0;
-    // The coarse reads from a row offset r + (i - 1) / 2 stay below cp's extent while i <= last_i.
-    int last_i = i1;
-    if (kCoarse) {
-      const long top = own_row > north_row ? own_row : north_row;
-      const long room = static_cast<long>(cp.extent(0)) - kW - top;
-      last_i = room < 0 ? 0 : static_cast<int>(2 * room + 1 < i1 ? 2 * room + 1 : i1);
-    }
-    const S* cpp = kCoarse ? cp.data() : nullptr;
+    auto coarse_row = [&](int r) { return r * cg.w + SplitGrid::kPad; };
+    const int own_row = kCoarse ? coarse_row(J) : 0;
+    const int north_row = kCoarse ? coarse_row(j & 1 ? J : J + 1) : 0;
+    const int south_row = kCoarse ? coarse_row(j & 1 ? J - 1 : J) : 0;
+    // Coarse cells I = m + 1 + l in lane l (m even): odd I from half 1 at (m + l) / 2, even I from
+    // half 0 at (m + l - 1) / 2; shift 1: I one further along, -1: one back.
+    auto coarse = [&](int row, int m, int shift) {
+      const int q = m / 2;
+      const L h0 = L::load(cpp + row + q + (shift > 0 ? 0 : shift < 0 ? -1 : 0));
+      const L h1 = L::load(cpp + row + cg.half + q + (shift > 0 ? 1 : 0));
+      return shift == 0 ? L::interleave(h1, h0) : L::interleave(h0, h1);
+    };
     const L kcl(kc), zero(0.0);
-    L pending;
-    int pending_k = -1;
-    int i = 1;
-    // The east and west neighbours, and the west faces, from the vectors before and after: three
-    // loads fewer per vector (each unaligned load splits a cache line and costs about a cycle).
-    L p_prev, p_cur, wu_prev;
-    if (i + kW - 1 <= i1) {
-      const int k = g.at(i, j);
-      p_prev = L::load(pp + k - kW), p_cur = L::load(pp + k), wu_prev = L::load(wup + k - kW);
-    }
-    for (; i + kW - 1 <= i1 && i <= last_i; i += kW) {
-      const int k = g.at(i, j);
-      const L p_next = L::load(pp + k + kW), wu_cur = L::load(wup + k);
-      const Cells<L> c{wu_cur,
-                       L::template along<kW - 1>(wu_prev, wu_cur),
+    int m = 0;
+    L p_prev, p_cur, w_prev, w_cur;
+    if (kW <= count)
+      p_prev = L::load(pp + B - kW), p_cur = L::load(pp + B), w_prev = L::load(wup + B - kW), w_cur = L::load(wup + B);
+    for (; m + kW <= count; m += kW) {
+      const L p_next = L::load(pp + B + m + kW), w_next = L::load(wup + B + m + kW);
+      // a = 0 (i = 2m + 2): east in half 1 at m + 1, west at m; a = 1 (i = 2m + 1): east in half 0 at
+      // m, west at m - 1.
+      const L pe = a ? p_cur : L::template along<1>(p_cur, p_next);
+      const L pw = a ? L::template along<kW - 1>(p_prev, p_cur) : p_cur;
+      const L ww = a ? L::template along<kW - 1>(w_prev, w_cur) : w_cur;
+      const int k = A + m;
+      const Cells<L> c{L::load(wup + k),
+                       ww,
                        L::load(wvp + k),
                        L::load(wvp + k - g.w),
-                       L::template along<1>(p_cur, p_next),
-                       L::template along<kW - 1>(p_prev, p_cur),
+                       pe,
+                       pw,
                        L::load(pp + k + g.w),
                        L::load(pp + k - g.w),
                        L::load(bp + k),
-                       p_cur};
-      p_prev = p_cur, p_cur = p_next, wu_prev = wu_cur;
+                       L::load(pp + k)};
+      p_prev = p_cur, p_cur = p_next, w_prev = w_cur, w_cur = w_next;
       L next;
       if constexpr (kCoarse) {
-        const int I = (i - 1) / 2;  // the coarse cell west of the vector's first
-        const L mine = kcl * L::load(cpp + own_row + I);
-        const L own = mine.template spread_pairs<2>();
+        const L own = kcl * coarse(own_row, m, 0);
         if constexpr (H == 0) {
-          const L north = (kcl * L::load(cpp + north_row + I)).template spread_pairs<2>();
-          const L south = (kcl * L::load(cpp + south_row + I)).template spread_pairs<2>();
-          next = relax(c, H, mine.template spread_pairs<3>(), mine.template spread_pairs<1>(), north, south, own);
+          // East: coarse cell (i + 2) / 2 = m + 2 (a = 0) or m + 1; west: i / 2 = m + 1 or m (a = 1).
+          const L ce = a ? own : kcl * coarse(own_row, m, 1), cw = a ? kcl * coarse(own_row, m, -1) : own;
+          next = relax(c, H, ce, cw, kcl * coarse(north_row, m, 0), kcl * coarse(south_row, m, 0), own);
         } else {
           next = relax(c, H, zero, zero, zero, zero, own);
         }
       } else {
         next = relax(c, H, zero, zero, zero, zero, zero);
       }
-      if (pending_k >= 0) store_alternate(pp + pending_k, pending, first);
-      pending = next;
-      pending_k = k;
+      next.store(pp + k);
     }
-    if (pending_k >= 0) store_alternate(pp + pending_k, pending, first);
-    for (i += (i0 - i) & 1; i <= i1; i += 2) (*this)(i, j, H);
+    for (; m < count; ++m) (*this)(2 * m + 2 - a, j, H);
   }
 #else
   template <int H>

@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "immerse/core/backend.hpp"
+#include "immerse/core/simd_lanes.hpp"
 #include "stable_loops.hpp"
 #include "stable_mg_smooth.hpp"
+#include "stable_split_rows.hpp"
 
 namespace immerse::mac2d {
 namespace {
@@ -26,30 +29,44 @@ template <class Exec>
 void StableMultigrid<Exec>::setup(const StableGrid& g, const dview& fine_wu, const dview& fine_wv,
                                   long weights_version) {
   if (levels_.empty()) {
-    const size_t n0 = static_cast<size_t>(g.nx + 2) * (g.ny + 2);
-    levels_.push_back({g, view("mg_wu", n0), view("mg_wv", n0), view(), view()});
-    while (levels_.back().g.nx % 2 == 0 && levels_.back().g.ny % 2 == 0 &&
-           std::min(levels_.back().g.nx, levels_.back().g.ny) >= 8) {
-      const StableGrid f = levels_.back().g;
-      const StableGrid c{f.nx / 2, f.ny / 2, f.nx / 2 + 2, 2 * f.h};
-      const size_t n = static_cast<size_t>(c.nx + 2) * (c.ny + 2);
-      levels_.push_back({c, view("mg_wu", n), view("mg_wv", n), view("mg_p", n), view("mg_b", n)});
+    plain_ = g;
+    SplitGrid s = SplitGrid::of(g.nx, g.ny, g.h);
+    levels_.push_back(
+        {s, view("mg_wu", s.size()), view("mg_wv", s.size()), view("mg_p", s.size()), view("mg_b", s.size())});
+    while (s.nx % 2 == 0 && s.ny % 2 == 0 && std::min(s.nx, s.ny) >= 8) {
+      s = SplitGrid::of(s.nx / 2, s.ny / 2, 2 * s.h);
+      levels_.push_back(
+          {s, view("mg_wu", s.size()), view("mg_wv", s.size()), view("mg_p", s.size()), view("mg_b", s.size())});
     }
   }
   if (weights_version == weights_version_) return;
   weights_version_ = weights_version;
   {
     auto wu = levels_[0].wu, wv = levels_[0].wv;
-    Kokkos::parallel_for(
-        "stable_mg_weights_convert", Kokkos::RangePolicy<Exec>(0, wu.extent(0)),
-        KOKKOS_LAMBDA(int k) { wu(k) = static_cast<S>(fine_wu(k)), wv(k) = static_cast<S>(fine_wv(k)); });
+    const SplitGrid s = levels_[0].g;
+    const StableGrid pg = plain_;
+    auto convert = KOKKOS_LAMBDA(int i, int j) {
+      wu(s.at(i, j)) = static_cast<S>(fine_wu(pg.at(i, j)));
+      wv(s.at(i, j)) = static_cast<S>(fine_wv(pg.at(i, j)));
+    };
+#if defined(IMMERSE_HOST_LANES)
+    if constexpr (kRowLoops<Exec>) {
+      Kokkos::parallel_for("stable_mg_weights_convert", Kokkos::RangePolicy<Exec>(0, s.ny + 2), [=](int j) {
+        const int done = split_rows::to_split_row(pg, s, j, fine_wu.data(), wu.data());
+        split_rows::to_split_row(pg, s, j, fine_wv.data(), wv.data());
+        convert(0, j);
+        for (int i = done + 1; i <= s.nx + 1; ++i) convert(i, j);
+      });
+    } else
+#endif
+      cell_for<Exec>("stable_mg_weights_convert", 0, s.nx + 2, 0, s.ny + 2, convert);
   }
   // Coarse face weights from the current fine ones: the sum of the two fine faces, the Galerkin
   // operator R A P of piecewise-constant prolongation P and summing restriction R = P^T, so the
   // V-cycle is convergent for any face fractions (the plain rediscretisation, their mean,
   // over-corrects smooth errors and diverged here).
   for (size_t l = 1; l < levels_.size(); ++l) {
-    const StableGrid c = levels_[l].g, f = levels_[l - 1].g;
+    const SplitGrid c = levels_[l].g, f = levels_[l - 1].g;
     auto wu = levels_[l].wu, wv = levels_[l].wv, fwu = levels_[l - 1].wu, fwv = levels_[l - 1].wv;
     // Outflow sides: level 0 puts p = 0 at the ghost centre, h / 2 outside the boundary face. Level
     // l's boundary cell centre is h_l / 2 inside it, so its boundary face weight should be
@@ -61,15 +78,24 @@ void StableMultigrid<Exec>::setup(const StableGrid& g, const dview& fine_wu, con
       return std::ldexp(2.0, static_cast<int>(m)) / (std::ldexp(1.0, static_cast<int>(m)) + 1);
     };
     const S fb = static_cast<S>(ratio(l) / ratio(l - 1));
-    cell_for<Exec>(
-        "stable_mg_weights", 0, c.nx + 1, 0, c.ny + 1, KOKKOS_LAMBDA(int I, int J) {
-          if (J >= 1)
-            wu(c.at(I, J)) =
-                (I == 0 || I == c.nx ? fb : S(1)) * (fwu(f.at(2 * I, 2 * J - 1)) + fwu(f.at(2 * I, 2 * J)));
-          if (I >= 1)
-            wv(c.at(I, J)) =
-                (J == 0 || J == c.ny ? fb : S(1)) * (fwv(f.at(2 * I - 1, 2 * J)) + fwv(f.at(2 * I, 2 * J)));
-        });
+    auto face = KOKKOS_LAMBDA(int I, int J) {
+      if (J >= 1)
+        wu(c.at(I, J)) = (I == 0 || I == c.nx ? fb : S(1)) * (fwu(f.at(2 * I, 2 * J - 1)) + fwu(f.at(2 * I, 2 * J)));
+      if (I >= 1)
+        wv(c.at(I, J)) = (J == 0 || J == c.ny ? fb : S(1)) * (fwv(f.at(2 * I - 1, 2 * J)) + fwv(f.at(2 * I, 2 * J)));
+    };
+#if defined(IMMERSE_HOST_LANES)
+    if constexpr (kRowLoops<Exec>) {
+      Kokkos::parallel_for("stable_mg_weights", Kokkos::RangePolicy<Exec>(0, c.ny + 1), [=](int J) {
+        const int done = split_rows::coarse_weights_row(f, c, J, J == 0 || J == c.ny ? fb : S(1), fwu.data(),
+                                                        fwv.data(), wu.data(), wv.data());
+        face(0, J);
+        for (int I = done + 1; I <= c.nx; ++I) face(I, J);
+      });
+      continue;
+    }
+#endif
+    cell_for<Exec>("stable_mg_weights", 0, c.nx + 1, 0, c.ny + 1, face);
   }
 }
 
@@ -95,7 +121,7 @@ void StableMultigrid<Exec>::smooth(const Level& l, int sweeps, bool reverse, con
 // costs more than the sweeps.
 template <class Exec>
 void StableMultigrid<Exec>::coarsest(const Level& l, int sweeps) const {
-  const StableGrid g = l.g;
+  const SplitGrid g = l.g;
   auto wu = l.wu, wv = l.wv, p = l.p, b = l.b;
   auto solve = KOKKOS_LAMBDA(int) {
     for (int s = 0; s < sweeps; ++s)
@@ -103,8 +129,9 @@ void StableMultigrid<Exec>::coarsest(const Level& l, int sweeps) const {
         for (int j = 1; j <= g.ny; ++j)
           for (int i = 1 + ((1 + j + colour) & 1); i <= g.nx; i += 2) {
             const int k = g.at(i, j);
-            const S we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
-            if (W > 0) p(k) = (we * p(k + 1) + ww * p(k - 1) + wn * p(k + g.w) + ws * p(k - g.w) - b(k)) / W;
+            const int e = g.at(i + 1, j), west = g.at(i - 1, j);
+            const S we = wu(k), ww = wu(west), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
+            if (W > 0) p(k) = (we * p(e) + ww * p(west) + wn * p(k + g.w) + ws * p(k - g.w) - b(k)) / W;
           }
   };
   if constexpr (kRowLoops<Exec>)
@@ -118,37 +145,103 @@ void StableMultigrid<Exec>::coarsest(const Level& l, int sweeps) const {
 // pre-smoothing ended on the colour (i + j) odd, whose residuals are therefore 0 (up to rounding):
 // only the two (i + j) even cells of each 2x2 block, (2I-1, 2J-1) and (2I, 2J), are summed. Their
 // maximum is the residual of level l's current p.
+#if defined(IMMERSE_HOST_LANES)
+namespace {
+// restrict_residual's host row loop for coarse row J: the summed residuals of coarse cells I = m + 1
+// .. m + width (fine cells m of the odd half of row 2J - 1 and of the even half of row 2J, each a
+// contiguous run), split into the coarse row's odd-I and even-I halves. Returns the row's
+// max |residual| over the cells it did; *done: the coarse cells done (the rest take the per-cell form).
+float restrict_row_lanes(const SplitGrid& f, const SplitGrid& c, int J, const float* wu, const float* wv,
+                         const float* p, const float* b, float* cb, float* cp, int* done) {
+  using L = HostLanes<float>;
+  constexpr int kW = L::width;
+  typedef int Index __attribute__((vector_size(kHostVectorBytes)));
+  Index odd_lanes, even_lanes;
+  for (int l = 0; l < kW; ++l) odd_lanes[l] = (2 * l) % kW, even_lanes[l] = (2 * l + 1) % kW;
+  const int jo = 2 * J - 1, je = 2 * J;
+  const int A1 = jo * f.w + f.half + SplitGrid::kPad, B1 = jo * f.w + SplitGrid::kPad;  // odd i: east m, west m - 1
+  const int A0 = je * f.w + SplitGrid::kPad, B0 = je * f.w + f.half + SplitGrid::kPad;  // even i: east m + 1, west m
+  const int C0 = J * c.w + SplitGrid::kPad, C1 = C0 + c.half;
+  L::V vmax = L::V{};
+  const L zero(0.0);
+  auto residual = [&](int k, L pe, L pw, L ww) {
+    const L we = L::load(wu + k), wn = L::load(wv + k), ws = L::load(wv + k - f.w), W = we + ww + wn + ws;
+    const L r = L::load(b + k) -
+                (we * pe + ww * pw + wn * L::load(p + k + f.w) + ws * L::load(p + k - f.w) - W * L::load(p + k));
+    const L rr = select_positive(W, r, zero);
+    const L::V a = rr.x < L::V{} ? -rr.x : rr.x;
+    vmax = vmax > a ? vmax : a;
+    return rr;
+  };
+  int m = 0;
+  for (; m + kW <= c.nx; m += kW) {
+    const L po = L::load(p + B1 + m), po_prev = L::load(p + B1 + m - kW), wo_prev = L::load(wu + B1 + m - kW);
+    const L ro = residual(A1 + m, po, L::template along<kW - 1>(po_prev, po),
+                          L::template along<kW - 1>(wo_prev, L::load(wu + B1 + m)));
+    const L pe_ = L::load(p + B0 + m), pe_next = L::load(p + B0 + m + kW);
+    const L re = residual(A0 + m, L::template along<1>(pe_, pe_next), pe_, L::load(wu + B0 + m));
+    const L sum = ro + re;
+    const L::V odd = __builtin_shuffle(sum.x, odd_lanes), even = __builtin_shuffle(sum.x, even_lanes);
+    std::memcpy(cb + C1 + m / 2, &odd, sizeof(float) * kW / 2);   // I = m + 1, m + 3, ...
+    std::memcpy(cb + C0 + m / 2, &even, sizeof(float) * kW / 2);  // I = m + 2, m + 4, ...
+    std::memcpy(cp + C1 + m / 2, &zero.x, sizeof(float) * kW / 2);
+    std::memcpy(cp + C0 + m / 2, &zero.x, sizeof(float) * kW / 2);
+  }
+  *done = m;
+  float r = 0;
+  for (int l = 0; l < kW; ++l) r = vmax[l] > r ? vmax[l] : r;
+  return r;
+}
+
+}  // namespace
+#endif
+
 template <class Exec>
 double StableMultigrid<Exec>::restrict_residual(int l) const {
-  const StableGrid f = levels_[l].g, c = levels_[l + 1].g;
+  const SplitGrid f = levels_[l].g, c = levels_[l + 1].g;
   auto wu = levels_[l].wu, wv = levels_[l].wv, p = levels_[l].p, b = levels_[l].b;
   auto cb = levels_[l + 1].b, cp = levels_[l + 1].p;
+  auto restrict_cell = KOKKOS_LAMBDA(int I, int J, double& m) {
+    S sum = 0;
+    for (int d = 0; d < 2; ++d) {
+      const int i = 2 * I - 1 + d, k = f.at(i, 2 * J - 1 + d), e = f.at(i + 1, 2 * J - 1 + d),
+                west = f.at(i - 1, 2 * J - 1 + d);
+      const S we = wu(k), ww = wu(west), wn = wv(k), ws = wv(k - f.w), W = we + ww + wn + ws;
+      // A closed cell (W = 0) contributes nothing: a factor, not a branch, so the row vectorises.
+      const S open = W > 0 ? S(1) : S(0);
+      const S r = open * (b(k) - (we * p(e) + ww * p(west) + wn * p(k + f.w) + ws * p(k - f.w) - W * p(k)));
+      const double a = Kokkos::Experimental::fabs(static_cast<double>(r));
+      m = a > m ? a : m;
+      sum += r;
+    }
+    cb(c.at(I, J)) = sum;
+    cp(c.at(I, J)) = 0;
+  };
   double rmax = 0;
-  cell_reduce<Exec>(
-      "stable_mg_restrict", 1, c.nx + 1, 1, c.ny + 1,
-      KOKKOS_LAMBDA(int I, int J, double& m) {
-        S sum = 0;
-        for (int d = 0; d < 2; ++d) {
-          const int k = f.at(2 * I - 1 + d, 2 * J - 1 + d);
-          const S we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - f.w), W = we + ww + wn + ws;
-          // A closed cell (W = 0) contributes nothing: a factor, not a branch, so the row vectorises.
-          const S open = W > 0 ? S(1) : S(0);
-          const S r = open * (b(k) - (we * p(k + 1) + ww * p(k - 1) + wn * p(k + f.w) + ws * p(k - f.w) - W * p(k)));
-          const double a = Kokkos::Experimental::fabs(static_cast<double>(r));
-          m = a > m ? a : m;
-          sum += r;
-        }
-        cb(c.at(I, J)) = sum;
-        cp(c.at(I, J)) = 0;
-      },
-      Kokkos::Max<double>(rmax));
+#if defined(IMMERSE_HOST_LANES)
+  if constexpr (kRowLoops<Exec>) {
+    auto row = [=](int J, double& m) {
+      int done = 0;
+      const double r =
+          restrict_row_lanes(f, c, J, wu.data(), wv.data(), p.data(), b.data(), cb.data(), cp.data(), &done);
+      m = r > m ? r : m;
+      for (int I = done + 1; I <= c.nx; ++I) restrict_cell(I, J, m);
+    };
+    if (run_inline(1, c.nx + 1, 1, c.ny + 1)) {
+      for (int J = 1; J <= c.ny; ++J) row(J, rmax);
+    } else {
+      Kokkos::parallel_reduce("stable_mg_restrict", Kokkos::RangePolicy<Exec>(1, c.ny + 1), row,
+                              Kokkos::Max<double>(rmax));
+    }
+    return rmax;
+  }
+#endif
+  cell_reduce<Exec>("stable_mg_restrict", 1, c.nx + 1, 1, c.ny + 1, restrict_cell, Kokkos::Max<double>(rmax));
   return rmax;
 }
 
 template <class Exec>
-double StableMultigrid<Exec>::vcycle(const view& p, const view& b, bool symmetric, double stop_at) {
-  levels_[0].p = p;
-  levels_[0].b = b;
+double StableMultigrid<Exec>::vcycle(bool symmetric, double stop_at) {
   const int L = static_cast<int>(levels_.size());
   double r0 = 0;
   for (int l = 0; l + 1 < L; ++l) {

@@ -27,7 +27,7 @@ class StableMultigrid {
   using view = Kokkos::View<S*, device>;
   using dview = Kokkos::View<double*, device>;  // the solver's face weights
   struct Level {
-    StableGrid g;
+    SplitGrid g;  // colour-split (stable_grid.hpp); level 0 has the solver's cells
     view wu, wv, p, b;
   };
 
@@ -35,13 +35,17 @@ class StableMultigrid {
   // face weights of every level from wu, wv when weights_version differs from the last call's: the
   // caller changes it whenever it changes the weights (with moving bodies, every step).
   void setup(const StableGrid& g, const dview& wu, const dview& wv, long weights_version);
-  // One V-cycle for the right-hand side b into p (level 0), views of the grid's size, from p = 0
-  // whatever p holds on entry (its closed cells, which no update reaches, end as 0 or a prolonged
-  // coarse correction). Returns the max
-  // |residual| after level 0's pre-smoothing (units of b); when that is <= stop_at the cycle ends
-  // there, p pre-smoothed. symmetric: the post-smoother runs black before red, the adjoint of the
-  // pre-smoother, as a conjugate-gradient preconditioner needs.
-  double vcycle(const view& p, const view& b, bool symmetric, double stop_at);
+  // Level 0 (colour-split, grid0(): stable_grid.hpp) is the caller's to fill and read: the
+  // right-hand side in rhs0() (interior cells), the correction in correction0().
+  const SplitGrid& grid0() const { return levels_[0].g; }
+  view rhs0() const { return levels_[0].b; }
+  view correction0() const { return levels_[0].p; }
+  // One V-cycle for rhs0() into correction0(), from 0 whatever it holds on entry (its closed cells,
+  // which no update reaches, end as 0 or a prolonged coarse correction). Returns the max |residual|
+  // after level 0's pre-smoothing (units of b); when that is <= stop_at the cycle ends there,
+  // correction0() pre-smoothed. symmetric: the post-smoother runs black before red, the adjoint of
+  // the pre-smoother, as a conjugate-gradient preconditioner needs.
+  double vcycle(bool symmetric, double stop_at);
 
   // Implementation below. Public only because nvcc rejects extended __host__ __device__ lambdas
   // inside private or protected member functions; the class lives in src/ and is not installed.
@@ -51,6 +55,7 @@ class StableMultigrid {
   void coarsest(const Level& l, int sweeps) const;
   double restrict_residual(int l) const;  // into level l + 1's b (its p zeroed); max |residual| of level l
   std::vector<Level> levels_;
+  StableGrid plain_{};         // the solver's layout
   long weights_version_ = -1;  // of the weights the levels hold (-1: none yet)
 };
 

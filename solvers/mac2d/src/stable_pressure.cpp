@@ -3,6 +3,7 @@
 #include "immerse/core/backend.hpp"
 #include "stable_loops.hpp"
 #include "stable_solver_impl.hpp"
+#include "stable_split_rows.hpp"
 
 namespace immerse::mac2d {
 namespace {
@@ -23,6 +24,29 @@ struct StallWatch {
   }
 };
 std::string stall_reason() { return fmt::format("not halved in the last {} iterations", kStallWindow); }
+
+// f(i, j, acc) over the interior cells reduced into result (as cell_reduce): on host spaces with
+// vectors a row at a time through row(j, acc, &done) (its cells 1 .. done, stable_split_rows.hpp),
+// the rest of the row by f; elsewhere per cell.
+template <class Exec, class F, class Row, class Result>
+void split_rows_reduce(const char* name, const StableGrid& g, const F& f, const Row& row, Result&& result) {
+#if defined(IMMERSE_HOST_LANES)
+  if constexpr (kRowLoops<Exec>) {
+    using value = typename ReduceValue<Result>::type;
+    Kokkos::parallel_reduce(
+        name, Kokkos::RangePolicy<Exec>(1, g.ny + 1),
+        [=](int j, value& acc) {
+          int done = 0;
+          row(j, acc, &done);
+          for (int i = done + 1; i <= g.nx; ++i) f(i, j, acc);
+        },
+        std::forward<Result>(result));
+    return;
+  }
+#endif
+  (void)row;
+  cell_reduce<Exec>(name, 1, g.nx + 1, 1, g.ny + 1, f, std::forward<Result>(result));
+}
 }  // namespace
 
 template <class Exec>
@@ -93,12 +117,15 @@ void StableSolver<Exec>::solve_pressure() {
 template <class Exec>
 void StableSolver<Exec>::solve_pressure_vcycles(int& it, double& res, bool& converged) {
   const StableGrid g = g_;
-  ensure_correction_views();
+  ensure_spare_pressure();
   auto b = b_;
-  auto z = cg_z_, rf = cg_rf_;
   auto wu = wgt_[0], wv = wgt_[1];
   const double scale = div_per_residual();
   mg_.setup(g_, wgt_[0], wgt_[1], weights_version_);
+  // The residual goes straight into the multigrid's level 0 and the correction is read from there
+  // (colour-split: SplitGrid s), so neither is copied between layouts.
+  auto z = mg_.correction0(), rf = mg_.rhs0();
+  const SplitGrid s = mg_.grid0();
   StallWatch watch;
   bool partial = false;    // the last cycle ended after its pre-smoothing
   bool corrected = false;  // z holds a cycle's correction, not yet added to p
@@ -107,33 +134,40 @@ void StableSolver<Exec>::solve_pressure_vcycles(int& it, double& res, bool& conv
     double rmax = 0;
     auto pf = p_field_;
     if (!corrected) {
-      cell_reduce<Exec>(
-          "stable_mg_defect", 1, g.nx + 1, 1, g.ny + 1,
-          KOKKOS_LAMBDA(int i, int j, double& m) {
-            const int k = g.at(i, j);
-            const double r = stable_pressure_defect(wu, wv, pf, b, k, g.w);
-            rf(k) = static_cast<float>(r);
-            const double a = Kokkos::Experimental::fabs(r);
-            m = a > m ? a : m;
+      auto defect = KOKKOS_LAMBDA(int i, int j, double& m) {
+        const double r = stable_pressure_defect(wu, wv, pf, b, g.at(i, j), g.w);
+        rf(s.at(i, j)) = static_cast<float>(r);
+        const double a = Kokkos::Experimental::fabs(r);
+        m = a > m ? a : m;
+      };
+      split_rows_reduce<Exec>(
+          "stable_mg_defect", g, defect,
+          [=](int j, double& m, int* done) {
+            split_rows::defect_row<false>(g, s, j, pf.data(), b.data(), wu.data(), wv.data(), nullptr, nullptr,
+                                          rf.data(), nullptr, m, done);
           },
           Kokkos::Max<double>(rmax));
     } else {
       // Closed cells keep p: z there is 0 or a prolonged coarse correction, and a neighbour's weight
       // towards a closed cell is 0, so its z never reaches an open cell's residual.
       auto pn = p_spare_;
-      cell_reduce<Exec>(
-          "stable_mg_correct_defect", 1, g.nx + 1, 1, g.ny + 1,
-          KOKKOS_LAMBDA(int i, int j, double& m) {
-            const int k = g.at(i, j);
-            auto q = [&](int c) { return pf(c) + static_cast<double>(z(c)); };
-            const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
-            const double open = W > 0 ? 1.0 : 0.0, qk = q(k);
-            const double r =
-                open * (b(k) - (we * q(k + 1) + ww * q(k - 1) + wn * q(k + g.w) + ws * q(k - g.w) - W * qk));
-            pn(k) = W > 0 ? qk : pf(k);
-            rf(k) = static_cast<float>(r);
-            const double a = Kokkos::Experimental::fabs(r);
-            m = a > m ? a : m;
+      auto correct = KOKKOS_LAMBDA(int i, int j, double& m) {
+        const int k = g.at(i, j), ks = s.at(i, j);
+        auto q = [&](int c, int cs) { return pf(c) + static_cast<double>(z(cs)); };
+        const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
+        const double open = W > 0 ? 1.0 : 0.0, qk = q(k, ks);
+        const double r = open * (b(k) - (we * q(k + 1, s.at(i + 1, j)) + ww * q(k - 1, s.at(i - 1, j)) +
+                                         wn * q(k + g.w, ks + s.w) + ws * q(k - g.w, ks - s.w) - W * qk));
+        pn(k) = W > 0 ? qk : pf(k);
+        rf(ks) = static_cast<float>(r);
+        const double a = Kokkos::Experimental::fabs(r);
+        m = a > m ? a : m;
+      };
+      split_rows_reduce<Exec>(
+          "stable_mg_correct_defect", g, correct,
+          [=](int j, double& m, int* done) {
+            split_rows::defect_row<true>(g, s, j, pf.data(), b.data(), wu.data(), wv.data(), z.data(), pn.data(),
+                                         rf.data(), nullptr, m, done);
           },
           Kokkos::Max<double>(rmax));
       std::swap(p_field_, p_spare_);
@@ -147,7 +181,7 @@ void StableSolver<Exec>::solve_pressure_vcycles(int& it, double& res, bool& conv
     if (watch.stalled(it, res)) stop_unconverged("pressure", it, res, stall_reason());
     // A cycle whose pre-smoothing already brings the residual within the tolerance (measured in
     // float on the way down) ends there and is not counted if the next pass confirms it in double.
-    partial = mg_.vcycle(z, rf, /*symmetric=*/false, p_.pressure_tol / scale) * scale <= p_.pressure_tol;
+    partial = mg_.vcycle(/*symmetric=*/false, p_.pressure_tol / scale) * scale <= p_.pressure_tol;
     corrected = true;
     if (!partial) ++it;
   }
@@ -209,34 +243,40 @@ template <class Exec>
 bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converged) {
   const StableGrid g = g_;
   const size_t n = p_field_.extent(0);
-  ensure_correction_views();
   if (cg_r_.extent(0) != n) {
     cg_r_ = view("cg_r", n);
     cg_d_ = view("cg_d", n);
     cg_q_ = view("cg_q", n);
   }
   auto pf = p_field_, b = b_, r = cg_r_, d = cg_d_, q = cg_q_;
-  auto z = cg_z_, rf = cg_rf_;
   auto wu = wgt_[0], wv = wgt_[1];
   const double scale = div_per_residual();
   mg_.setup(g_, wgt_[0], wgt_[1], weights_version_);
-  auto precondition = [&] { mg_.vcycle(z, rf, /*symmetric=*/true, -1); };  // z = one V-cycle for r
+  // The preconditioner's right-hand side and result live in the multigrid's level 0 (colour-split:
+  // SplitGrid s), written and read there by the passes below.
+  auto z = mg_.correction0(), rf = mg_.rhs0();
+  const SplitGrid s = mg_.grid0();
+  auto precondition = [&] { mg_.vcycle(/*symmetric=*/true, -1); };  // z = one V-cycle for r
   double rmax = 0;
-  cell_reduce<Exec>(
-      "stable_cg_residual", 1, g.nx + 1, 1, g.ny + 1,
+  split_rows_reduce<Exec>(
+      "stable_cg_residual", g,
       KOKKOS_LAMBDA(int i, int j, double& m) {
         const int k = g.at(i, j);
         r(k) = stable_pressure_defect(wu, wv, pf, b, k, g.w);
-        rf(k) = static_cast<float>(r(k));
+        rf(s.at(i, j)) = static_cast<float>(r(k));
         const double a = Kokkos::Experimental::fabs(r(k));
         m = a > m ? a : m;
+      },
+      [=](int j, double& m, int* done) {
+        split_rows::defect_row<false>(g, s, j, pf.data(), b.data(), wu.data(), wv.data(), nullptr, nullptr, rf.data(),
+                                      r.data(), m, done);
       },
       Kokkos::Max<double>(rmax));
   res = rmax * scale;
   converged = res <= p_.pressure_tol;
   if (converged) return true;
   precondition();
-  double delta = -cg_dot(r, z);
+  double delta = -cg_dot(r);
   double beta = 0;
   StallWatch watch;
   watch.stalled(0, res);
@@ -245,22 +285,25 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
     // neighbours, final after the V-cycle, where A d would need d's updated first. beta = 0 on the
     // first iteration and q is always finite (zero-initialised, then written), so q starts as A z.
     double dq = 0;
-    cell_reduce<Exec>(
-        "stable_cg_direction", 1, g.nx + 1, 1, g.ny + 1,
+    split_rows_reduce<Exec>(
+        "stable_cg_direction", g,
         KOKKOS_LAMBDA(int i, int j, double& acc) {
-          const int k = g.at(i, j);
+          const int k = g.at(i, j), ks = s.at(i, j);
           const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
           // Closed cells (no open face) keep d = q = 0: a factor 0 or 1 rather than a select, which GCC
-          // turned into a branch around the (float z) conversions, leaving the loop scalar (measured:
-          // this pass 9 % of the windmill's samples, all scalar code). z is finite there (0, or a
-          // prolonged coarse correction), so the product is 0.
+          // turned into a branch around the (float z) conversions, leaving the loop scalar. z is finite
+          // there (0, or a prolonged coarse correction), so the product is 0.
           const double open = W > 0 ? 1.0 : 0.0;
-          const double zk = z(k);
-          const double az = W * zk - (we * z(k + 1) + ww * z(k - 1) + wn * z(k + g.w) + ws * z(k - g.w));
+          const double zk = z(ks);
+          const double az =
+              W * zk - (we * z(s.at(i + 1, j)) + ww * z(s.at(i - 1, j)) + wn * z(ks + s.w) + ws * z(ks - s.w));
           const double dn = open * (zk + beta * d(k)), qn = open * (az + beta * q(k));
           d(k) = dn;
           q(k) = qn;
           acc += dn * qn;
+        },
+        [=](int j, double& acc, int* done) {
+          split_rows::direction_row(g, s, j, wu.data(), wv.data(), z.data(), beta, d.data(), q.data(), acc, done);
         },
         dq);
     if (!(delta > 0) || !(dq > 0)) return false;
@@ -268,16 +311,20 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
     // p += alpha d and r += alpha q (r = b - L p = -rho, and rho -= alpha A d), with max |r| for the
     // stopping test and r (new) . z (old) for Polak-Ribiere.
     MaxSum upd{0, 0};
-    cell_reduce<Exec>(
-        "stable_cg_update", 1, g.nx + 1, 1, g.ny + 1,
+    split_rows_reduce<Exec>(
+        "stable_cg_update", g,
         KOKKOS_LAMBDA(int i, int j, MaxSum& acc) {
-          const int k = g.at(i, j);
+          const int k = g.at(i, j), ks = s.at(i, j);
           pf(k) += alpha * d(k);
           r(k) += alpha * q(k);
-          rf(k) = static_cast<float>(r(k));
+          rf(ks) = static_cast<float>(r(k));
           const double a = Kokkos::Experimental::fabs(r(k));
           acc.max = a > acc.max ? a : acc.max;
-          acc.sum += r(k) * z(k);
+          acc.sum += r(k) * z(ks);
+        },
+        [=](int j, MaxSum& acc, int* done) {
+          split_rows::update_row(g, s, j, alpha, pf.data(), d.data(), r.data(), q.data(), z.data(), rf.data(), acc.max,
+                                 acc.sum, done);
         },
         MaxSumReducer(upd));
     ++it;
@@ -287,7 +334,7 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
     if (converged) break;
     if (watch.stalled(it, res)) stop_unconverged("pressure", it, res, stall_reason());
     precondition();
-    const double delta_new = -cg_dot(r, z);
+    const double delta_new = -cg_dot(r);
     beta = (delta_new + upd.sum) / delta;
     delta = delta_new;
   }
@@ -295,18 +342,17 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
   return true;
 }
 
+// sum a z over the interior cells, z the multigrid's correction (colour-split).
 template <class Exec>
-double StableSolver<Exec>::cg_dot(const view& a, const fview& b) const {
+double StableSolver<Exec>::cg_dot(const view& a) const {
   const StableGrid g = g_;
-  double s = 0;
-  cell_reduce<Exec>(
-      "stable_cg_dot", 1, g.nx + 1, 1, g.ny + 1,
-      KOKKOS_LAMBDA(int i, int j, double& acc) {
-        const int k = g.at(i, j);
-        acc += a(k) * b(k);
-      },
-      s);
-  return s;
+  const SplitGrid s = mg_.grid0();
+  auto z = mg_.correction0();
+  double sum = 0;
+  split_rows_reduce<Exec>(
+      "stable_cg_dot", g, KOKKOS_LAMBDA(int i, int j, double& acc) { acc += a(g.at(i, j)) * z(s.at(i, j)); },
+      [=](int j, double& acc, int* done) { split_rows::dot_row(g, s, j, a.data(), z.data(), acc, done); }, sum);
+  return sum;
 }
 
 template <class Exec>
@@ -336,7 +382,7 @@ void StableSolver<Exec>::project() {
   template void StableSolver<Exec>::solve_pressure_vcycles(int&, double&, bool&);    \
   template void StableSolver<Exec>::solve_pressure_relaxation(int&, double&, bool&); \
   template bool StableSolver<Exec>::solve_pressure_mgcg(int&, double&, bool&);       \
-  template double StableSolver<Exec>::cg_dot(const view&, const fview&) const;       \
+  template double StableSolver<Exec>::cg_dot(const view&) const;                     \
   template void StableSolver<Exec>::project();
 IMMERSE_FOR_EACH_BACKEND(IMMERSE_INSTANTIATE)
 #undef IMMERSE_INSTANTIATE

@@ -153,19 +153,14 @@ class StableSolver final : public StableFlow {
   // The other pressure solvers, same contract: V-cycles (multigrid), Jacobi or red-black SOR.
   void solve_pressure_vcycles(int& it, double& res, bool& converged);
   void solve_pressure_relaxation(int& it, double& res, bool& converged);
-  using fview = typename StableMultigrid<Exec>::view;
-  double cg_dot(const view& a, const fview& b) const;  // over the interior cells
-  // r, d, q in double; z and the V-cycle's copy of r (rf) in float, shared by both multigrid solvers.
-  // p_spare_: where the V-cycles' defect correction writes the corrected pressure, then swapped with
-  // p_field_ (ghosts 0 in both, as no kernel writes a ghost pressure).
+  double cg_dot(const view& a) const;  // a . z over the interior cells, z the V-cycle's correction
+  // r, d, q in double (the V-cycle's right-hand side and correction, in float, are the multigrid's
+  // level 0: mg_.rhs0(), mg_.correction0()). p_spare_: where the V-cycles' defect correction writes
+  // the corrected pressure, then swapped with p_field_ (ghosts 0 in both, as no kernel writes a
+  // ghost pressure).
   view cg_r_, cg_d_, cg_q_, p_spare_;
-  fview cg_z_, cg_rf_;
-  void ensure_correction_views() {
-    if (cg_z_.extent(0) != p_field_.extent(0)) {
-      cg_z_ = fview("mg_z", p_field_.extent(0));
-      cg_rf_ = fview("mg_rf", p_field_.extent(0));
-      p_spare_ = view("p_spare", p_field_.extent(0));
-    }
+  void ensure_spare_pressure() {
+    if (p_spare_.extent(0) != p_field_.extent(0)) p_spare_ = view("p_spare", p_field_.extent(0));
   }
   void apply_fixed();
   // Semi-Lagrangian advection of (qu, qv) along (tu, tv) into (du, dv), c = dt / h (stable_advect.cpp).

@@ -71,15 +71,13 @@ struct Lanes {
     for (int l = 0; l < width; ++l) m[l] = l + Shift;
     return __builtin_shuffle(a.x, b.x, m);
   }
-  // Lane l of the result is lane (l + Shift) / 2 of v: each lane of v twice, from lane Shift / 2 on (a
-  // coarse grid's values at the fine cells they cover).
-  template <int Shift>
-  Lanes spread_pairs() const {
+  // a's and b's first halves interleaved: a0, b0, a1, b1, ... (two colours' values back in order).
+  static Lanes interleave(Lanes a, Lanes b) {
     typedef std::conditional_t<sizeof(T) == 4, int, long long> I;
     typedef I Index __attribute__((vector_size(Bytes)));
     Index m;
-    for (int l = 0; l < width; ++l) m[l] = (l + Shift) / 2;
-    return __builtin_shuffle(x, m);
+    for (int l = 0; l < width; ++l) m[l] = l / 2 + (l & 1) * width;
+    return __builtin_shuffle(a.x, b.x, m);
   }
 };
 
@@ -91,27 +89,6 @@ constexpr int kHostVectorBytes = 32;
 #endif
 template <class T>
 using HostLanes = Lanes<T, kHostVectorBytes>;
-
-// Lanes first, first + 2, ... of x into p[l] (first 0 or 1); the other lanes' p untouched (a masked
-// store: another thread may be writing them).
-template <class T>
-inline void store_alternate(T* p, HostLanes<T> x, int first) {
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "float or double lanes");
-#if defined(__AVX512F__)
-  if constexpr (sizeof(T) == 4)
-    _mm512_mask_storeu_ps(p, first ? 0xAAAA : 0x5555, reinterpret_cast<__m512>(x.x));
-  else
-    _mm512_mask_storeu_pd(p, first ? 0xAA : 0x55, reinterpret_cast<__m512d>(x.x));
-#else
-  if constexpr (sizeof(T) == 4) {
-    const __m256i odd = _mm256_setr_epi32(0, -1, 0, -1, 0, -1, 0, -1);
-    _mm256_maskstore_ps(p, first ? odd : ~odd, reinterpret_cast<__m256>(x.x));
-  } else {
-    const __m256i odd = _mm256_setr_epi64x(0, -1, 0, -1);
-    _mm256_maskstore_pd(p, first ? odd : ~odd, reinterpret_cast<__m256d>(x.x));
-  }
-#endif
-}
 
 #if defined(__AVX512F__) || defined(__AVX2__)
 #define IMMERSE_HOST_GATHER 1

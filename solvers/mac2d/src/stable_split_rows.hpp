@@ -1,0 +1,232 @@
+#pragma once
+// Host row loops between the solver's layout (StableGrid: cells i = 1, 2, ... of a row in order) and
+// the multigrid's colour-split one (SplitGrid), a block of kBlock consecutive cells at a time: its odd
+// cells are a half vector of half 1, its even cells the same of half 0, both at index (i - 1) / 2 for
+// the block's first cell i (odd). Each returns the cells it did (i = 1 .. done); the caller does the
+// rest per cell. Host spaces with AVX only (IMMERSE_HOST_LANES).
+#include <cstring>
+
+#include "immerse/core/simd_lanes.hpp"
+#include "stable_grid.hpp"
+
+#if defined(IMMERSE_HOST_LANES)
+namespace immerse::mac2d::split_rows {
+
+using F = HostLanes<float>;
+using D = HostLanes<double>;
+constexpr int kBlock = F::width;  // cells per block; D::width = kBlock / 2
+typedef int LaneIndex __attribute__((vector_size(kHostVectorBytes)));
+
+// The block's values in cell order from its odd cells (half 1, lanes 0..) and even cells (half 0).
+inline F interleave(F odd, F even) { return F::interleave(odd, even); }
+// The reverse: lanes 0, 2, ... (odd cells) and 1, 3, ... (even cells), each in a half vector's lanes.
+inline void deinterleave(F x, float* odd, float* even) {
+  LaneIndex o, e;
+  for (int l = 0; l < kBlock; ++l) o[l] = (2 * l) % kBlock, e[l] = (2 * l + 1) % kBlock;
+  const F::V a = __builtin_shuffle(x.x, o), b = __builtin_shuffle(x.x, e);
+  std::memcpy(odd, &a, sizeof(float) * kBlock / 2);
+  std::memcpy(even, &b, sizeof(float) * kBlock / 2);
+}
+// A block's split values at row base r (index 0 of half 0) for block t: cells i .. i + kBlock - 1
+// (shift 0), i + 1 .. (shift 1) or i - 1 .. (shift -1), i = 1 + kBlock t.
+inline F block(const float* z, const SplitGrid& s, int r, int t, int shift) {
+  const int q = t * kBlock / 2;
+  const float *h0 = z + r, *h1 = z + r + s.half;
+  if (shift == 0) return interleave(F::load(h1 + q), F::load(h0 + q));
+  if (shift > 0) return interleave(F::load(h0 + q), F::load(h1 + q + 1));
+  return interleave(F::load(h0 + q - 1), F::load(h1 + q));
+}
+// Lanes 0 .. kBlock / 2 - 1 (part 0) or the rest (part 1) of x as doubles.
+inline D widen(F x, int part) {
+  typedef float Half __attribute__((vector_size(kHostVectorBytes / 2)));
+  Half h;
+  std::memcpy(&h, reinterpret_cast<const float*>(&x.x) + part * kBlock / 2, sizeof(h));
+  return D(__builtin_convertvector(h, D::V));
+}
+inline F narrow(D lo, D hi) {
+  typedef float Half __attribute__((vector_size(kHostVectorBytes / 2)));
+  const Half a = __builtin_convertvector(lo.x, Half), b = __builtin_convertvector(hi.x, Half);
+  F r;
+  std::memcpy(reinterpret_cast<float*>(&r.x), &a, sizeof(a));
+  std::memcpy(reinterpret_cast<float*>(&r.x) + kBlock / 2, &b, sizeof(b));
+  return r;
+}
+inline D vabs(D x) { return D(x.x < D::V{} ? -x.x : x.x); }
+inline D vmax(D a, D b) { return D(a.x > b.x ? a.x : b.x); }
+inline double hmax(D x) {
+  double m = 0;
+  for (int l = 0; l < D::width; ++l) m = x.x[l] > m ? x.x[l] : m;
+  return m;
+}
+
+// The residual r = b - L q of the pressure equation (stable_pressure_defect, closed cells 0) on row
+// j, q = p, or p + z with the correction z split (with_z); r into rf (split, float) and into r_out
+// (the solver's layout, double) unless null, q into pn where the cell is open (p elsewhere) when
+// with_z. The row's max |r| over the cells done joins m_acc.
+template <bool kWithZ>
+void defect_row(const StableGrid& g, const SplitGrid& s, int j, const double* p, const double* b, const double* wu,
+                const double* wv, const float* z, double* pn, float* rf, double* r_out, double& m_acc, int* done) {
+  constexpr int kD = D::width;
+  const int rs = j * s.w + SplitGrid::kPad;  // row j of the split arrays (index 0 of half 0)
+  D m(0.0);
+  int t = 0;
+  for (; kBlock * (t + 1) <= g.nx; ++t) {
+    const int i = 1 + kBlock * t, k = g.at(i, j);
+    F zc, ze, zw, zn, zs;
+    if constexpr (kWithZ) {
+      zc = block(z, s, rs, t, 0), ze = block(z, s, rs, t, 1), zw = block(z, s, rs, t, -1);
+      zn = block(z, s, rs + s.w, t, 0), zs = block(z, s, rs - s.w, t, 0);
+    }
+    D r[2];
+    for (int part = 0; part < 2; ++part) {
+      const int c = k + part * kD;
+      auto q = [&](int at, const F& zz) {
+        const D pv = D::load(p + at);
+        if constexpr (kWithZ)
+          return pv + widen(zz, part);
+        else
+          return pv;
+      };
+      const D we = D::load(wu + c), ww = D::load(wu + c - 1), wn = D::load(wv + c), ws = D::load(wv + c - g.w);
+      const D W = we + ww + wn + ws, qk = q(c, zc);
+      const D res =
+          D::load(b + c) - (we * q(c + 1, ze) + ww * q(c - 1, zw) + wn * q(c + g.w, zn) + ws * q(c - g.w, zs) - W * qk);
+      r[part] = select_positive(W, res, D(0.0));
+      if (r_out) r[part].store(r_out + c);
+      if constexpr (kWithZ) select_positive(W, qk, D::load(p + c)).store(pn + c);
+      m = vmax(m, vabs(r[part]));
+    }
+    const int q0 = t * kBlock / 2;
+    deinterleave(narrow(r[0], r[1]), rf + rs + s.half + q0, rf + rs + q0);
+  }
+  *done = kBlock * t;
+  const double r = hmax(m);
+  m_acc = r > m_acc ? r : m_acc;
+}
+
+// Row j of a double array in the solver's layout into a float one in the split layout (cells 1 ..
+// done; the ghosts and the rest are the caller's).
+inline int to_split_row(const StableGrid& g, const SplitGrid& s, int j, const double* plain, float* split) {
+  const int rs = j * s.w + SplitGrid::kPad;
+  int t = 0;
+  for (; kBlock * (t + 1) <= g.nx; ++t) {
+    const int k = g.at(1 + kBlock * t, j), q0 = t * kBlock / 2;
+    deinterleave(narrow(D::load(plain + k), D::load(plain + k + D::width)), split + rs + s.half + q0, split + rs + q0);
+  }
+  return kBlock * t;
+}
+
+// A multigrid level's face weights on row J from the finer level's (both split; as setup's per-cell
+// form): wu = sum of the two fine faces (2I, 2J - 1), (2I, 2J) (row J >= 1), wv = scale (fine faces
+// (2I - 1, 2J), (2I, 2J)). Coarse cells I = 1 .. done with done < c.nx (the boundary face there has
+// a factor of its own); each coarse run reads contiguous fine runs.
+inline int coarse_weights_row(const SplitGrid& f, const SplitGrid& c, int J, float scale_v, const float* fwu,
+                              const float* fwv, float* wu, float* wv) {
+  const int rc = J * c.w + SplitGrid::kPad, f0 = (2 * J - 1) * f.w + SplitGrid::kPad,
+            f1 = 2 * J * f.w + SplitGrid::kPad;
+  const F sv(scale_v);
+  int t = 0;
+  for (; 1 + kBlock * (t + 1) <= c.nx; ++t) {
+    const int m = kBlock * t, q0 = m / 2;  // fine index m = I - 1 of the block's first I
+    if (J >= 1) deinterleave(F::load(fwu + f0 + m) + F::load(fwu + f1 + m), wu + rc + c.half + q0, wu + rc + q0);
+    deinterleave(sv * (F::load(fwv + f1 + f.half + m) + F::load(fwv + f1 + m)), wv + rc + c.half + q0, wv + rc + q0);
+  }
+  return kBlock * t;
+}
+
+// Conjugate gradients' passes (stable_pressure.cpp, solve_pressure_mgcg) with the preconditioned
+// residual z split, a row at a time; each joins its row's sums and maxima to acc.
+// sum a z (a in the solver's layout).
+inline void dot_row(const StableGrid& g, const SplitGrid& s, int j, const double* a, const float* z, double& acc,
+                    int* done) {
+  const int rs = j * s.w + SplitGrid::kPad;
+  D sum(0.0);
+  int t = 0;
+  for (; kBlock * (t + 1) <= g.nx; ++t) {
+    const int k = g.at(1 + kBlock * t, j);
+    const F zc = block(z, s, rs, t, 0);
+    sum += D::load(a + k) * widen(zc, 0) + D::load(a + k + D::width) * widen(zc, 1);
+  }
+  *done = kBlock * t;
+  for (int l = 0; l < D::width; ++l) acc += sum.x[l];
+}
+// d = z + beta d and q = A z + beta q on open cells (0 on closed ones); sum d q.
+inline void direction_row(const StableGrid& g, const SplitGrid& s, int j, const double* wu, const double* wv,
+                          const float* z, double beta, double* d, double* q, double& acc, int* done) {
+  constexpr int kD = D::width;
+  const int rs = j * s.w + SplitGrid::kPad;
+  D sum(0.0);
+  const D bt(beta), zero(0.0);
+  int t = 0;
+  for (; kBlock * (t + 1) <= g.nx; ++t) {
+    const int k = g.at(1 + kBlock * t, j);
+    const F zc = block(z, s, rs, t, 0), ze = block(z, s, rs, t, 1), zw = block(z, s, rs, t, -1),
+            zn = block(z, s, rs + s.w, t, 0), zs = block(z, s, rs - s.w, t, 0);
+    for (int part = 0; part < 2; ++part) {
+      const int c = k + part * kD;
+      const D we = D::load(wu + c), ww = D::load(wu + c - 1), wn = D::load(wv + c), ws = D::load(wv + c - g.w);
+      const D W = we + ww + wn + ws, zk = widen(zc, part);
+      const D az = W * zk - (we * widen(ze, part) + ww * widen(zw, part) + wn * widen(zn, part) + ws * widen(zs, part));
+      const D dn = select_positive(W, zk + bt * D::load(d + c), zero);
+      const D qn = select_positive(W, az + bt * D::load(q + c), zero);
+      dn.store(d + c);
+      qn.store(q + c);
+      sum += dn * qn;
+    }
+  }
+  *done = kBlock * t;
+  for (int l = 0; l < kD; ++l) acc += sum.x[l];
+}
+// p += alpha d, r += alpha q, r into rf (split, float); max |r| and sum r z.
+inline void update_row(const StableGrid& g, const SplitGrid& s, int j, double alpha, double* p, const double* d,
+                       double* r, const double* q, const float* z, float* rf, double& max_acc, double& sum_acc,
+                       int* done) {
+  constexpr int kD = D::width;
+  const int rs = j * s.w + SplitGrid::kPad;
+  D m(0.0), sum(0.0);
+  const D al(alpha);
+  int t = 0;
+  for (; kBlock * (t + 1) <= g.nx; ++t) {
+    const int k = g.at(1 + kBlock * t, j);
+    const F zc = block(z, s, rs, t, 0);
+    D rn[2];
+    for (int part = 0; part < 2; ++part) {
+      const int c = k + part * kD;
+      (D::load(p + c) + al * D::load(d + c)).store(p + c);
+      rn[part] = D::load(r + c) + al * D::load(q + c);
+      rn[part].store(r + c);
+      m = vmax(m, vabs(rn[part]));
+      sum += rn[part] * widen(zc, part);
+    }
+    const int q0 = t * kBlock / 2;
+    deinterleave(narrow(rn[0], rn[1]), rf + rs + s.half + q0, rf + rs + q0);
+  }
+  *done = kBlock * t;
+  const double mx = hmax(m);
+  max_acc = mx > max_acc ? mx : max_acc;
+  for (int l = 0; l < kD; ++l) sum_acc += sum.x[l];
+}
+
+}  // namespace immerse::mac2d::split_rows
+#else
+// Without host vectors (devices, portable builds) the rows do no cells: the callers' per-cell forms
+// do them all (stable_pressure.cpp reaches these only from code it does not run there).
+namespace immerse::mac2d::split_rows {
+template <bool kWithZ>
+void defect_row(const StableGrid&, const SplitGrid&, int, const double*, const double*, const double*, const double*,
+                const float*, double*, float*, double*, double&, int* done) {
+  *done = 0;
+}
+inline void dot_row(const StableGrid&, const SplitGrid&, int, const double*, const float*, double&, int* done) {
+  *done = 0;
+}
+inline void direction_row(const StableGrid&, const SplitGrid&, int, const double*, const double*, const float*, double,
+                          double*, double*, double&, int* done) {
+  *done = 0;
+}
+inline void update_row(const StableGrid&, const SplitGrid&, int, double, double*, const double*, double*, const double*,
+                       const float*, float*, double&, double&, int* done) {
+  *done = 0;
+}
+}  // namespace immerse::mac2d::split_rows
+#endif
