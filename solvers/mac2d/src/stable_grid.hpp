@@ -25,7 +25,9 @@ struct SplitGrid {
     const int half = (nx / 2 + kPad + 1 + 15) / 16 * 16;
     return {nx, ny, half, 2 * half, h};
   }
-  KOKKOS_INLINE_FUNCTION int at(int i, int j) const { return j * w + (i & 1) * half + kPad + ((i - 2 + (i & 1)) >> 1); }
+  // Row j's half 0 at index 0 (its half 1 is half further on).
+  KOKKOS_INLINE_FUNCTION int row(int j) const { return j * w + kPad; }
+  KOKKOS_INLINE_FUNCTION int at(int i, int j) const { return row(j) + (i & 1) * half + ((i - 2 + (i & 1)) >> 1); }
   // Values to allocate: every row, and a vector's room past the last for reads that run over.
   size_t size() const { return static_cast<size_t>(ny + 2) * w + 2 * kPad; }
 };

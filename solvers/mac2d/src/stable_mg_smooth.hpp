@@ -6,6 +6,7 @@
 #include "immerse/core/simd_lanes.hpp"
 #include "stable_grid.hpp"
 #include "stable_loops.hpp"
+#include "stable_split_rows.hpp"
 
 namespace immerse::mac2d {
 
@@ -86,24 +87,17 @@ struct MgSmoothKernel {
     constexpr bool kCoarse = kProlong && H < 2;
     const int a = i0 & 1;                         // the active half
     const int count = a ? (i1 + 1) / 2 : i1 / 2;  // its cells i = 2m + 2 - a <= i1
-    const int A = j * g.w + a * g.half + SplitGrid::kPad, B = j * g.w + (1 - a) * g.half + SplitGrid::kPad;
+    const int A = g.row(j) + a * g.half, B = g.row(j) + (1 - a) * g.half;
     const S *wup = wu.data(), *wvp = wv.data(), *bp = b.data(), *cpp = kCoarse ? cp.data() : nullptr;
     S* pp = p.data();
     // Coarse rows (their half 0 and half 1 at index 0): the cell's own, its north and south
     // neighbours' (odd j: the north one shares the cell's coarse row, even j: the south one).
     const int J = (j + 1) / 2;
-    auto coarse_row = [&](int r) { return r * cg.w + SplitGrid::kPad; };
-    const int own_row = kCoarse ? coarse_row(J) : 0;
-    const int north_row = kCoarse ? coarse_row(j & 1 ? J : J + 1) : 0;
-    const int south_row = kCoarse ? coarse_row(j & 1 ? J - 1 : J) : 0;
-    // Coarse cells I = m + 1 + l in lane l (m even): odd I from half 1 at (m + l) / 2, even I from
-    // half 0 at (m + l - 1) / 2; shift 1: I one further along, -1: one back.
-    auto coarse = [&](int row, int m, int shift) {
-      const int q = m / 2;
-      const L h0 = L::load(cpp + row + q + (shift > 0 ? 0 : shift < 0 ? -1 : 0));
-      const L h1 = L::load(cpp + row + cg.half + q + (shift > 0 ? 1 : 0));
-      return shift == 0 ? L::interleave(h1, h0) : L::interleave(h0, h1);
-    };
+    const int own_row = kCoarse ? cg.row(J) : 0;
+    const int north_row = kCoarse ? cg.row(j & 1 ? J : J + 1) : 0;
+    const int south_row = kCoarse ? cg.row(j & 1 ? J - 1 : J) : 0;
+    // Coarse cells I = m + 1 + l in lane l (split_rows::block); shift 1: I one further along, -1: back.
+    auto coarse = [&](int row, int m, int shift) { return split_rows::block(cpp, cg, row, m, shift); };
     const L kcl(kc), zero(0.0);
     int m = 0;
     L p_prev, p_cur, w_prev, w_cur;

@@ -3,10 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "immerse/core/backend.hpp"
-#include "immerse/core/simd_lanes.hpp"
 #include "stable_loops.hpp"
 #include "stable_mg_smooth.hpp"
 #include "stable_split_rows.hpp"
@@ -29,7 +27,6 @@ template <class Exec>
 void StableMultigrid<Exec>::setup(const StableGrid& g, const dview& fine_wu, const dview& fine_wv,
                                   long weights_version) {
   if (levels_.empty()) {
-    plain_ = g;
     SplitGrid s = SplitGrid::of(g.nx, g.ny, g.h);
     levels_.push_back(
         {s, view("mg_wu", s.size()), view("mg_wv", s.size()), view("mg_p", s.size()), view("mg_b", s.size())});
@@ -44,7 +41,7 @@ void StableMultigrid<Exec>::setup(const StableGrid& g, const dview& fine_wu, con
   {
     auto wu = levels_[0].wu, wv = levels_[0].wv;
     const SplitGrid s = levels_[0].g;
-    const StableGrid pg = plain_;
+    const StableGrid pg = g;
     auto convert = KOKKOS_LAMBDA(int i, int j) {
       wu(s.at(i, j)) = static_cast<S>(fine_wu(pg.at(i, j)));
       wv(s.at(i, j)) = static_cast<S>(fine_wv(pg.at(i, j)));
@@ -145,57 +142,6 @@ void StableMultigrid<Exec>::coarsest(const Level& l, int sweeps) const {
 // pre-smoothing ended on the colour (i + j) odd, whose residuals are therefore 0 (up to rounding):
 // only the two (i + j) even cells of each 2x2 block, (2I-1, 2J-1) and (2I, 2J), are summed. Their
 // maximum is the residual of level l's current p.
-#if defined(IMMERSE_HOST_LANES)
-namespace {
-// restrict_residual's host row loop for coarse row J: the summed residuals of coarse cells I = m + 1
-// .. m + width (fine cells m of the odd half of row 2J - 1 and of the even half of row 2J, each a
-// contiguous run), split into the coarse row's odd-I and even-I halves. Returns the row's
-// max |residual| over the cells it did; *done: the coarse cells done (the rest take the per-cell form).
-float restrict_row_lanes(const SplitGrid& f, const SplitGrid& c, int J, const float* wu, const float* wv,
-                         const float* p, const float* b, float* cb, float* cp, int* done) {
-  using L = HostLanes<float>;
-  constexpr int kW = L::width;
-  typedef int Index __attribute__((vector_size(kHostVectorBytes)));
-  Index odd_lanes, even_lanes;
-  for (int l = 0; l < kW; ++l) odd_lanes[l] = (2 * l) % kW, even_lanes[l] = (2 * l + 1) % kW;
-  const int jo = 2 * J - 1, je = 2 * J;
-  const int A1 = jo * f.w + f.half + SplitGrid::kPad, B1 = jo * f.w + SplitGrid::kPad;  // odd i: east m, west m - 1
-  const int A0 = je * f.w + SplitGrid::kPad, B0 = je * f.w + f.half + SplitGrid::kPad;  // even i: east m + 1, west m
-  const int C0 = J * c.w + SplitGrid::kPad, C1 = C0 + c.half;
-  L::V vmax = L::V{};
-  const L zero(0.0);
-  auto residual = [&](int k, L pe, L pw, L ww) {
-    const L we = L::load(wu + k), wn = L::load(wv + k), ws = L::load(wv + k - f.w), W = we + ww + wn + ws;
-    const L r = L::load(b + k) -
-                (we * pe + ww * pw + wn * L::load(p + k + f.w) + ws * L::load(p + k - f.w) - W * L::load(p + k));
-    const L rr = select_positive(W, r, zero);
-    const L::V a = rr.x < L::V{} ? -rr.x : rr.x;
-    vmax = vmax > a ? vmax : a;
-    return rr;
-  };
-  int m = 0;
-  for (; m + kW <= c.nx; m += kW) {
-    const L po = L::load(p + B1 + m), po_prev = L::load(p + B1 + m - kW), wo_prev = L::load(wu + B1 + m - kW);
-    const L ro = residual(A1 + m, po, L::template along<kW - 1>(po_prev, po),
-                          L::template along<kW - 1>(wo_prev, L::load(wu + B1 + m)));
-    const L pe_ = L::load(p + B0 + m), pe_next = L::load(p + B0 + m + kW);
-    const L re = residual(A0 + m, L::template along<1>(pe_, pe_next), pe_, L::load(wu + B0 + m));
-    const L sum = ro + re;
-    const L::V odd = __builtin_shuffle(sum.x, odd_lanes), even = __builtin_shuffle(sum.x, even_lanes);
-    std::memcpy(cb + C1 + m / 2, &odd, sizeof(float) * kW / 2);   // I = m + 1, m + 3, ...
-    std::memcpy(cb + C0 + m / 2, &even, sizeof(float) * kW / 2);  // I = m + 2, m + 4, ...
-    std::memcpy(cp + C1 + m / 2, &zero.x, sizeof(float) * kW / 2);
-    std::memcpy(cp + C0 + m / 2, &zero.x, sizeof(float) * kW / 2);
-  }
-  *done = m;
-  float r = 0;
-  for (int l = 0; l < kW; ++l) r = vmax[l] > r ? vmax[l] : r;
-  return r;
-}
-
-}  // namespace
-#endif
-
 template <class Exec>
 double StableMultigrid<Exec>::restrict_residual(int l) const {
   const SplitGrid f = levels_[l].g, c = levels_[l + 1].g;
@@ -222,9 +168,7 @@ double StableMultigrid<Exec>::restrict_residual(int l) const {
   if constexpr (kRowLoops<Exec>) {
     auto row = [=](int J, double& m) {
       int done = 0;
-      const double r =
-          restrict_row_lanes(f, c, J, wu.data(), wv.data(), p.data(), b.data(), cb.data(), cp.data(), &done);
-      m = r > m ? r : m;
+      split_rows::restrict_row(f, c, J, wu.data(), wv.data(), p.data(), b.data(), cb.data(), cp.data(), m, &done);
       for (int I = done + 1; I <= c.nx; ++I) restrict_cell(I, J, m);
     };
     if (run_inline(1, c.nx + 1, 1, c.ny + 1)) {

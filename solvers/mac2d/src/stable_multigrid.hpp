@@ -55,7 +55,6 @@ class StableMultigrid {
   void coarsest(const Level& l, int sweeps) const;
   double restrict_residual(int l) const;  // into level l + 1's b (its p zeroed); max |residual| of level l
   std::vector<Level> levels_;
-  StableGrid plain_{};         // the solver's layout
   long weights_version_ = -1;  // of the weights the levels hold (-1: none yet)
 };
 

@@ -1,9 +1,9 @@
 #pragma once
-// Host row loops between the solver's layout (StableGrid: cells i = 1, 2, ... of a row in order) and
-// the multigrid's colour-split one (SplitGrid), a block of kBlock consecutive cells at a time: its odd
-// cells are a half vector of half 1, its even cells the same of half 0, both at index (i - 1) / 2 for
-// the block's first cell i (odd). Each returns the cells it did (i = 1 .. done); the caller does the
-// rest per cell. Host spaces with AVX only (IMMERSE_HOST_LANES).
+// Host row loops on the multigrid's colour-split layout (SplitGrid), most of them between it and the
+// solver's layout (StableGrid: cells i = 1, 2, ... of a row in order), a block of kBlock consecutive
+// cells at a time: its odd cells are a half vector of half 1, its even cells the same of half 0, both
+// at index (i - 1) / 2 for the block's first cell i (odd). Each reports the cells it did (i = 1 ..
+// done); the caller does the rest per cell. Host spaces with AVX only (IMMERSE_HOST_LANES).
 #include <cstring>
 
 #include "immerse/core/simd_lanes.hpp"
@@ -17,8 +17,6 @@ using D = HostLanes<double>;
 constexpr int kBlock = F::width;  // cells per block; D::width = kBlock / 2
 typedef int LaneIndex __attribute__((vector_size(kHostVectorBytes)));
 
-// The block's values in cell order from its odd cells (half 1, lanes 0..) and even cells (half 0).
-inline F interleave(F odd, F even) { return F::interleave(odd, even); }
 // The reverse: lanes 0, 2, ... (odd cells) and 1, 3, ... (even cells), each in a half vector's lanes.
 inline void deinterleave(F x, float* odd, float* even) {
   LaneIndex o, e;
@@ -27,14 +25,17 @@ inline void deinterleave(F x, float* odd, float* even) {
   std::memcpy(odd, &a, sizeof(float) * kBlock / 2);
   std::memcpy(even, &b, sizeof(float) * kBlock / 2);
 }
-// A block's split values at row base r (index 0 of half 0) for block t: cells i .. i + kBlock - 1
-// (shift 0), i + 1 .. (shift 1) or i - 1 .. (shift -1), i = 1 + kBlock t.
-inline F block(const float* z, const SplitGrid& s, int r, int t, int shift) {
-  const int q = t * kBlock / 2;
-  const float *h0 = z + r, *h1 = z + r + s.half;
-  if (shift == 0) return interleave(F::load(h1 + q), F::load(h0 + q));
-  if (shift > 0) return interleave(F::load(h0 + q), F::load(h1 + q + 1));
-  return interleave(F::load(h0 + q - 1), F::load(h1 + q));
+// The values of consecutive cells i .. (shift 0), i + 1 .. (shift 1) or i - 1 .. (shift -1) in
+// order, i = m + 1 (m even), from row base r (SplitGrid::row): odd cells from half 1, even ones from
+// half 0, interleaved. T: float or double.
+template <class T>
+HostLanes<T> block(const T* z, const SplitGrid& s, int r, int m, int shift) {
+  using L = HostLanes<T>;
+  const int q = m / 2;
+  const T *h0 = z + r, *h1 = z + r + s.half;
+  if (shift == 0) return L::interleave(L::load(h1 + q), L::load(h0 + q));
+  if (shift > 0) return L::interleave(L::load(h0 + q), L::load(h1 + q + 1));
+  return L::interleave(L::load(h0 + q - 1), L::load(h1 + q));
 }
 // Lanes 0 .. kBlock / 2 - 1 (part 0) or the rest (part 1) of x as doubles.
 inline D widen(F x, int part) {
@@ -67,15 +68,15 @@ template <bool kWithZ>
 void defect_row(const StableGrid& g, const SplitGrid& s, int j, const double* p, const double* b, const double* wu,
                 const double* wv, const float* z, double* pn, float* rf, double* r_out, double& m_acc, int* done) {
   constexpr int kD = D::width;
-  const int rs = j * s.w + SplitGrid::kPad;  // row j of the split arrays (index 0 of half 0)
+  const int rs = s.row(j);
   D m(0.0);
   int t = 0;
   for (; kBlock * (t + 1) <= g.nx; ++t) {
     const int i = 1 + kBlock * t, k = g.at(i, j);
     F zc, ze, zw, zn, zs;
     if constexpr (kWithZ) {
-      zc = block(z, s, rs, t, 0), ze = block(z, s, rs, t, 1), zw = block(z, s, rs, t, -1);
-      zn = block(z, s, rs + s.w, t, 0), zs = block(z, s, rs - s.w, t, 0);
+      zc = block(z, s, rs, kBlock * t, 0), ze = block(z, s, rs, kBlock * t, 1), zw = block(z, s, rs, kBlock * t, -1);
+      zn = block(z, s, rs + s.w, kBlock * t, 0), zs = block(z, s, rs - s.w, kBlock * t, 0);
     }
     D r[2];
     for (int part = 0; part < 2; ++part) {
@@ -107,7 +108,7 @@ void defect_row(const StableGrid& g, const SplitGrid& s, int j, const double* p,
 // Row j of a double array in the solver's layout into a float one in the split layout (cells 1 ..
 // done; the ghosts and the rest are the caller's).
 inline int to_split_row(const StableGrid& g, const SplitGrid& s, int j, const double* plain, float* split) {
-  const int rs = j * s.w + SplitGrid::kPad;
+  const int rs = s.row(j);
   int t = 0;
   for (; kBlock * (t + 1) <= g.nx; ++t) {
     const int k = g.at(1 + kBlock * t, j), q0 = t * kBlock / 2;
@@ -122,8 +123,7 @@ inline int to_split_row(const StableGrid& g, const SplitGrid& s, int j, const do
 // a factor of its own); each coarse run reads contiguous fine runs.
 inline int coarse_weights_row(const SplitGrid& f, const SplitGrid& c, int J, float scale_v, const float* fwu,
                               const float* fwv, float* wu, float* wv) {
-  const int rc = J * c.w + SplitGrid::kPad, f0 = (2 * J - 1) * f.w + SplitGrid::kPad,
-            f1 = 2 * J * f.w + SplitGrid::kPad;
+  const int rc = c.row(J), f0 = f.row(2 * J - 1), f1 = f.row(2 * J);
   const F sv(scale_v);
   int t = 0;
   for (; 1 + kBlock * (t + 1) <= c.nx; ++t) {
@@ -134,17 +134,51 @@ inline int coarse_weights_row(const SplitGrid& f, const SplitGrid& c, int J, flo
   return kBlock * t;
 }
 
+// The multigrid's residual restricted to coarse row J (StableMultigrid::restrict_residual): coarse
+// cells I = m + 1 .. sum the residuals of fine cell m of row 2J - 1's odd half and of row 2J's even
+// half (each a contiguous run); the sums go to cb split into the coarse row's halves, cp to 0. The
+// row's max |residual| joins m_acc; coarse cells 1 .. done.
+inline void restrict_row(const SplitGrid& f, const SplitGrid& c, int J, const float* wu, const float* wv,
+                         const float* p, const float* b, float* cb, float* cp, double& m_acc, int* done) {
+  const int B1 = f.row(2 * J - 1), A1 = B1 + f.half;  // odd i: east in half 0 at m, west at m - 1
+  const int A0 = f.row(2 * J), B0 = A0 + f.half;      // even i: east in half 1 at m + 1, west at m
+  const int C0 = c.row(J), C1 = C0 + c.half;
+  F::V vmax = F::V{};
+  const F zero(0.0);
+  auto residual = [&](int k, F pe, F pw, F ww) {
+    const F we = F::load(wu + k), wn = F::load(wv + k), ws = F::load(wv + k - f.w), W = we + ww + wn + ws;
+    const F r = F::load(b + k) -
+                (we * pe + ww * pw + wn * F::load(p + k + f.w) + ws * F::load(p + k - f.w) - W * F::load(p + k));
+    const F rr = select_positive(W, r, zero);
+    const F::V a = rr.x < F::V{} ? -rr.x : rr.x;
+    vmax = vmax > a ? vmax : a;
+    return rr;
+  };
+  int m = 0;
+  for (; m + kBlock <= c.nx; m += kBlock) {
+    const F po = F::load(p + B1 + m), po_prev = F::load(p + B1 + m - kBlock), wo_prev = F::load(wu + B1 + m - kBlock);
+    const F ro =
+        residual(A1 + m, po, F::along<kBlock - 1>(po_prev, po), F::along<kBlock - 1>(wo_prev, F::load(wu + B1 + m)));
+    const F pe = F::load(p + B0 + m), pe_next = F::load(p + B0 + m + kBlock);
+    const F re = residual(A0 + m, F::along<1>(pe, pe_next), pe, F::load(wu + B0 + m));
+    deinterleave(ro + re, cb + C1 + m / 2, cb + C0 + m / 2);  // odd I to half 1, even I to half 0
+    deinterleave(zero, cp + C1 + m / 2, cp + C0 + m / 2);
+  }
+  *done = m;
+  for (int l = 0; l < kBlock; ++l) m_acc = vmax[l] > m_acc ? vmax[l] : m_acc;
+}
+
 // Conjugate gradients' passes (stable_pressure.cpp, solve_pressure_mgcg) with the preconditioned
 // residual z split, a row at a time; each joins its row's sums and maxima to acc.
 // sum a z (a in the solver's layout).
 inline void dot_row(const StableGrid& g, const SplitGrid& s, int j, const double* a, const float* z, double& acc,
                     int* done) {
-  const int rs = j * s.w + SplitGrid::kPad;
+  const int rs = s.row(j);
   D sum(0.0);
   int t = 0;
   for (; kBlock * (t + 1) <= g.nx; ++t) {
     const int k = g.at(1 + kBlock * t, j);
-    const F zc = block(z, s, rs, t, 0);
+    const F zc = block(z, s, rs, kBlock * t, 0);
     sum += D::load(a + k) * widen(zc, 0) + D::load(a + k + D::width) * widen(zc, 1);
   }
   *done = kBlock * t;
@@ -154,14 +188,15 @@ inline void dot_row(const StableGrid& g, const SplitGrid& s, int j, const double
 inline void direction_row(const StableGrid& g, const SplitGrid& s, int j, const double* wu, const double* wv,
                           const float* z, double beta, double* d, double* q, double& acc, int* done) {
   constexpr int kD = D::width;
-  const int rs = j * s.w + SplitGrid::kPad;
+  const int rs = s.row(j);
   D sum(0.0);
   const D bt(beta), zero(0.0);
   int t = 0;
   for (; kBlock * (t + 1) <= g.nx; ++t) {
     const int k = g.at(1 + kBlock * t, j);
-    const F zc = block(z, s, rs, t, 0), ze = block(z, s, rs, t, 1), zw = block(z, s, rs, t, -1),
-            zn = block(z, s, rs + s.w, t, 0), zs = block(z, s, rs - s.w, t, 0);
+    const int m0 = kBlock * t;
+    const F zc = block(z, s, rs, m0, 0), ze = block(z, s, rs, m0, 1), zw = block(z, s, rs, m0, -1),
+            zn = block(z, s, rs + s.w, m0, 0), zs = block(z, s, rs - s.w, m0, 0);
     for (int part = 0; part < 2; ++part) {
       const int c = k + part * kD;
       const D we = D::load(wu + c), ww = D::load(wu + c - 1), wn = D::load(wv + c), ws = D::load(wv + c - g.w);
@@ -182,13 +217,13 @@ inline void update_row(const StableGrid& g, const SplitGrid& s, int j, double al
                        double* r, const double* q, const float* z, float* rf, double& max_acc, double& sum_acc,
                        int* done) {
   constexpr int kD = D::width;
-  const int rs = j * s.w + SplitGrid::kPad;
+  const int rs = s.row(j);
   D m(0.0), sum(0.0);
   const D al(alpha);
   int t = 0;
   for (; kBlock * (t + 1) <= g.nx; ++t) {
     const int k = g.at(1 + kBlock * t, j);
-    const F zc = block(z, s, rs, t, 0);
+    const F zc = block(z, s, rs, kBlock * t, 0);
     D rn[2];
     for (int part = 0; part < 2; ++part) {
       const int c = k + part * kD;
