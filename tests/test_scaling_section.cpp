@@ -144,20 +144,20 @@ TEST(ScalingSection, RoundsTakeTheirMediansAndPairTheirRatios) {
 // z = n, y = 0 .. 7 whole: its y exchange (periodic, 8 blocks) stays on the node, every z plane
 // leaves it. A plane is 5 populations x 16 (x) x 18 (the other axis with its two ghost layers) x 4
 // bytes = 5760 B. y: 2 x 5760 B per rank at 1e10 B/s + 1 us = 2.152 us; z: 8 ranks x 2 x 5760 B
-// from the node at 1e9 B/s + 1 us = 93.16 us. Update 4096 cells at 40.96 M/s = 100 us. Blocking
-// 200 / (200 + 2 x 95.312) = 0.5120; hidden 200 / (100 + 2 x 95.312) = 0.6882.
+// from the node at 1e9 B/s + 1 us = 93.16 us. Update 4096 cells at 81.92 M/s = 50 us. Blocking
+// 100 / (100 + 2 x 95.312) = 0.3441; hidden 50 / 95.312 = 0.5246.
 TEST(ScalingSection, WeakScalingModelCountsTheBytesThatLeaveANode) {
-  immerse::reports::ScalingMachine m{"test", 40.96e6, 8, 1e10, 1e9, 1e-6};
+  immerse::reports::ScalingMachine m{"test", 81.92e6, 8, 1e10, 1e9, 1e-6};
   const auto w = immerse::reports::project_weak_scaling(m, 64, 16);
   EXPECT_EQ(w.dims[1], 8);
   EXPECT_EQ(w.dims[2], 8);
   EXPECT_DOUBLE_EQ(w.node_bytes, 8 * 2 * 5760.0);
   EXPECT_DOUBLE_EQ(w.rank_bytes, 4 * 5760.0);
   EXPECT_NEAR(w.halo_s, 95.312e-6, 1e-12);
-  EXPECT_NEAR(w.update_s, 100e-6, 1e-12);
-  EXPECT_NEAR(w.blocking, 200 / (200 + 2 * 95.312), 1e-9);
-  EXPECT_NEAR(w.hidden, 200 / (100 + 2 * 95.312), 1e-9);
-  // One node: nothing leaves it; an exchange shorter than half an update is hidden whole.
+  EXPECT_NEAR(w.update_s, 50e-6, 1e-12);
+  EXPECT_NEAR(w.blocking, 100 / (100 + 2 * 95.312), 1e-9);
+  EXPECT_NEAR(w.hidden, 50 / 95.312, 1e-9);
+  // One node: nothing leaves it; an exchange shorter than an update is hidden whole.
   const auto one = immerse::reports::project_weak_scaling(m, 8, 16);
   EXPECT_EQ(one.node_bytes, 0.0);
   EXPECT_DOUBLE_EQ(one.hidden, 1.0);

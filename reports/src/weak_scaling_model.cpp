@@ -51,7 +51,7 @@ WeakScalingPoint project_weak_scaling(const ScalingMachine& m, int ranks, int bl
   const double u = static_cast<double>(block) * block * block / m.rate, h = out.halo_s;
   out.update_s = u;
   out.blocking = 2 * u / (2 * u + 2 * h);
-  out.hidden = 2 * u / (u + 2 * std::max(u / 2, h));
+  out.hidden = u / std::max(u, h);
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <memory>
 
@@ -122,28 +123,46 @@ class LbmSolver final : public LbmFlow {
     if (!aa_) Kokkos::deep_copy(f_[1], f_[0]);
   }
 
+  ~LbmSolver() override {
+    if (std::uncaught_exceptions() == 0) complete_give_back();  // unwinding: the run is being ended anyway
+  }
+
   // A step that reads the ghost layers (the pull step, the AA exchange step) fills them first and,
-  // in the AA pattern, gives back what it pushed into them after. With block.overlap the exchange
-  // runs while the interior lines are updated: half of them between the fill's start and end, the
-  // other half between the give-back's; the rim lines (next to a ghost layer) in the middle.
+  // in the AA pattern, gives back what it pushed into them after. With block.overlap the fill
+  // travels while the step updates its interior lines (those that read no ghost layer), then the
+  // rim lines (next to a ghost layer) follow. The AA give-back travels while the next step, the
+  // local one, updates its interior, which reads and writes each cell's own slots only, none of the
+  // rim planes the give-back fills; that step's rims follow. Between the two steps it is in flight,
+  // and every query (and archive) completes it first (complete_give_back). With bodies, whose
+  // groups change between every two steps (set_groups exchanges ghost layers itself), the
+  // give-back stays in its step instead: the fill beside the first half of the interior, the
+  // give-back beside the second.
   void step() override {
     const bool exchange = halo_ && (!aa_ || swapped_);
-    if (!exchange) {
+    if (giving_back_) {
+      update_beside_exchange(split_.interior[0]);
+      update_beside_exchange(split_.interior[1]);
+      complete_give_back();
+      update_rims();
+    } else if (!exchange) {
       timed("collide_stream", [&] { update(own_); });
     } else if (!p_.block.overlap) {
       timed("halo", [&] { halo_->fill(f_[cur_], aa_, halo_groups()); });
       timed("collide_stream", [&] { update(own_); });
       if (aa_) timed("halo", [&] { halo_->give_back(f_[0], halo_groups()); });
     } else {
+      const bool give_back_here = aa_ && bodies_;
       timed("halo", [&] { halo_->begin_fill(f_[cur_], aa_, halo_groups()); });
       update_beside_exchange(split_.interior[0]);
+      if (!give_back_here) update_beside_exchange(split_.interior[1]);
       timed("halo", [&] { halo_->end_fill(); });
-      timed("collide_stream", [&] {
-        for (int r = 0; r < split_.rims; ++r) update(split_.rim[r]);
-      });
+      update_rims();
       if (aa_) timed("halo", [&] { halo_->begin_give_back(f_[0], halo_groups()); });
-      update_beside_exchange(split_.interior[1]);
-      if (aa_) timed("halo", [&] { halo_->end_give_back(); });
+      giving_back_ = aa_;
+      if (give_back_here) {
+        update_beside_exchange(split_.interior[1]);
+        complete_give_back();
+      }
     }
     if (aa_) {
       swapped_ = !swapped_;
@@ -155,6 +174,7 @@ class LbmSolver final : public LbmFlow {
   }
 
   void archive(StateArchive& a) override {
+    complete_give_back();
     a.value("lbm3d.steps", steps_);
     a.value("lbm3d.swapped", swapped_);
     a.value("lbm3d.bodies", bodies_);  // picks the AA local step's path: a resumed run takes the same
@@ -171,6 +191,7 @@ class LbmSolver final : public LbmFlow {
   }
 
   void set_groups(const CellGroups& g) override {
+    complete_give_back();
     const auto scope = timer_.scope("groups");
     bodies_ = bodies_ || !g.region.empty();
     // Only the cells of the region can have changed: write those into the host mirrors (on host
@@ -350,6 +371,7 @@ class LbmSolver final : public LbmFlow {
   }
 
   std::vector<double> row_masses() const override {
+    complete_give_back();
     const auto f = f_[cur_];
     const auto group = group_;
     const auto lat = lat_;
@@ -378,6 +400,7 @@ class LbmSolver final : public LbmFlow {
   }
 
   std::vector<double> raw_populations() const override {
+    complete_give_back();
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f_[cur_]);
     std::vector<double> out;
     out.reserve(15 * own_.lines() * p_.nx);
@@ -419,6 +442,20 @@ class LbmSolver final : public LbmFlow {
       timed("collide_stream", [&] { update(b); });
       timed("halo", [&] { halo_->progress(); });
     }
+  }
+
+  void update_rims() {
+    timed("collide_stream", [&] {
+      for (int r = 0; r < split_.rims; ++r) update(split_.rim[r]);
+    });
+  }
+
+  // Ends the give-back of the last exchange step if it is still in flight (step()).
+  void complete_give_back() const {
+    if (!giving_back_) return;
+    const auto scope = timer_.scope("halo");
+    halo_->end_give_back();
+    giving_back_ = false;
   }
 
   // The current step's update of the lines of `box`: the pull step from f_[cur_] into the other
@@ -505,6 +542,7 @@ class LbmSolver final : public LbmFlow {
   // The moments of a post-collision state gather from the neighbours: in a block, its ghost layers
   // must hold the neighbours' current populations first (collective: every rank asks at once).
   void refresh_ghosts() const {
+    complete_give_back();
     if (halo_ && (!aa_ || swapped_)) halo_->fill(f_[cur_], aa_, halo_groups());
   }
 
@@ -536,9 +574,10 @@ class LbmSolver final : public LbmFlow {
   Lattice<Pop, Device> lat_;
   Real force_[3] = {0, 0, 0};
   long steps_ = 0;
-  PhaseTimer timer_;
+  mutable PhaseTimer timer_;                  // mutable: a query may end the give-back in flight, timed as "halo"
   OwnLines own_;                              // the lines a step updates
   OwnSplit split_;                            // own_ split for the overlapped exchange (block.overlap)
+  mutable bool giving_back_ = false;          // the last exchange step's give-back is in flight (step())
   std::unique_ptr<LbmHalo<Pop, Exec>> halo_;  // a block of a split lattice: its ghost-layer exchange
 };
 

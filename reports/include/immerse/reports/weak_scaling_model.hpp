@@ -7,11 +7,11 @@
 // to a rank on its node over its own link, to another node over the node's share of the network.
 // The axes go one after the other (LbmHalo: the second carries the first one's ghost rows).
 //
-// A pair of AA steps updates the block twice and exchanges twice, both in the exchange step: the
-// fill beside the first half of its interior, the give-back beside the second (LbmSolver::step).
-// Blocking: 2U + 2H for update U and exchange H. Hidden: U + 2 max(U/2, H), with the rims' update
-// and the copying a rank's own core does (on one machine, all of it) left out: what the overlap
-// could reach where a network moves the bytes.
+// A pair of AA steps updates the block twice and exchanges twice: the fill beside the exchange
+// step's interior, the give-back beside the next (local) step's (LbmSolver::step, a lattice
+// without bodies). Blocking: 2U + 2H for update U and exchange H. Hidden: 2 max(U, H), with the
+// rims' update and the copying a rank's own core does (on one machine, all of it) left out: what
+// the overlap could reach where a network moves the bytes.
 #include <array>
 #include <string>
 
