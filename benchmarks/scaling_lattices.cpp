@@ -88,7 +88,9 @@ void exchange_only(benchmark::State& state, int n) {
   Comm& comm = world();
   lbm3d::LbmParams whole;
   whole.nx = whole.ny = whole.nz = n;
-  const lbm3d::LbmParams p = lbm3d::block_params(whole, lbm3d::choose_dims(whole, comm.size(), {0, 0, 0}), comm.rank());
+  const lbm3d::RankLayout layout =
+      lbm3d::rank_layout(whole, lbm3d::choose_dims(whole, comm.size(), {0, 0, 0}), comm.ranks_per_node());
+  const lbm3d::LbmParams p = lbm3d::block_params(whole, layout, comm.rank());
   const long stride = lbm3d::population_stride<float>(p.cells());
   Kokkos::View<float*> f("scaling_lattices::f", 15 * stride);
   Kokkos::deep_copy(f, 1.0f);

@@ -63,7 +63,7 @@ TEST(ScalingSection, BothLatticesSideBySideWithWhatTheOverlapHides) {
   EXPECT_NE(md.find("Hidden at swlbm_strong/2048: -50 % of the blocking exchange's 0.200 ms"), std::string::npos) << md;
   EXPECT_NE(md.find("**Past this machine, by model**"), std::string::npos) << md;
   // Its rows: 64 CPU ranks on one node send nothing off it.
-  EXPECT_NE(md.find("| CPU cores | 64 | 8x8 | 128^3 | 1.3 | 0.0 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| CPU cores | 64 | 8x8 | 8x8 | 128^3 | 1.3 | 0.0 |"), std::string::npos) << md;
   // The exchange alone: said below the table, not a row of it, and the model's halo speed
   // (655360 B per 0.25 ms: 2.62 GB/s, where the blocking row's 2 ms would give 0.33).
   EXPECT_EQ(md.find("| lbm3d_exchange"), std::string::npos) << md;
@@ -140,23 +140,25 @@ TEST(ScalingSection, RoundsTakeTheirMediansAndPairTheirRatios) {
 }
 
 // The weak-scaling model on a split worked out by hand: 64 ranks of 16^3 cells, 8 per node. The
-// solver splits the 16^3 cube 8 x 8 (fewest cut faces), ranks y first, so node n holds the row
-// z = n, y = 0 .. 7 whole: its y exchange (periodic, 8 blocks) stays on the node, every z plane
-// leaves it. A plane is 5 populations x 16 (x) x 18 (the other axis with its two ghost layers) x 4
-// bytes = 5760 B. y: 2 x 5760 B per rank at 1e10 B/s + 1 us = 2.152 us; z: 8 ranks x 2 x 5760 B
-// from the node at 1e9 B/s + 1 us = 93.16 us. Update 4096 cells at 81.92 M/s = 50 us. Blocking
-// 100 / (100 + 2 x 95.312) = 0.3441; hidden 50 / 95.312 = 0.5246.
+// solver splits the 16^3 cube 8 x 8 (fewest cut faces) and lays each node's ranks on a 4 x 2 tile
+// of blocks (lbm3d::rank_layout: 192 cells of tile faces toward other nodes, a row of 8: 256). A
+// plane is 5 populations x 16 (x) x 18 (the other axis with its two ghost layers) x 4 bytes = 5760
+// B. y: the tile's two rows leave the node at both ends, 4 planes = 23040 B at 1e9 B/s, + 1 us =
+// 24.04 us (a middle rank's 2 planes to its node: 1.152 us); z: its 4 columns leave at both ends,
+// 8 planes = 46080 B, + 1 us = 47.08 us. Update 4096 cells at 81.92 M/s = 50 us. Blocking
+// 100 / (100 + 2 x 71.12) = 0.4128; hidden 50 / 71.12 = 0.7030.
 TEST(ScalingSection, WeakScalingModelCountsTheBytesThatLeaveANode) {
   immerse::reports::ScalingMachine m{"test", 81.92e6, 8, 1e10, 1e9, 1e-6};
   const auto w = immerse::reports::project_weak_scaling(m, 64, 16);
   EXPECT_EQ(w.dims[1], 8);
   EXPECT_EQ(w.dims[2], 8);
-  EXPECT_DOUBLE_EQ(w.node_bytes, 8 * 2 * 5760.0);
+  EXPECT_EQ(w.tile, (std::array<int, 2>{4, 2}));
+  EXPECT_DOUBLE_EQ(w.node_bytes, 12 * 5760.0);
   EXPECT_DOUBLE_EQ(w.rank_bytes, 4 * 5760.0);
-  EXPECT_NEAR(w.halo_s, 95.312e-6, 1e-12);
+  EXPECT_NEAR(w.halo_s, 71.12e-6, 1e-12);
   EXPECT_NEAR(w.update_s, 50e-6, 1e-12);
-  EXPECT_NEAR(w.blocking, 100 / (100 + 2 * 95.312), 1e-9);
-  EXPECT_NEAR(w.hidden, 50 / 95.312, 1e-9);
+  EXPECT_NEAR(w.blocking, 100 / (100 + 2 * 71.12), 1e-9);
+  EXPECT_NEAR(w.hidden, 50 / 71.12, 1e-9);
   // One node: nothing leaves it; an exchange shorter than an update is hidden whole.
   const auto one = immerse::reports::project_weak_scaling(m, 8, 16);
   EXPECT_EQ(one.node_bytes, 0.0);

@@ -90,9 +90,9 @@ std::string model_rows(const ScalingMachine& m, int block) {
   std::string md;
   for (int ranks : {8, 64, 1024}) {
     const WeakScalingPoint w = project_weak_scaling(m, ranks, block);
-    md += fmt::format("| {} | {} | {}x{} | {}^3 | {:.1f} | {:.1f} | {:.3f} | {:.3f} | {:.0f} % | {:.0f} % |\n", m.name,
-                      ranks, w.dims[1], w.dims[2], block, w.rank_bytes / 1e6, w.node_bytes / 1e6, 1e3 * w.update_s,
-                      1e3 * w.halo_s, 100 * w.blocking, 100 * w.hidden);
+    md += fmt::format("| {} | {} | {}x{} | {}x{} | {}^3 | {:.1f} | {:.1f} | {:.3f} | {:.3f} | {:.0f} % | {:.0f} % |\n",
+                      m.name, ranks, w.dims[1], w.dims[2], w.tile[0], w.tile[1], block, w.rank_bytes / 1e6,
+                      w.node_bytes / 1e6, 1e3 * w.update_s, 1e3 * w.halo_s, 100 * w.blocking, 100 * w.hidden);
   }
   return md;
 }
@@ -209,21 +209,25 @@ std::string scaling_section(const ReportContext& ctx) {
   md += fmt::format(
       "**Past this machine, by model** (weak scaling: a fixed block per rank; a model, not a measurement). The "
       "ranks split the lattice as a run of that many ranks would (the solver's own choice of ranks along y and z, "
-      "periodic faces) and fill the nodes in rank order (mpirun's default). Per exchange a rank sends 5 populations "
+      "periodic faces) and fill the nodes in rank order (mpirun's default), each node's ranks a tile of blocks "
+      "(`node`: its blocks along y and z; the solver lays them so). Per exchange a rank sends 5 populations "
       "(FP32) of each cell of every plane it has a ghost layer for: to a rank of its node over its own link, to "
       "another node over the node's share of the network, the two axes one after the other, plus 2 us per axis. A "
       "pair of AA steps updates the block twice and exchanges twice: the fill beside the exchange step's interior, "
       "the give-back beside the next step's. Efficiency = 2 updates / (2 updates + 2 exchanges) blocking, update / "
-      "max(update, exchange) hidden, which leaves out the copying a rank's own core does (here all of it: above). "
+      "max(update, exchange) hidden, which leaves out the copying a rank's own core does (here all of it: above) "
+      "and, on GPUs, staging the halo through host memory (the default where MPI is not CUDA-aware: two PCIe "
+      "copies per exchange). "
       "Inputs: a CPU rank updates {:.0f} M cells/s and moves halo "
       "bytes at {:.2f} GB/s within a node (this run, {} ranks, {}); 64 CPU ranks per node sharing 25 GB/s between "
       "nodes; an H100 updates {:.0f} M cells/s (assumed: 80 % of its 3.35 TB/s at 120 B per cell, not measured "
       "here), 8 per node, 450 GB/s NVLink each within a node, 25 GB/s per node between nodes. Published anchors, "
       "as quoted in the MPI issue: waLBerla keeps >= 82 % weak-scaling efficiency on 1024 A100s with "
       "communication hiding; FluidX3D, on one node, 50-67 % on 4-8 GPUs.\n\n"
-      "| machine | ranks | y x z | block | MB a rank sends per exchange | MB leaving the busiest node | update ms | "
+      "| machine | ranks | y x z | node | block | MB a rank sends per exchange | MB leaving the busiest node | update "
+      "ms | "
       "exchange ms | "
-      "efficiency, blocking | efficiency, hidden |\n|---|---|---|---|---|---|---|---|---|---|\n",
+      "efficiency, blocking | efficiency, hidden |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
       rate / 1e6, local_bw / 1e9, ranks, speed_from, h100_rate / 1e6);
   md += model_rows(cpu, 128);
   md += model_rows(gpu, 256);

@@ -18,7 +18,9 @@ WeakScalingPoint project_weak_scaling(const ScalingMachine& m, int ranks, int bl
   whole.ny = block * out.dims[1];
   whole.nz = block * out.dims[2];
   std::vector<lbm3d::LbmParams> local(ranks);
-  for (int r = 0; r < ranks; ++r) local[r] = lbm3d::block_params(whole, out.dims, r);
+  const lbm3d::RankLayout layout = lbm3d::rank_layout(whole, out.dims, m.per_node);
+  out.tile = {layout.ty, layout.tz};
+  for (int r = 0; r < ranks; ++r) local[r] = lbm3d::block_params(whole, layout, r);
   const int nodes = (ranks + m.per_node - 1) / m.per_node;
   std::vector<double> node_total(nodes, 0.0), rank_total(ranks, 0.0);
   for (int axis = 1; axis <= 2; ++axis) {

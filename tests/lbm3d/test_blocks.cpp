@@ -44,8 +44,8 @@ TEST(LatticeBlocks, RejectsSplitsThatDoNotFit) {
 TEST(LatticeBlocks, BlocksCoverTheLatticeOnceWithGhostsOnlyTowardOtherBlocks) {
   LbmParams p;
   p.nx = 5, p.ny = 11, p.nz = 7;
-  p.border[2] = p.border[3] = Border::bounce_back;  // y walls, z periodic
-  const std::array<int, 3> dims = {1, 3, 2};
+  p.border[2] = p.border[3] = Border::bounce_back;       // y walls, z periodic
+  const RankLayout dims = rank_layout(p, {1, 3, 2}, 1);  // one node: rank = cy + 3 cz
   std::vector<int> owner(p.cells(), -1);
   for (int r = 0; r < 6; ++r) {
     const BlockExtent e = block_of(p, dims, r);
@@ -142,13 +142,44 @@ TYPED_TEST(LatticeHalo, SelfFilledGhostLayersCarryMovingBodies) {
       }
 }
 
+// Ranks filling nodes in order: each node's ranks hold a compact tile of blocks, each block has
+// one rank, and a block's neighbour across a face is the rank that holds it. A 4 x 8 split on nodes
+// of 8 ranks: a node as a run of 8 along z, or a 2 x 4 tile, or 4 x 2: the 4 x 2 tile turns 2 x 2
+// faces of 16 x 12 cells toward other nodes along y and 2 x 4 of 16 x 8 along z (768 cells in all;
+// 2 x 4: 896; a run of 8 along z: 1024; along y the split is 4 blocks wide).
+TEST(LatticeBlocks, NodesHoldCompactTilesOfBlocks) {
+  LbmParams p;
+  p.nx = 16, p.ny = 32, p.nz = 96;
+  const RankLayout l = rank_layout(p, {1, 4, 8}, 8);
+  EXPECT_EQ(l.ty, 4);
+  EXPECT_EQ(l.tz, 2);
+  std::vector<int> holder(32, -1);
+  for (int r = 0; r < 32; ++r) {
+    const auto b = l.block(r);
+    ASSERT_TRUE(b[0] >= 0 && b[0] < 4 && b[1] >= 0 && b[1] < 8) << r;
+    EXPECT_EQ(holder[b[0] + 4 * b[1]], -1) << "block held twice";
+    holder[b[0] + 4 * b[1]] = r;
+    EXPECT_EQ(l.rank(b[0], b[1]), r);
+    EXPECT_EQ(b[0], r % 4);                    // a node's 8 ranks: 4 along y ...
+    EXPECT_EQ(b[1], 2 * (r / 8) + r % 8 / 4);  // ... by 2 along z
+    const LbmParams bp = block_params(p, l, r);
+    EXPECT_EQ(bp.block.neighbour[5], l.rank(b[0], (b[1] + 1) % 8));  // periodic z
+    EXPECT_EQ(bp.block.neighbour[2], l.rank((b[0] + 3) % 4, b[1]));
+  }
+  // One node, a node size that divides nothing, or none known: rank = cy + dims[1] cz.
+  for (int per_node : {32, 64, 3, 1}) {
+    const RankLayout one = rank_layout(p, {1, 4, 8}, per_node);
+    for (int r = 0; r < 32; ++r) EXPECT_EQ(one.block(r), (std::array<int, 2>{r % 4, r / 4})) << per_node;
+  }
+}
+
 // The up-front Mach check of a block samples its initial formulas at the block's own cells, in
 // global coordinates (LbmBlock::origin), not at the whole lattice's first cells.
 TEST(LatticeBlocks, InitialSpeedIsSampledWhereTheBlockIs) {
   LbmParams whole;
   whole.nx = 4, whole.ny = 32, whole.nz = 4;
   whole.init_ux = "y > 20 ? 0.2 : 0";  // fast only in the upper half's upper part
-  const std::array<int, 3> dims = {1, 2, 1};
+  const RankLayout dims = rank_layout(whole, {1, 2, 1}, 1);
   EXPECT_EQ(max_initial_speed(block_params(whole, dims, 0)), 0.0);  // y < 17.5 with its ghosts
   EXPECT_EQ(max_initial_speed(block_params(whole, dims, 1)), 0.2);
   EXPECT_EQ(max_initial_speed(whole), 0.2);

@@ -46,7 +46,7 @@ TEST(LatticeRanks, BlocksHoldTheWholeLatticesPopulations) {
             p.block.overlap = overlap;
             auto whole = make_lbm_flow(default_backend(), p);
             auto split = make_lbm_flow_on_ranks(default_backend(), p, comm, dims);
-            const BlockExtent own = block_of(p, dims, comm.rank());
+            const BlockExtent own = block_of(p, rank_layout(p, dims, comm.ranks_per_node()), comm.rank());
             for (int steps : {1, 4, 7}) {
               while (whole->steps_done() < steps) whole->step(), split->step();
               const std::string what = c.name + " " + precision_name(p) + " " + to_string(pattern) + " split 1x" +
@@ -103,7 +103,8 @@ TEST(LatticeRanks, EachQueryAfterAnExchangeStepCompletesTheGiveBack) {
     whole->step(), split->step();
     std::vector<double> expected = query(*whole);
     if (name == "raw_populations")  // this rank's block of the whole lattice's
-      expected = split_test::block_from_whole(expected, p, block_of(p, dims, comm.rank()));
+      expected = split_test::block_from_whole(expected, p,
+                                              block_of(p, rank_layout(p, dims, comm.ranks_per_node()), comm.rank()));
     EXPECT_EQ(split_test::bit_differences(expected, query(*split)), 0)
         << name << ", rank " << comm.rank() << " of " << comm.size();
   }
@@ -126,7 +127,7 @@ TEST(LatticeRanks, MovingBodiesCrossTheBlockBorders) {
             p.body_boundary = rule;
             auto whole = make_lbm_flow(default_backend(), p);
             auto split = make_lbm_flow_on_ranks(default_backend(), p, comm, dims);
-            const BlockExtent own = block_of(p, dims, comm.rank());
+            const BlockExtent own = block_of(p, rank_layout(p, dims, comm.ranks_per_node()), comm.rank());
             CellGroups before;
             for (int s = 0; s < 9; ++s) {
               CellGroups g = body_test::cube_and_plate(p, 2, 2 + s % 6, 2 + s % 4, 6, 3);

@@ -42,7 +42,9 @@ class MpiWorld final : public Comm {
 #if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
     cuda_aware_ = MPIX_Query_cuda_support() == 1;  // built with CUDA support and enabled at run time
 #endif
+    per_node_ = find_ranks_per_node();
   }
+  int ranks_per_node() const override { return per_node_; }
   bool device_buffers() const override { return cuda_aware_; }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
@@ -105,7 +107,36 @@ class MpiWorld final : public Comm {
   }
 
  private:
+  // The ranks sharing this rank's memory (MPI_COMM_TYPE_SHARED): their count where every node has
+  // as many and they are consecutive world ranks, else 1; IMMERSE_RANKS_PER_NODE where set.
+  int find_ranks_per_node() const {
+    if (const char* v = std::getenv("IMMERSE_RANKS_PER_NODE")) {
+      char* end = nullptr;
+      const long n = std::strtol(v, &end, 10);
+      if (end == v || *end != '\0' || n < 1 || n > size_)
+        throw std::runtime_error(std::string("IMMERSE_RANKS_PER_NODE='") + v + "': not a rank count from 1 to " +
+                                 std::to_string(size_));
+      return static_cast<int>(n);
+    }
+    MPI_Comm node;
+    check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node),
+          "MPI_Comm_split_type");
+    int n = 0, local = 0;
+    MPI_Comm_size(node, &n);
+    MPI_Comm_rank(node, &local);
+    const int first = rank_ - local;  // the node's first rank, if its ranks are consecutive
+    int lo = 0, hi = 0;
+    check(MPI_Allreduce(&first, &lo, 1, MPI_INT, MPI_MIN, node), "MPI_Allreduce");
+    check(MPI_Allreduce(&first, &hi, 1, MPI_INT, MPI_MAX, node), "MPI_Allreduce");
+    MPI_Comm_free(&node);
+    const int mine[2] = {lo == hi && first % n == 0 ? n : 0, -n};
+    int all[2] = {0, 0};  // the smallest usable count, minus the largest node's
+    check(MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
+    return all[0] == n && -all[1] == n ? n : 1;
+  }
+
   int rank_ = 0, size_ = 1;
+  int per_node_ = 1;
   bool cuda_aware_ = false;
   std::map<long, std::vector<MPI_Request>> pending_;  // start_sendrecv's messages not yet waited for
   long tickets_ = 0;

@@ -15,10 +15,10 @@ namespace {
 // The whole lattice's LbmFlow over the ranks of `comm`; this rank steps its block.
 class BlockedLbmFlow final : public LbmFlow {
  public:
-  BlockedLbmFlow(Backend backend, const LbmParams& whole, const std::array<int, 3>& dims, Comm& comm)
-      : whole_(whole), dims_(dims), comm_(comm) {
+  BlockedLbmFlow(Backend backend, const LbmParams& whole, const RankLayout& layout, Comm& comm)
+      : whole_(whole), layout_(layout), comm_(comm) {
     check_stability(whole);
-    local_ = make_lbm_flow(backend, block_params(whole, dims, comm.rank()));
+    local_ = make_lbm_flow(backend, block_params(whole, layout, comm.rank()));
   }
 
   void step() override { local_->step(); }
@@ -68,7 +68,7 @@ class BlockedLbmFlow final : public LbmFlow {
       box.size[a] = std::clamp(hi_in[a], box.lo[a], size[a]) - box.lo[a];
     }
     // Every rank asks its solver (collective: the moments refresh the ghost layers), maybe for nothing.
-    const BlockExtent part = overlap(box, block_of(whole_, dims_, comm_.rank()));
+    const BlockExtent part = overlap(box, block_of(whole_, layout_, comm_.rank()));
     const auto& origin = local_->params().block.origin;
     std::array<int, 3> llo, lhi;
     for (int a = 0; a < 3; ++a) llo[a] = part.lo[a] - origin[a], lhi[a] = llo[a] + part.size[a];
@@ -91,7 +91,7 @@ class BlockedLbmFlow final : public LbmFlow {
     m.group.resize(cells);
     size_t at = 0;
     for (int r = 0; r < comm_.size(); ++r) {
-      const BlockExtent e = overlap(box, block_of(whole_, dims_, r));
+      const BlockExtent e = overlap(box, block_of(whole_, layout_, r));
       const size_t n = static_cast<size_t>(e.size[0]) * e.size[1] * e.size[2];
       for (size_t b = 0; b < n; ++b) {
         const int i = e.lo[0] + static_cast<int>(b % e.size[0]) - box.lo[0];
@@ -158,13 +158,13 @@ class BlockedLbmFlow final : public LbmFlow {
   double halo_bytes_sent() const override { return local_->halo_bytes_sent(); }
   // This rank's block: where it is, then its solver's state (a checkpoint per rank).
   void archive(StateArchive& a) override {
-    const BlockExtent mine = block_of(whole_, dims_, comm_.rank());
+    const BlockExtent mine = block_of(whole_, layout_, comm_.rank());
     BlockExtent stored = mine;
     a.value("lbm3d.block", stored);
     if (stored.lo != mine.lo || stored.size != mine.size)
       throw InputError(
           fmt::format("{}: the checkpoint holds the block at ({}, {}, {}) of {}x{}x{} cells, this rank's "
-                      "is at ({}, {}, {}) of {}x{}x{}: resume with the split it was written with",
+                      "is at ({}, {}, {}) of {}x{}x{}: resume with the split and ranks per node it was written with",
                       whole_.source, stored.lo[0], stored.lo[1], stored.lo[2], stored.size[0], stored.size[1],
                       stored.size[2], mine.lo[0], mine.lo[1], mine.lo[2], mine.size[0], mine.size[1], mine.size[2]));
     local_->archive(a);
@@ -178,7 +178,7 @@ class BlockedLbmFlow final : public LbmFlow {
     std::vector<double> rows(static_cast<size_t>(whole_.ny) * whole_.nz);
     size_t at = 0;
     for (int r = 0; r < comm_.size(); ++r) {
-      const BlockExtent e = block_of(whole_, dims_, r);
+      const BlockExtent e = block_of(whole_, layout_, r);
       for (int k = 0; k < e.size[2]; ++k)
         for (int j = 0; j < e.size[1]; ++j)
           rows[(e.lo[1] + j) + static_cast<size_t>(whole_.ny) * (e.lo[2] + k)] = all[at++];
@@ -198,7 +198,7 @@ class BlockedLbmFlow final : public LbmFlow {
   }
 
   LbmParams whole_;
-  std::array<int, 3> dims_;
+  RankLayout layout_;
   Comm& comm_;
   std::unique_ptr<LbmFlow> local_;
   CellGroups local_groups_;  // set_groups: the block's groups, kept between calls
@@ -214,7 +214,7 @@ std::unique_ptr<LbmFlow> make_lbm_flow_on_ranks(Backend backend, const LbmParams
     return make_lbm_flow(backend, whole);
   }
   const std::array<int, 3> dims = choose_dims(whole, comm.size(), requested);
-  return std::make_unique<BlockedLbmFlow>(backend, whole, dims, comm);
+  return std::make_unique<BlockedLbmFlow>(backend, whole, rank_layout(whole, dims, comm.ranks_per_node()), comm);
 }
 
 }  // namespace immerse::lbm3d

@@ -54,18 +54,50 @@ std::array<int, 3> choose_dims(const LbmParams& whole, int ranks, const std::arr
   return best;
 }
 
-BlockExtent block_of(const LbmParams& whole, const std::array<int, 3>& dims, int rank) {
+std::array<int, 2> RankLayout::block(int rank) const {
+  const int per = ty * tz, node = rank / per, local = rank % per, nodes_y = dims[1] / ty;
+  return {(node % nodes_y) * ty + local % ty, (node / nodes_y) * tz + local / ty};
+}
+
+int RankLayout::rank(int cy, int cz) const {
+  const int node = cy / ty + (dims[1] / ty) * (cz / tz);
+  return node * ty * tz + cy % ty + ty * (cz % tz);
+}
+
+RankLayout rank_layout(const LbmParams& whole, const std::array<int, 3>& dims, int per_node) {
+  RankLayout best{dims, dims[1], dims[2]};  // one node
+  const int py = dims[1], pz = dims[2];
+  if (per_node <= 1 || per_node >= py * pz || (py * pz) % per_node != 0) return best;
+  // Cells on the faces a node's tile turns toward other nodes: y faces nx x (nz / pz) each, z faces
+  // nx x (ny / py) (a split axis's faces stay on the node where the tile spans it).
+  auto cut = [&](int ty, int tz) {
+    return (py > ty ? 2.0 * tz * whole.nz / pz : 0.0) + (pz > tz ? 2.0 * ty * whole.ny / py : 0.0);
+  };
+  double best_cut = -1;
+  for (int ty = py; ty >= 1; --ty) {
+    if (py % ty != 0 || per_node % ty != 0) continue;
+    const int tz = per_node / ty;
+    if (pz % tz != 0) continue;
+    if (best_cut < 0 || cut(ty, tz) < best_cut) best_cut = cut(ty, tz), best = {dims, ty, tz};
+  }
+  return best;
+}
+
+BlockExtent block_of(const LbmParams& whole, const RankLayout& layout, int rank) {
   const auto n = size_of(whole);
-  const int c[3] = {0, rank % dims[1], rank / dims[1]};
+  const auto b = layout.block(rank);
+  const int c[3] = {0, b[0], b[1]};
   BlockExtent e;
-  for (int a = 0; a < 3; ++a) split_evenly(n[a], dims[a], c[a], e.lo[a], e.size[a]);
+  for (int a = 0; a < 3; ++a) split_evenly(n[a], layout.dims[a], c[a], e.lo[a], e.size[a]);
   return e;
 }
 
-LbmParams block_params(const LbmParams& whole, const std::array<int, 3>& dims, int rank) {
+LbmParams block_params(const LbmParams& whole, const RankLayout& layout, int rank) {
+  const std::array<int, 3>& dims = layout.dims;
   LbmParams p = whole;
-  const BlockExtent e = block_of(whole, dims, rank);
-  const int c[3] = {0, rank % dims[1], rank / dims[1]};
+  const BlockExtent e = block_of(whole, layout, rank);
+  const auto b = layout.block(rank);
+  const int c[3] = {0, b[0], b[1]};
   int local[3] = {e.size[0], e.size[1], e.size[2]};
   for (int a = 1; a < 3; ++a) {
     if (dims[a] == 1) {
@@ -79,7 +111,7 @@ LbmParams block_params(const LbmParams& whole, const std::array<int, 3>& dims, i
       int nc[3] = {0, c[1], c[2]};
       nc[a] = next;
       p.block.ghost[2 * a + side] = true;
-      p.block.neighbour[2 * a + side] = nc[1] + dims[1] * nc[2];
+      p.block.neighbour[2 * a + side] = layout.rank(nc[1], nc[2]);
       ++local[a];
     }
     p.block.origin[a] = e.lo[a] - (p.block.ghost[2 * a] ? 1 : 0);

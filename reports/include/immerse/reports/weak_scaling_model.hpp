@@ -1,10 +1,11 @@
 #pragma once
 // Weak scaling of the D3Q15 AA step past this machine, by model (the report's Scaling section).
-// The ranks split a lattice of N^3 blocks as a run of that many ranks would (lbm3d::choose_dims and
-// lbm3d::block_params, as scaling_lattices' weak rows), and fill the nodes in rank order (mpirun's
-// default mapping by slot). Per exchange each rank sends every plane block_params gives it a ghost
-// layer for (5 populations of each cell of the plane, the other split axis's ghost rows included):
-// to a rank on its node over its own link, to another node over the node's share of the network.
+// The ranks split a lattice of N^3 blocks as a run of that many ranks would (lbm3d::choose_dims,
+// lbm3d::rank_layout and lbm3d::block_params, as scaling_lattices' weak rows), filling the nodes in
+// rank order (mpirun's default mapping by slot), each node's ranks a tile of blocks. Per exchange
+// each rank sends every plane block_params gives it a ghost layer for (5 populations of each cell
+// of the plane, the other split axis's ghost rows included): to a rank on its node over its own
+// link, to another node over the node's share of the network.
 // The axes go one after the other (LbmHalo: the second carries the first one's ghost rows).
 //
 // A pair of AA steps updates the block twice and exchanges twice: the fill beside the exchange
@@ -28,6 +29,7 @@ struct ScalingMachine {
 
 struct WeakScalingPoint {
   std::array<int, 3> dims{};        // ranks along x, y, z
+  std::array<int, 2> tile{};        // a node's blocks along y and z (lbm3d::rank_layout)
   double node_bytes = 0;            // the busiest node's bytes to other nodes per exchange
   double rank_bytes = 0;            // the busiest rank's bytes per exchange
   double update_s = 0;              // one step's update of an N^3 block

@@ -14,6 +14,10 @@ class Comm {
   virtual ~Comm() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
+  // How many ranks each node holds, where every node holds the same number of consecutive ranks
+  // (mpirun's default mapping by slot), else 1. The environment variable IMMERSE_RANKS_PER_NODE
+  // overrides it (a layout for other nodes than the launch found: the tests use it on one machine).
+  virtual int ranks_per_node() const { return 1; }
   // A run of bytes that one message sends from or receives into.
   struct SendPart {
     const void* data;

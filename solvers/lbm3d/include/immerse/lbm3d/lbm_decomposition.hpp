@@ -1,6 +1,6 @@
 #pragma once
 // The split of a D3Q15 lattice among ranks (docs/mpi.md): one Cartesian block per rank along y and
-// z, rank = cy + dims[1] cz, each block with a ghost layer toward every neighbouring block. Host
+// z, each block with a ghost layer toward every neighbouring block. Host
 // arithmetic without Kokkos, for the solver (lbm_blocks.hpp) and for models of larger runs.
 #include <array>
 
@@ -17,10 +17,26 @@ struct BlockExtent {
 // and z with the fewest cut faces. Throws InputError naming `--decompose` when the request does not
 // fit (x split, a product other than `ranks`, a block thinner than one cell).
 std::array<int, 3> choose_dims(const LbmParams& whole, int ranks, const std::array<int, 3>& requested);
-// The block of `rank` (rank = cy + dims[1] cz): sizes differ by at most one cell.
-BlockExtent block_of(const LbmParams& whole, const std::array<int, 3>& dims, int rank);
+
+// Which block (cy, cz) each rank holds. Ranks fill the nodes `per_node` at a time in rank order
+// (mpirun's default mapping), and a node's ranks hold a tile of ty x tz blocks, rank = node
+// per_node + ly + ty lz, the nodes' tiles laid y first. On one node (the tile is the whole split)
+// that is rank = cy + dims[1] cz.
+struct RankLayout {
+  std::array<int, 3> dims = {1, 1, 1};
+  int ty = 1, tz = 1;
+  std::array<int, 2> block(int rank) const;  // {cy, cz}
+  int rank(int cy, int cz) const;
+};
+// The layout of `dims` on nodes of `per_node` ranks: the tile that divides the split with the
+// fewest cells on block faces toward other nodes (ties: the longer run along y, as rank order
+// would lay it); one node's order where no tile divides the split or `per_node` is 1 or unknown.
+RankLayout rank_layout(const LbmParams& whole, const std::array<int, 3>& dims, int per_node);
+
+// The block of `rank`: sizes differ by at most one cell.
+BlockExtent block_of(const LbmParams& whole, const RankLayout& layout, int rank);
 // The local lattice of `rank`: its block plus ghost layers toward the neighbouring blocks (across
 // a periodic face too), and the whole lattice's borders where the block touches them.
-LbmParams block_params(const LbmParams& whole, const std::array<int, 3>& dims, int rank);
+LbmParams block_params(const LbmParams& whole, const RankLayout& layout, int rank);
 
 }  // namespace immerse::lbm3d
