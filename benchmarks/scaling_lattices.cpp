@@ -89,7 +89,7 @@ void exchange_only(benchmark::State& state, int n) {
   lbm3d::LbmParams whole;
   whole.nx = whole.ny = whole.nz = n;
   const lbm3d::RankLayout layout =
-      lbm3d::rank_layout(whole, lbm3d::choose_dims(whole, comm.size(), {0, 0, 0}), comm.ranks_per_node());
+      lbm3d::rank_layout_on(whole, lbm3d::choose_dims(whole, comm.size(), {0, 0, 0}), comm);
   const lbm3d::LbmParams p = lbm3d::block_params(whole, layout, comm.rank());
   const long stride = lbm3d::population_stride<float>(p.cells());
   Kokkos::View<float*> f("scaling_lattices::f", 15 * stride);

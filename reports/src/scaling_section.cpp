@@ -224,10 +224,9 @@ std::string scaling_section(const ReportContext& ctx) {
       "here), 8 per node, 450 GB/s NVLink each within a node, 25 GB/s per node between nodes. Published anchors, "
       "as quoted in the MPI issue: waLBerla keeps >= 82 % weak-scaling efficiency on 1024 A100s with "
       "communication hiding; FluidX3D, on one node, 50-67 % on 4-8 GPUs.\n\n"
-      "| machine | ranks | y x z | node | block | MB a rank sends per exchange | MB leaving the busiest node | update "
-      "ms | "
-      "exchange ms | "
-      "efficiency, blocking | efficiency, hidden |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+      "| machine | ranks | y x z | node | block | MB a rank sends per exchange | MB leaving the busiest node | "
+      "update ms | exchange ms | efficiency, blocking | efficiency, hidden |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|\n",
       rate / 1e6, local_bw / 1e9, ranks, speed_from, h100_rate / 1e6);
   md += model_rows(cpu, 128);
   md += model_rows(gpu, 256);

@@ -29,6 +29,11 @@ std::vector<std::array<int, 3>> splits(int ranks) {
   return {{1, ranks, 1}};
 }
 
+// This rank's block of `dims`, as make_lbm_flow_on_ranks lays the blocks out.
+BlockExtent own_block(const LbmParams& p, const std::array<int, 3>& dims, const Comm& comm) {
+  return block_of(p, rank_layout_on(p, dims, comm), comm.rank());
+}
+
 }  // namespace
 
 TEST(LatticeRanks, BlocksHoldTheWholeLatticesPopulations) {
@@ -46,7 +51,7 @@ TEST(LatticeRanks, BlocksHoldTheWholeLatticesPopulations) {
             p.block.overlap = overlap;
             auto whole = make_lbm_flow(default_backend(), p);
             auto split = make_lbm_flow_on_ranks(default_backend(), p, comm, dims);
-            const BlockExtent own = block_of(p, rank_layout(p, dims, comm.ranks_per_node()), comm.rank());
+            const BlockExtent own = own_block(p, dims, comm);
             for (int steps : {1, 4, 7}) {
               while (whole->steps_done() < steps) whole->step(), split->step();
               const std::string what = c.name + " " + precision_name(p) + " " + to_string(pattern) + " split 1x" +
@@ -103,8 +108,7 @@ TEST(LatticeRanks, EachQueryAfterAnExchangeStepCompletesTheGiveBack) {
     whole->step(), split->step();
     std::vector<double> expected = query(*whole);
     if (name == "raw_populations")  // this rank's block of the whole lattice's
-      expected = split_test::block_from_whole(expected, p,
-                                              block_of(p, rank_layout(p, dims, comm.ranks_per_node()), comm.rank()));
+      expected = split_test::block_from_whole(expected, p, own_block(p, dims, comm));
     EXPECT_EQ(split_test::bit_differences(expected, query(*split)), 0)
         << name << ", rank " << comm.rank() << " of " << comm.size();
   }
@@ -127,7 +131,7 @@ TEST(LatticeRanks, MovingBodiesCrossTheBlockBorders) {
             p.body_boundary = rule;
             auto whole = make_lbm_flow(default_backend(), p);
             auto split = make_lbm_flow_on_ranks(default_backend(), p, comm, dims);
-            const BlockExtent own = block_of(p, rank_layout(p, dims, comm.ranks_per_node()), comm.rank());
+            const BlockExtent own = own_block(p, dims, comm);
             CellGroups before;
             for (int s = 0; s < 9; ++s) {
               CellGroups g = body_test::cube_and_plate(p, 2, 2 + s % 6, 2 + s % 4, 6, 3);

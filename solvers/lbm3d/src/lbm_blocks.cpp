@@ -206,6 +206,10 @@ class BlockedLbmFlow final : public LbmFlow {
 
 }  // namespace
 
+RankLayout rank_layout_on(const LbmParams& whole, const std::array<int, 3>& dims, const Comm& comm) {
+  return rank_layout(whole, dims, comm.ranks_per_node());
+}
+
 std::unique_ptr<LbmFlow> make_lbm_flow_on_ranks(Backend backend, const LbmParams& whole, Comm& comm,
                                                 const std::array<int, 3>& requested) {
   const bool given = requested[0] > 0 || requested[1] > 0 || requested[2] > 0;
@@ -214,7 +218,7 @@ std::unique_ptr<LbmFlow> make_lbm_flow_on_ranks(Backend backend, const LbmParams
     return make_lbm_flow(backend, whole);
   }
   const std::array<int, 3> dims = choose_dims(whole, comm.size(), requested);
-  return std::make_unique<BlockedLbmFlow>(backend, whole, rank_layout(whole, dims, comm.ranks_per_node()), comm);
+  return std::make_unique<BlockedLbmFlow>(backend, whole, rank_layout_on(whole, dims, comm), comm);
 }
 
 }  // namespace immerse::lbm3d

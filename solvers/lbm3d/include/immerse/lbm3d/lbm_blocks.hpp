@@ -14,6 +14,10 @@
 
 namespace immerse::lbm3d {
 
+// The layout of `dims` on the ranks of `comm` (rank_layout with its ranks per node): the one
+// make_lbm_flow_on_ranks lays the blocks out by.
+RankLayout rank_layout_on(const LbmParams& whole, const std::array<int, 3>& dims, const Comm& comm);
+
 // The lattice on the ranks of `comm`: the ordinary solver on one rank without a requested split,
 // else this rank's block of the split (`requested`: --decompose, zeros to choose).
 std::unique_ptr<LbmFlow> make_lbm_flow_on_ranks(Backend backend, const LbmParams& whole, Comm& comm,
