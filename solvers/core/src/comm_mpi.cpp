@@ -5,6 +5,7 @@
 #include <mpi-ext.h>  // MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support
 #endif
 
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <map>
@@ -108,14 +109,19 @@ class MpiWorld final : public Comm {
 
  private:
   // The ranks sharing this rank's memory (MPI_COMM_TYPE_SHARED): their count where every node has
-  // as many and they are consecutive world ranks, else 1; IMMERSE_RANKS_PER_NODE where set.
+  // as many and they are consecutive world ranks, else 1; IMMERSE_RANKS_PER_NODE where set. A value
+  // that is not a rank count ends the run with exit 2 (every rank reads the same environment, so
+  // every rank stops here; no command has started yet).
   int find_ranks_per_node() const {
     if (const char* v = std::getenv("IMMERSE_RANKS_PER_NODE")) {
       char* end = nullptr;
       const long n = std::strtol(v, &end, 10);
-      if (end == v || *end != '\0' || n < 1 || n > size_)
-        throw std::runtime_error(std::string("IMMERSE_RANKS_PER_NODE='") + v + "': not a rank count from 1 to " +
-                                 std::to_string(size_));
+      if (end == v || *end != '\0' || n < 1 || n > size_) {
+        if (rank_ == 0)
+          std::fprintf(stderr, "immerse: IMMERSE_RANKS_PER_NODE='%s': not a rank count from 1 to %d\n", v, size_);
+        MPI_Finalize();
+        std::exit(2);
+      }
       return static_cast<int>(n);
     }
     MPI_Comm node;
