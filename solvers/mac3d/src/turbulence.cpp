@@ -3,12 +3,15 @@
 #include <fmt/format.h>
 #include <Kokkos_Core.hpp>
 
+#include <array>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 
 #include "immerse/core/backend.hpp"
 #include "immerse/core/error.hpp"
 #include "immerse/core/ordered_sum.hpp"
+#include "turbulence_kernels.hpp"
 
 namespace immerse::mac3d {
 
@@ -38,61 +41,6 @@ struct Grid {
   using M3 = Kokkos::View<uint8_t***, Kokkos::LayoutLeft, Mem>;
 };
 
-// Trilinear interpolation in index space: the weights and corner indices of the point (gx, gy, gz)
-// of a field with extents n0 x n1 x n2; points outside are clamped to the nearest sample (zero-
-// gradient extrapolation). Computed once and applied to every field stored at the same points.
-struct Trilinear {
-  int i, j, k, i1, j1, k1;
-  double a, b, c;
-};
-
-KOKKOS_FORCEINLINE_FUNCTION Trilinear locate(int n0, int n1, int n2, double gx, double gy, double gz) {
-  gx = gx < 0 ? 0 : (gx > n0 - 1 ? n0 - 1 : gx);
-  gy = gy < 0 ? 0 : (gy > n1 - 1 ? n1 - 1 : gy);
-  gz = gz < 0 ? 0 : (gz > n2 - 1 ? n2 - 1 : gz);
-  Trilinear t;
-  t.i = int(gx);
-  t.j = int(gy);
-  t.k = int(gz);
-  t.i = t.i > n0 - 2 ? (n0 > 1 ? n0 - 2 : 0) : t.i;
-  t.j = t.j > n1 - 2 ? (n1 > 1 ? n1 - 2 : 0) : t.j;
-  t.k = t.k > n2 - 2 ? (n2 > 1 ? n2 - 2 : 0) : t.k;
-  t.a = gx - t.i;
-  t.b = gy - t.j;
-  t.c = gz - t.k;
-  t.i1 = n0 > 1 ? t.i + 1 : t.i;
-  t.j1 = n1 > 1 ? t.j + 1 : t.j;
-  t.k1 = n2 > 1 ? t.k + 1 : t.k;
-  return t;
-}
-
-template <class V>
-KOKKOS_FORCEINLINE_FUNCTION double interp(const V& f, const Trilinear& t) {
-  // The eight corners as offsets from the first (one index computation instead of eight).
-  const double* p = &f(t.i, t.j, t.k);
-  const long di = t.i1 - t.i, dj = long(t.j1 - t.j) * long(f.stride_1()), dk = long(t.k1 - t.k) * long(f.stride_2());
-  const double c00 = p[0] * (1 - t.a) + p[di] * t.a, c10 = p[dj] * (1 - t.a) + p[di + dj] * t.a;
-  const double c01 = p[dk] * (1 - t.a) + p[di + dk] * t.a, c11 = p[dj + dk] * (1 - t.a) + p[di + dj + dk] * t.a;
-  return (c00 * (1 - t.b) + c10 * t.b) * (1 - t.c) + (c01 * (1 - t.b) + c11 * t.b) * t.c;
-}
-
-// Field f sampled at index-space point (gx, gy, gz) (its own sample (i, j, k) at (i, j, k)).
-template <class V>
-KOKKOS_FORCEINLINE_FUNCTION double sample(const V& f, double gx, double gy, double gz) {
-  return interp(f, locate(int(f.extent(0)), int(f.extent(1)), int(f.extent(2)), gx, gy, gz));
-}
-
-// A velocity component at another component's face point lies halfway between four of its samples
-// (the trilinear weights there are 1/2, 1/2, 0): their mean, indices clamped as sample() clamps.
-// (a, b) are the component's indices along the two axes where the point is offset by -1/2 (range
-// [a - 1, a] clamped to [0, na - 1]) and +1/2 (range [b, b + 1]); the third index is exact.
-KOKKOS_INLINE_FUNCTION int clampi(int x, int lo, int hi) { return x < lo ? lo : (x > hi ? hi : x); }
-
-// fmin/fmax with their NaN rule (a NaN argument loses to a number) as compares: the libm calls
-// were not inlined (the host compiler keeps them out of line for their NaN semantics).
-KOKKOS_FORCEINLINE_FUNCTION double min_of(double a, double b) { return (a < b || b != b) ? a : b; }
-KOKKOS_FORCEINLINE_FUNCTION double max_of(double a, double b) { return (a > b || b != b) ? a : b; }
-
 // A 3D loop over [b, e), the functor called as f(i, j, k). Host backends: one parallel index per
 // (j, k) row and a serial i loop (no index division per cell, contiguous i for the LayoutLeft
 // views, vectorisable). Device backends: one flat index per cell (i fastest, so neighbouring
@@ -120,20 +68,225 @@ void for3(const char* name, const Kokkos::Array<int, 3>& b, const Kokkos::Array<
   }
 }
 
-// The same loop as a sum of three doubles: f(i, j, k, s0, s1, s2) adds to the sums.
-template <class Exec, class F>
-void sum3(const char* name, const Kokkos::Array<int, 3>& e, const F& f, double& s0, double& s1, double& s2) {
-  const int n0 = e[0], n1 = e[1];
-  // Rows of i, added in order (ordered_sum): the turbulence statistics, which drive the chaotic
-  // Langevin falls, are the same bits whatever the backend and thread count.
-  const auto s = ordered_sum<Exec, 3>(
-      name, long(n1) * e[2], KOKKOS_LAMBDA(const long r, double* acc) {
-        const int j = int(r % n1), k = int(r / n1);
-        for (int i = 0; i < n0; ++i) f(i, j, k, acc[0], acc[1], acc[2]);
+// A View of the grid as turbulence_kernels.hpp reads it (x fastest, no padding).
+template <class V>
+Field field(const V& f) {
+  const int n0 = int(f.extent(0)), n1 = int(f.extent(1)), n2 = int(f.extent(2));
+  if (long(f.stride(1)) != n0 || long(f.stride(2)) != long(n0) * n1)
+    throw std::logic_error("turbulence: a field of the MAC grid is padded");
+  return {f.data(), n0, n1, n2};
+}
+
+#if defined(IMMERSE_HOST_GATHER)
+// Elements [lo, hi) of a row by lanes(i), a host vector of elements from i (the last one ending at
+// hi, so it may repeat elements the one before it did: only for passes that write what they do not
+// read), or by one(i), an element at a time, where the row is shorter than a vector.
+template <class One, class Lanes>
+void row_elements(int lo, int hi, const One& one, const Lanes& lanes) {
+  constexpr int width = XLanes::width;
+  if (hi - lo < width) {
+    for (int i = lo; i < hi; ++i) one(i);
+    return;
+  }
+  for (int i = lo;; i += width) {
+    const int first = i + width > hi ? hi - width : i;
+    lanes(first);
+    if (first + width >= hi) return;
+  }
+}
+#endif
+
+// 1+2. Semi-Lagrangian advection of u, v, w, k, eps from `m` into `out` (index space: a point's
+// coordinates in cells; the backtrace uses the velocity at the point), with the boundary conditions
+// applied to the new values: inflow U0 at x = 0, zero-gradient outflow at x = nx h, slip walls (zero
+// normal velocity) on y and z, no flux through the body's faces. Faces the conditions set are not
+// advected. Host backends: a (j, k) row of every kind per work item, host vectors along x; devices:
+// an element of every kind per work item (the union of the face and cell index ranges).
+template <class Exec>
+void advect(const MacFields& m, const MacFields& out, double c, double U0, double k0, double eps0) {
+  const int nx = m.k.n0, ny = m.k.n1, nz = m.k.n2;
+#if defined(IMMERSE_HOST_GATHER)
+  if constexpr (host_exec<Exec>) {
+    Kokkos::parallel_for(
+        "advect", Kokkos::RangePolicy<Exec>(0, long(ny + 1) * (nz + 1)), KOKKOS_LAMBDA(const long r) {
+          const int j = int(r % (ny + 1)), k = int(r / (ny + 1));
+          if (j < ny && k < nz) {  // u: inflow at x = 0; at the outflow face a copy of the value inside it
+            double* to = out.u.p + out.u.at(0, j, k);
+            to[0] = m.solid[m.cell(0, j, k)] ? 0.0 : U0;
+            row_elements(
+                1, nx, [&](int i) { to[i] = advect_u<OneSample>(m, i, j, k, c); },
+                [&](int i) { XLanes::store(to, i, advect_u<XLanes>(m, i, j, k, c)); });
+            to[nx] = to[nx - 1];
+          }
+          if (k < nz) {  // v: 0 on the walls y = 0 and y = ny h
+            double* to = out.v.p + out.v.at(0, j, k);
+            if (j == 0 || j == ny)
+              for (int i = 0; i < nx; ++i) to[i] = 0.0;
+            else
+              row_elements(
+                  0, nx, [&](int i) { to[i] = advect_v<OneSample>(m, i, j, k, c); },
+                  [&](int i) { XLanes::store(to, i, advect_v<XLanes>(m, i, j, k, c)); });
+          }
+          if (j < ny) {  // w: 0 on the walls z = 0 and z = nz h
+            double* to = out.w.p + out.w.at(0, j, k);
+            if (k == 0 || k == nz)
+              for (int i = 0; i < nx; ++i) to[i] = 0.0;
+            else
+              row_elements(
+                  0, nx, [&](int i) { to[i] = advect_w<OneSample>(m, i, j, k, c); },
+                  [&](int i) { XLanes::store(to, i, advect_w<XLanes>(m, i, j, k, c)); });
+          }
+          if (j < ny && k < nz) {
+            double *k_to = out.k.p + out.k.at(0, j, k), *eps_to = out.eps.p + out.eps.at(0, j, k);
+            row_elements(
+                0, nx, [&](int i) { advect_cell<OneSample>(m, i, j, k, c, k0, eps0, k_to[i], eps_to[i]); },
+                [&](int i) {
+                  XLanes::T kn, en;
+                  advect_cell<XLanes>(m, i, j, k, c, k0, eps0, kn, en);
+                  XLanes::store(k_to, i, kn);
+                  XLanes::store(eps_to, i, en);
+                });
+          }
+        });
+    return;
+  }
+#endif
+  for3<Exec>(
+      "advect", {0, 0, 0}, {nx + 1, ny + 1, nz + 1}, KOKKOS_LAMBDA(int i, int j, int k) {
+        if (j < ny && k < nz)
+          out.u.p[out.u.at(i, j, k)] =
+              i == 0 ? (m.solid[m.cell(0, j, k)] ? 0.0 : U0) : advect_u<OneSample>(m, i < nx ? i : nx - 1, j, k, c);
+        if (i < nx && k < nz) out.v.p[out.v.at(i, j, k)] = j == 0 || j == ny ? 0.0 : advect_v<OneSample>(m, i, j, k, c);
+        if (i < nx && j < ny) out.w.p[out.w.at(i, j, k)] = k == 0 || k == nz ? 0.0 : advect_w<OneSample>(m, i, j, k, c);
+        if (i < nx && j < ny && k < nz)
+          advect_cell<OneSample>(m, i, j, k, c, k0, eps0, out.k.p[out.k.at(i, j, k)], out.eps.p[out.eps.at(i, j, k)]);
       });
-  s0 = s[0];
-  s1 = s[1];
-  s2 = s[2];
+}
+
+// A Jacobi sweep (jacobi_cell) from the ghosted pressure `from` into `to`: host backends a (j, k)
+// row per work item, host vectors along x; devices a cell per work item.
+template <class Exec>
+void jacobi_sweep(const JacobiStencil& s, const double* from, double* to, int nx, int ny, int nz) {
+  // Cell (i, j, k)'s pressure sits at (i + 1, j + 1, k + 1).
+  auto q_of = [=] KOKKOS_FUNCTION(int i, int j, int k) { return (i + 1) + s.s1 * (j + 1) + s.s2 * (k + 1); };
+#if defined(IMMERSE_HOST_GATHER)
+  if constexpr (host_exec<Exec>) {
+    Kokkos::parallel_for(
+        "jacobi", Kokkos::RangePolicy<Exec>(0, long(ny) * nz), KOKKOS_LAMBDA(const long r) {
+          const int j = int(r % ny), k = int(r / ny);
+          const long q = q_of(0, j, k), c = nx * r;
+          row_elements(
+              0, nx, [&](int i) { to[q + i] = jacobi_cell<OneSample>(s, from, q + i, c + i); },
+              [&](int i) { XLanes::store(to, q + i, jacobi_cell<XLanes>(s, from, q + i, c + i)); });
+        });
+    return;
+  }
+#endif
+  for3<Exec>(
+      "jacobi", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
+        to[q_of(i, j, k)] = jacobi_cell<OneSample>(s, from, q_of(i, j, k), i + long(nx) * (j + long(ny) * k));
+      });
+}
+
+// The projection's right-hand side rhs = h^2 div(u) / dt of every cell (divergence_cell).
+template <class Exec>
+void divergence(const MacFields& m, double* rhs, double h, double dt) {
+  const int nx = m.k.n0, ny = m.k.n1, nz = m.k.n2;
+#if defined(IMMERSE_HOST_GATHER)
+  if constexpr (host_exec<Exec>) {
+    Kokkos::parallel_for(
+        "divergence", Kokkos::RangePolicy<Exec>(0, long(ny) * nz), KOKKOS_LAMBDA(const long r) {
+          const int j = int(r % ny), k = int(r / ny);
+          double* to = rhs + nx * r;
+          row_elements(
+              0, nx, [&](int i) { to[i] = divergence_cell<OneSample>(m, i, j, k, h, dt); },
+              [&](int i) { XLanes::store(to, i, divergence_cell<XLanes>(m, i, j, k, h, dt)); });
+        });
+    return;
+  }
+#endif
+  for3<Exec>(
+      "divergence", {0, 0, 0}, {nx, ny, nz},
+      KOKKOS_LAMBDA(int i, int j, int k) { rhs[m.cell(i, j, k)] = divergence_cell<OneSample>(m, i, j, k, h, dt); });
+}
+
+// The projection (project_u, _v, _w) with the pressure p, in place. The outflow face x = nx h sees
+// p = 0 beyond it. Host backends: a (j, k) row per work item, whole host vectors along x, then the
+// row's rest one by one (in place: no element twice).
+template <class Exec>
+void project(const MacFields& m, const JacobiStencil& ps, const double* p, double s) {
+  const int nx = m.k.n0, ny = m.k.n1, nz = m.k.n2;
+  auto outflow_u = [=] KOKKOS_FUNCTION(int j, int k) {
+    const long q = nx + ps.s1 * (j + 1) + ps.s2 * (k + 1);  // cell (nx - 1, j, k)
+    if (!m.solid[m.cell(nx - 1, j, k)]) m.u.p[m.u.at(nx, j, k)] -= s * (0.0 - p[q]);
+  };
+#if defined(IMMERSE_HOST_GATHER)
+  if constexpr (host_exec<Exec>) {
+    Kokkos::parallel_for(
+        "project", Kokkos::RangePolicy<Exec>(0, long(ny) * nz), KOKKOS_LAMBDA(const long r) {
+          const int j = int(r % ny), k = int(r / ny);
+          auto in_place = [&](int lo, double* row, auto one, auto lanes) {
+            int i = lo;
+            for (; i + XLanes::width <= nx; i += XLanes::width) XLanes::store(row, i, lanes(i));
+            for (; i < nx; ++i) row[i] = one(i);
+          };
+          in_place(
+              1, m.u.p + m.u.at(0, j, k), [&](int i) { return project_u<OneSample>(m, ps, p, i, j, k, s); },
+              [&](int i) { return project_u<XLanes>(m, ps, p, i, j, k, s); });
+          outflow_u(j, k);
+          if (j > 0)
+            in_place(
+                0, m.v.p + m.v.at(0, j, k), [&](int i) { return project_v<OneSample>(m, ps, p, i, j, k, s); },
+                [&](int i) { return project_v<XLanes>(m, ps, p, i, j, k, s); });
+          if (k > 0)
+            in_place(
+                0, m.w.p + m.w.at(0, j, k), [&](int i) { return project_w<OneSample>(m, ps, p, i, j, k, s); },
+                [&](int i) { return project_w<XLanes>(m, ps, p, i, j, k, s); });
+        });
+    return;
+  }
+#endif
+  for3<Exec>(
+      "project", {0, 0, 0}, {nx + 1, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
+        if (i == nx) return outflow_u(j, k);
+        if (i > 0) m.u.p[m.u.at(i, j, k)] = project_u<OneSample>(m, ps, p, i, j, k, s);
+        if (j > 0) m.v.p[m.v.at(i, j, k)] = project_v<OneSample>(m, ps, p, i, j, k, s);
+        if (k > 0) m.w.p[m.w.at(i, j, k)] = project_w<OneSample>(m, ps, p, i, j, k, s);
+      });
+}
+
+// 4. k-epsilon sources at cell centres (k_epsilon_cell), k and eps updated in place; 5. in the same
+// pass, the sums of the new k and eps and the cell count over the sampled region (`mask`), each
+// (j, k) row added in x order and the rows in order (ordered_sum): the turbulence statistics, which
+// drive the chaotic Langevin falls, are the same bits whatever the backend and thread count.
+template <class Exec>
+std::array<double, 3> k_epsilon(const MacFields& m, const KEpsilon& e, const std::uint8_t* mask) {
+  const int nx = e.nx, ny = e.ny;
+  return ordered_sum<Exec, 3>(
+      "k_epsilon", long(ny) * e.nz, KOKKOS_LAMBDA(const long r, double* acc) {
+        const int j = int(r % ny), k = int(r / ny);
+        double *k_row = m.k.p + m.k.at(0, j, k), *eps_row = m.eps.p + m.eps.at(0, j, k);
+        auto one = [&](int i) { k_epsilon_cell<OneSample>(m, e, i, j, k, k_row[i], eps_row[i]); };
+        int i = 0;
+#if defined(IMMERSE_HOST_GATHER)
+        // In place: whole vectors only (row_elements' last vector may repeat elements), then one by one.
+        if constexpr (host_exec<Exec>)
+          for (; i + XLanes::width <= nx; i += XLanes::width) {
+            XLanes::T kn, en;
+            k_epsilon_cell<XLanes>(m, e, i, j, k, kn, en);
+            XLanes::store(k_row, i, kn);
+            XLanes::store(eps_row, i, en);
+          }
+#endif
+        for (; i < nx; ++i) one(i);
+        const std::uint8_t* in = mask + m.cell(0, j, k);
+        for (int x = 0; x < nx; ++x)
+          if (in[x]) {
+            acc[0] += k_row[x];
+            acc[1] += eps_row[x];
+            acc[2] += 1;
+          }
+      });
 }
 
 template <class Exec>
@@ -146,7 +299,6 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
   const double l = p.length > 0 ? p.length : h;
   const double eps0 = p.eps0 >= 0 ? p.eps0 : std::pow(p.C_mu, 0.75) * std::pow(k0, 1.5) / l;
   const long ncell = long(nx) * ny * nz;
-  const double Cmu = p.C_mu, C1 = p.C1, C2 = p.C2, floor_v = p.k_floor;
   const double Glim = p.production_limit > 0 ? p.production_limit : p.C2 / p.C1;
 
   V3 u("u", nx + 1, ny, nz), v("v", nx, ny + 1, nz), w("w", nx, ny, nz + 1);
@@ -185,24 +337,26 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
     Kokkos::deep_copy(solid, hs);
     Kokkos::deep_copy(sample_mask, hm);
   }
-  // Jacobi stencil of each fluid cell: bits of its fluid neighbours (-x, +x, -y, +y, -z, +z) and
-  // 1 / (number of neighbours + 1 for the Dirichlet p = 0 beyond the outflow face); 0 in the body.
-  M3 nbr("nbr", nx, ny, nz);
+  // Jacobi stencil of each cell (JacobiStencil): a flag per fluid neighbour (-x, +x, -y, +y, -z, +z)
+  // and 1 / (number of neighbours + 1 for the Dirichlet p = 0 beyond the outflow face); 0 in the body.
+  Kokkos::View<uint8_t*, typename Exec::memory_space> open("open", 6 * ncell);
   V3 inv_count("inv_count", nx, ny, nz);
   for3<Exec>(
       "stencil", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
-        unsigned m = 0;
+        bool fluid[6] = {};
         double n = 0;
         if (!solid(i, j, k)) {
-          if (i > 0 && !solid(i - 1, j, k)) m |= 1u, n += 1;
-          if (i < nx - 1 && !solid(i + 1, j, k)) m |= 2u, n += 1;
+          fluid[0] = i > 0 && !solid(i - 1, j, k);
+          fluid[1] = i < nx - 1 && !solid(i + 1, j, k);
+          fluid[2] = j > 0 && !solid(i, j - 1, k);
+          fluid[3] = j < ny - 1 && !solid(i, j + 1, k);
+          fluid[4] = k > 0 && !solid(i, j, k - 1);
+          fluid[5] = k < nz - 1 && !solid(i, j, k + 1);
+          for (bool f : fluid) n += f ? 1 : 0;
           if (i == nx - 1) n += 1;
-          if (j > 0 && !solid(i, j - 1, k)) m |= 4u, n += 1;
-          if (j < ny - 1 && !solid(i, j + 1, k)) m |= 8u, n += 1;
-          if (k > 0 && !solid(i, j, k - 1)) m |= 16u, n += 1;
-          if (k < nz - 1 && !solid(i, j, k + 1)) m |= 32u, n += 1;
         }
-        nbr(i, j, k) = uint8_t(m);
+        const long c = i + long(nx) * (j + long(ny) * k);
+        for (int d = 0; d < 6; ++d) open(d * ncell + c) = fluid[d] ? 1 : 0;
         inv_count(i, j, k) = n > 0 ? 1.0 / n : 0.0;
       });
   const auto t_start = std::chrono::steady_clock::now();
@@ -222,62 +376,16 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
   res.chi.reserve(p.steps);
   const double c = dt / h;  // backtrace length per unit speed, in cells
   const double s = dt / h;  // projection: u -= dt/h (p_right - p_left)
-  const double inv_h = 1.0 / h;
+  const KEpsilon ke{nx, ny, nz, h, 1.0 / h, dt, p.C_mu, p.C1, p.C2, Glim, p.k_floor};
+  // The fields the advection and k-epsilon passes read (the swaps change which View holds which).
+  const auto fields = [&] { return MacFields{field(u), field(v), field(w), field(kf), field(ef), solid.data()}; };
   for (int step = 0; step < p.steps; ++step) {
     // 1+2. Semi-Lagrangian advection of u, v, w, k, eps in index space (a point's coordinates in
     //    cells; the backtrace uses the velocity at the point), with the boundary conditions applied
     //    to the new values: inflow U0 at x = 0, zero-gradient outflow at x = nx h, slip walls (zero
     //    normal velocity) on y and z, no flux through the body's faces. Faces the conditions set are
     //    not advected. One kernel over the union of the face and cell index ranges.
-    auto advect_u = [=] KOKKOS_FUNCTION(int i, int j, int k) {  // u face (i, j + 1/2, k + 1/2)
-      if ((i > 0 && solid(i - 1, j, k)) || (i < nx && solid(i, j, k))) return 0.0;
-      const int xa = clampi(i - 1, 0, nx - 1), xb = clampi(i, 0, nx - 1);
-      const double a = u(i, j, k);
-      const double b = 0.25 * (v(xa, j, k) + v(xb, j, k) + v(xa, j + 1, k) + v(xb, j + 1, k));
-      const double cc = 0.25 * (w(xa, j, k) + w(xb, j, k) + w(xa, j, k + 1) + w(xb, j, k + 1));
-      return sample(u, i - c * a, j - c * b, k - c * cc);
-    };
-    for3<Exec>(
-        "advect", {0, 0, 0}, {nx + 1, ny + 1, nz + 1}, KOKKOS_LAMBDA(int i, int j, int k) {
-          // u at the outflow face copies the new value inside it (zero gradient); in the body: 0.
-          if (j < ny && k < nz)
-            u2(i, j, k) = i == 0 ? (solid(0, j, k) ? 0.0 : U0) : advect_u(i < nx ? i : nx - 1, j, k);
-          if (i < nx && k < nz) {  // v face (i + 1/2, j, k + 1/2)
-            double nv = 0;
-            if (!(j == 0 || j == ny || solid(i, j - 1, k) || solid(i, j, k))) {
-              const int ya = clampi(j - 1, 0, ny - 1), yb = clampi(j, 0, ny - 1);
-              const double a = 0.25 * (u(i, ya, k) + u(i + 1, ya, k) + u(i, yb, k) + u(i + 1, yb, k));
-              const double b = v(i, j, k);
-              const double cc = 0.25 * (w(i, ya, k) + w(i, yb, k) + w(i, ya, k + 1) + w(i, yb, k + 1));
-              nv = sample(v, i - c * a, j - c * b, k - c * cc);
-            }
-            v2(i, j, k) = nv;
-          }
-          if (i < nx && j < ny) {  // w face (i + 1/2, j + 1/2, k)
-            double nw = 0;
-            if (!(k == 0 || k == nz || solid(i, j, k - 1) || solid(i, j, k))) {
-              const int za = clampi(k - 1, 0, nz - 1), zb = clampi(k, 0, nz - 1);
-              const double a = 0.25 * (u(i, j, za) + u(i + 1, j, za) + u(i, j, zb) + u(i + 1, j, zb));
-              const double b = 0.25 * (v(i, j, za) + v(i, j + 1, za) + v(i, j, zb) + v(i, j + 1, zb));
-              const double cc = w(i, j, k);
-              nw = sample(w, i - c * a, j - c * b, k - c * cc);
-            }
-            w2(i, j, k) = nw;
-          }
-          if (i < nx && j < ny && k < nz) {  // cell centre (i + 1/2, j + 1/2, k + 1/2): k and eps
-            const double a = 0.5 * (u(i, j, k) + u(i + 1, j, k)), b = 0.5 * (v(i, j, k) + v(i, j + 1, k)),
-                         cc = 0.5 * (w(i, j, k) + w(i, j, k + 1));
-            // The inflow face carries fresh turbulence k0, eps0: a backtrace that leaves through x = 0 reads it.
-            if (i + 0.5 - c * a < 0) {
-              k2(i, j, k) = k0;
-              e2(i, j, k) = eps0;
-            } else {
-              const Trilinear t = locate(nx, ny, nz, i - c * a, j - c * b, k - c * cc);
-              k2(i, j, k) = interp(kf, t);
-              e2(i, j, k) = interp(ef, t);
-            }
-          }
-        });
+    advect<Exec>(fields(), {field(u2), field(v2), field(w2), field(k2), field(e2), solid.data()}, c, U0, k0, eps0);
     std::swap(u, u2);
     std::swap(v, v2);
     std::swap(w, w2);
@@ -287,90 +395,26 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
     // 3. Pressure projection: lap(p) = div(u) / dt by Jacobi sweeps, Neumann at walls and body,
     //    p = 0 beyond the outflow face; then u -= dt grad p on the faces between fluid cells.
     //    rhs = h^2 div(u) / dt, the sweeps' constant term.
-    for3<Exec>(
-        "divergence", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
-          const double d =
-              (u(i + 1, j, k) - u(i, j, k) + v(i, j + 1, k) - v(i, j, k) + w(i, j, k + 1) - w(i, j, k)) / h;
-          rhs(i, j, k) = solid(i, j, k) ? 0.0 : h * h * d / dt;
-        });
+    const JacobiStencil stencil{{open.data(), open.data() + ncell, open.data() + 2 * ncell, open.data() + 3 * ncell,
+                                 open.data() + 4 * ncell, open.data() + 5 * ncell},
+                                inv_count.data(),
+                                rhs.data(),
+                                long(pr.stride(1)),
+                                long(pr.stride(2))};
+    divergence<Exec>(fields(), rhs.data(), h, dt);
     // Warm start: the previous step's pressure is the initial guess (the flow changes little per step).
     for (int it = 0; it < p.pressure_iterations; ++it) {
-      // Branch-free sweep: the fluid-neighbour bits and 1/count were computed once (nbr, inv_count);
-      // a missing neighbour (wall, body, ghost) has weight 0.
-      for3<Exec>(
-          "jacobi", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
-            const unsigned m = nbr(i, j, k);
-            const int a = i + 1, b = j + 1, c3 = k + 1;
-            const double sum = (m & 1u) * pr(a - 1, b, c3) + ((m >> 1) & 1u) * pr(a + 1, b, c3) +
-                               ((m >> 2) & 1u) * pr(a, b - 1, c3) + ((m >> 3) & 1u) * pr(a, b + 1, c3) +
-                               ((m >> 4) & 1u) * pr(a, b, c3 - 1) + ((m >> 5) & 1u) * pr(a, b, c3 + 1);
-            pr2(a, b, c3) = inv_count(i, j, k) * (sum - rhs(i, j, k));
-          });
+      // Branch-free sweep: a missing neighbour (wall, body, ghost) has weight 0.
+      jacobi_sweep<Exec>(stencil, pr.data(), pr2.data(), nx, ny, nz);
       std::swap(pr, pr2);
     }
-    for3<Exec>(
-        "project", {0, 0, 0}, {nx + 1, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
-          if (i > 0 && !(solid(i - 1, j, k) || (i < nx && solid(i, j, k))))
-            u(i, j, k) -= s * ((i < nx ? pr(i + 1, j + 1, k + 1) : 0.0) - pr(i, j + 1, k + 1));
-          if (i == nx) return;
-          if (j > 0 && !(solid(i, j - 1, k) || solid(i, j, k)))
-            v(i, j, k) -= s * (pr(i + 1, j + 1, k + 1) - pr(i + 1, j, k + 1));
-          if (k > 0 && !(solid(i, j, k - 1) || solid(i, j, k)))
-            w(i, j, k) -= s * (pr(i + 1, j + 1, k + 1) - pr(i + 1, j + 1, k));
-        });
+    project<Exec>(fields(), stencil, pr.data(), s);
 
     // 4. k-epsilon sources at cell centres (no diffusion): G from the strain rate of the mean flow;
     //    the local ODE k' = G - eps, eps' = (eps/k)(C1 G - C2 eps) by the midpoint rule (second order).
     // 5. In the same pass, the means of the new k and eps over the sampled region; chi = <eps> / <k>.
-    double sk = 0, se = 0, cnt = 0;
-    sum3<Exec>(
-        "k_epsilon", {nx, ny, nz},
-        KOKKOS_LAMBDA(int i, int j, int k, double& sum_k, double& sum_e, double& sum_n) {
-          if (solid(i, j, k)) return;
-          auto uc = [&](int a, int b, int c) { return 0.5 * (u(a, b, c) + u(a + 1, b, c)); };
-          auto vc = [&](int a, int b, int c) { return 0.5 * (v(a, b, c) + v(a, b + 1, c)); };
-          auto wc = [&](int a, int b, int c) { return 0.5 * (w(a, b, c) + w(a, b, c + 1)); };
-          const int im = i > 0 ? i - 1 : i, ip = i < nx - 1 ? i + 1 : i, jm = j > 0 ? j - 1 : j,
-                    jp = j < ny - 1 ? j + 1 : j;
-          const int km = k > 0 ? k - 1 : k, kp = k < nz - 1 ? k + 1 : k;
-          // 1 / (distance between the central-difference samples): one-sided at the domain's edges.
-          const double ixs = 1.0 / ((ip - im) * h), iys = 1.0 / ((jp - jm) * h), izs = 1.0 / ((kp - km) * h);
-          // Diagonal strain from the cell's own faces; the shear terms by central differences.
-          const double sxx = (u(i + 1, j, k) - u(i, j, k)) * inv_h, syy = (v(i, j + 1, k) - v(i, j, k)) * inv_h,
-                       szz = (w(i, j, k + 1) - w(i, j, k)) * inv_h;
-          const double dudy = (uc(i, jp, k) - uc(i, jm, k)) * iys, dudz = (uc(i, j, kp) - uc(i, j, km)) * izs;
-          const double dvdx = (vc(ip, j, k) - vc(im, j, k)) * ixs, dvdz = (vc(i, j, kp) - vc(i, j, km)) * izs;
-          const double dwdx = (wc(ip, j, k) - wc(im, j, k)) * ixs, dwdy = (wc(i, jp, k) - wc(i, jm, k)) * iys;
-          const double sxy = 0.5 * (dudy + dvdx), sxz = 0.5 * (dudz + dwdx), syz = 0.5 * (dvdz + dwdy);
-          const double S2 = sxx * sxx + syy * syy + szz * szz + 2 * (sxy * sxy + sxz * sxz + syz * syz);
-          // Two standard bounds keep the coarse, diffusion-free model from the k-epsilon stagnation-point
-          // anomaly (unbounded k in front of a blunt body): Durbin's (1996) realizability time scale
-          // T = min(k/eps, 0.6 / (sqrt(6) C_mu |S|)), nu_T = C_mu k T, and a production limiter in the
-          // spirit of Menter's (1994) G <= c eps, here with c = production_limit (default C2/C1, so eps
-          // cannot grow and k grows at most linearly: without diffusion nothing else bounds them).
-          // Both are inactive where the strain is weak (G = 0: the exact decay law).
-          const double Smag = sqrt(2 * S2);
-          const double Tmax = Smag > 0 ? 0.6 / (2.449489742783178 * Cmu * Smag) : 0.0;
-          auto rates = [&](double kk, double ee, double& dk, double& de) {
-            const double T = Smag > 0 ? min_of(kk / ee, Tmax) : kk / ee;
-            const double G = min_of(2 * Cmu * kk * T * S2, Glim * ee);
-            dk = G - ee;
-            de = ee / kk * (C1 * G - C2 * ee);
-          };
-          double kk = kf(i, j, k), ee = ef(i, j, k), dk, de;
-          rates(kk, ee, dk, de);
-          const double km_ = max_of(kk + 0.5 * dt * dk, floor_v), em_ = max_of(ee + 0.5 * dt * de, floor_v);
-          rates(km_, em_, dk, de);
-          const double kn = max_of(kk + dt * dk, floor_v), en = max_of(ee + dt * de, floor_v);
-          kf(i, j, k) = kn;
-          ef(i, j, k) = en;
-          if (sample_mask(i, j, k)) {
-            sum_k += kn;
-            sum_e += en;
-            sum_n += 1;
-          }
-        },
-        sk, se, cnt);
+    const auto sums = k_epsilon<Exec>(fields(), ke, sample_mask.data());
+    const double sk = sums[0], se = sums[1], cnt = sums[2];
     if (!std::isfinite(sk) || !std::isfinite(se))
       throw NumericalError(fmt::format(
           "turbulence: field '{}' is not finite in the sampled region at step {} (hint: reduce turbulence.dt)",

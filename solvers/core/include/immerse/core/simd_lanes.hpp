@@ -40,6 +40,23 @@ struct Lanes {
   }
   // width bytes (0 or 1, say), each widened to a T.
   static Lanes load_widened(const unsigned char* p) {
+    // GCC 12 widens a byte vector to doubles one byte at a time (a scalar conversion per lane):
+    // zero-extend to ints, then convert them all at once.
+#if defined(__AVX512F__)
+    if constexpr (std::is_same_v<T, double> && Bytes == 64) {
+      long long bytes;
+      std::memcpy(&bytes, p, 8);
+      return Lanes(
+          _mm512_maskz_cvtepi32_pd(0xFF, _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(bytes))));  // maskz: see gather
+    }
+#endif
+#if defined(__AVX2__)
+    if constexpr (std::is_same_v<T, double> && Bytes == 32) {
+      int bytes;
+      std::memcpy(&bytes, p, 4);
+      return Lanes(_mm256_cvtepi32_pd(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(bytes))));
+    }
+#endif
     typedef unsigned char Narrow __attribute__((vector_size(Bytes / sizeof(T))));
     Narrow b;
     std::memcpy(&b, p, sizeof(b));
