@@ -163,29 +163,42 @@ void advect(const MacFields& m, const MacFields& out, double c, double U0, doubl
       });
 }
 
-// A Jacobi sweep (jacobi_cell) from the ghosted pressure `from` into `to`: host backends a (j, k)
-// row per work item, host vectors along x; devices a cell per work item.
+// `sweeps` Jacobi sweeps (jacobi_cell) alternating between the ghosted pressures a and b, from a:
+// the result is in b when `sweeps` is odd. Host backends: one parallel region for all of them, a
+// (j, k) row per thread at a time, host vectors along x and a team barrier between sweeps (on these
+// small grids a launch per sweep cost about as much as the sweep); devices: a launch per sweep, a
+// cell per thread.
 template <class Exec>
-void jacobi_sweep(const JacobiStencil& s, const double* from, double* to, int nx, int ny, int nz) {
+void jacobi_sweeps(const JacobiStencil& s, double* a, double* b, int sweeps, int nx, int ny, int nz) {
   // Cell (i, j, k)'s pressure sits at (i + 1, j + 1, k + 1).
   auto q_of = [=] KOKKOS_FUNCTION(int i, int j, int k) { return (i + 1) + s.s1 * (j + 1) + s.s2 * (k + 1); };
 #if defined(IMMERSE_HOST_GATHER)
   if constexpr (host_exec<Exec>) {
+    using Team = Kokkos::TeamPolicy<Exec>;
     Kokkos::parallel_for(
-        "jacobi", Kokkos::RangePolicy<Exec>(0, long(ny) * nz), KOKKOS_LAMBDA(const long r) {
-          const int j = int(r % ny), k = int(r / ny);
-          const long q = q_of(0, j, k), c = nx * r;
-          row_elements(
-              0, nx, [&](int i) { to[q + i] = jacobi_cell<OneSample>(s, from, q + i, c + i); },
-              [&](int i) { XLanes::store(to, q + i, jacobi_cell<XLanes>(s, from, q + i, c + i)); });
+        "jacobi", Team(1, Exec().concurrency()), KOKKOS_LAMBDA(const typename Team::member_type& team) {
+          double *from = a, *to = b;
+          for (int it = 0; it < sweeps; ++it) {
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, long(ny) * nz), [&](const long r) {
+              const long q = q_of(0, int(r % ny), int(r / ny)), c = nx * r;
+              row_elements(
+                  0, nx, [&](int i) { to[q + i] = jacobi_cell<OneSample>(s, from, q + i, c + i); },
+                  [&](int i) { XLanes::store(to, q + i, jacobi_cell<XLanes>(s, from, q + i, c + i)); });
+            });
+            team.team_barrier();
+            std::swap(from, to);
+          }
         });
     return;
   }
 #endif
-  for3<Exec>(
-      "jacobi", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
-        to[q_of(i, j, k)] = jacobi_cell<OneSample>(s, from, q_of(i, j, k), i + long(nx) * (j + long(ny) * k));
-      });
+  for (int it = 0; it < sweeps; ++it) {
+    for3<Exec>(
+        "jacobi", {0, 0, 0}, {nx, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
+          b[q_of(i, j, k)] = jacobi_cell<OneSample>(s, a, q_of(i, j, k), i + long(nx) * (j + long(ny) * k));
+        });
+    std::swap(a, b);
+  }
 }
 
 // The projection's right-hand side rhs = h^2 div(u) / dt of every cell (divergence_cell).
@@ -403,11 +416,9 @@ TurbulenceResult run_impl(const TurbulenceParams& p, const std::vector<uint8_t>&
                                 long(pr.stride(2))};
     divergence<Exec>(fields(), rhs.data(), h, dt);
     // Warm start: the previous step's pressure is the initial guess (the flow changes little per step).
-    for (int it = 0; it < p.pressure_iterations; ++it) {
-      // Branch-free sweep: a missing neighbour (wall, body, ghost) has weight 0.
-      jacobi_sweep<Exec>(stencil, pr.data(), pr2.data(), nx, ny, nz);
-      std::swap(pr, pr2);
-    }
+    // Branch-free sweeps: a missing neighbour (wall, body, ghost) has weight 0.
+    jacobi_sweeps<Exec>(stencil, pr.data(), pr2.data(), p.pressure_iterations, nx, ny, nz);
+    if (p.pressure_iterations % 2) std::swap(pr, pr2);
     project<Exec>(fields(), stencil, pr.data(), s);
 
     // 4. k-epsilon sources at cell centres (no diffusion): G from the strain rate of the mean flow;
