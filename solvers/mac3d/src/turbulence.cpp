@@ -94,6 +94,15 @@ void row_elements(int lo, int hi, const One& one, const Lanes& lanes) {
     if (first + width >= hi) return;
   }
 }
+
+// The same for passes that update in place: whole vectors, then the rest one by one (no element
+// twice).
+template <class One, class Lanes>
+void row_elements_in_place(int lo, int hi, const One& one, const Lanes& lanes) {
+  int i = lo;
+  for (; i + XLanes::width <= hi; i += XLanes::width) lanes(i);
+  for (; i < hi; ++i) one(i);
+}
 #endif
 
 // 1+2. Semi-Lagrangian advection of u, v, w, k, eps from `m` into `out` (index space: a point's
@@ -223,9 +232,8 @@ void divergence(const MacFields& m, double* rhs, double h, double dt) {
       KOKKOS_LAMBDA(int i, int j, int k) { rhs[m.cell(i, j, k)] = divergence_cell<OneSample>(m, i, j, k, h, dt); });
 }
 
-// The projection (project_u, _v, _w) with the pressure p, in place. The outflow face x = nx h sees
-// p = 0 beyond it. Host backends: a (j, k) row per work item, whole host vectors along x, then the
-// row's rest one by one (in place: no element twice).
+// The projection (project_face) with the pressure p, in place. The outflow face x = nx h sees p = 0
+// beyond it. Host backends: a (j, k) row per work item, host vectors along x.
 template <class Exec>
 void project(const MacFields& m, const JacobiStencil& ps, const double* p, double s) {
   const int nx = m.k.n0, ny = m.k.n1, nz = m.k.n2;
@@ -238,23 +246,14 @@ void project(const MacFields& m, const JacobiStencil& ps, const double* p, doubl
     Kokkos::parallel_for(
         "project", Kokkos::RangePolicy<Exec>(0, long(ny) * nz), KOKKOS_LAMBDA(const long r) {
           const int j = int(r % ny), k = int(r / ny);
-          auto in_place = [&](int lo, double* row, auto one, auto lanes) {
-            int i = lo;
-            for (; i + XLanes::width <= nx; i += XLanes::width) XLanes::store(row, i, lanes(i));
-            for (; i < nx; ++i) row[i] = one(i);
-          };
-          in_place(
-              1, m.u.p + m.u.at(0, j, k), [&](int i) { return project_u<OneSample>(m, ps, p, i, j, k, s); },
-              [&](int i) { return project_u<XLanes>(m, ps, p, i, j, k, s); });
+          for (int axis = 0; axis < 3; ++axis) {
+            if ((axis == 1 && j == 0) || (axis == 2 && k == 0)) continue;  // walls
+            double* row = m.face(axis).p + m.face(axis).at(0, j, k);
+            row_elements_in_place(
+                axis == 0 ? 1 : 0, nx, [&](int i) { row[i] = project_face<OneSample>(m, axis, ps, p, i, j, k, s); },
+                [&](int i) { XLanes::store(row, i, project_face<XLanes>(m, axis, ps, p, i, j, k, s)); });
+          }
           outflow_u(j, k);
-          if (j > 0)
-            in_place(
-                0, m.v.p + m.v.at(0, j, k), [&](int i) { return project_v<OneSample>(m, ps, p, i, j, k, s); },
-                [&](int i) { return project_v<XLanes>(m, ps, p, i, j, k, s); });
-          if (k > 0)
-            in_place(
-                0, m.w.p + m.w.at(0, j, k), [&](int i) { return project_w<OneSample>(m, ps, p, i, j, k, s); },
-                [&](int i) { return project_w<XLanes>(m, ps, p, i, j, k, s); });
         });
     return;
   }
@@ -262,9 +261,9 @@ void project(const MacFields& m, const JacobiStencil& ps, const double* p, doubl
   for3<Exec>(
       "project", {0, 0, 0}, {nx + 1, ny, nz}, KOKKOS_LAMBDA(int i, int j, int k) {
         if (i == nx) return outflow_u(j, k);
-        if (i > 0) m.u.p[m.u.at(i, j, k)] = project_u<OneSample>(m, ps, p, i, j, k, s);
-        if (j > 0) m.v.p[m.v.at(i, j, k)] = project_v<OneSample>(m, ps, p, i, j, k, s);
-        if (k > 0) m.w.p[m.w.at(i, j, k)] = project_w<OneSample>(m, ps, p, i, j, k, s);
+        if (i > 0) m.u.p[m.u.at(i, j, k)] = project_face<OneSample>(m, 0, ps, p, i, j, k, s);
+        if (j > 0) m.v.p[m.v.at(i, j, k)] = project_face<OneSample>(m, 1, ps, p, i, j, k, s);
+        if (k > 0) m.w.p[m.w.at(i, j, k)] = project_face<OneSample>(m, 2, ps, p, i, j, k, s);
       });
 }
 
@@ -280,23 +279,22 @@ std::array<double, 3> k_epsilon(const MacFields& m, const KEpsilon& e, const std
         const int j = int(r % ny), k = int(r / ny);
         double *k_row = m.k.p + m.k.at(0, j, k), *eps_row = m.eps.p + m.eps.at(0, j, k);
         auto one = [&](int i) { k_epsilon_cell<OneSample>(m, e, i, j, k, k_row[i], eps_row[i]); };
-        int i = 0;
 #if defined(IMMERSE_HOST_GATHER)
-        // In place: whole vectors only (row_elements' last vector may repeat elements), then one by one.
-        if constexpr (host_exec<Exec>)
-          for (; i + XLanes::width <= nx; i += XLanes::width) {
+        if constexpr (host_exec<Exec>) {
+          row_elements_in_place(0, nx, one, [&](int i) {
             XLanes::T kn, en;
             k_epsilon_cell<XLanes>(m, e, i, j, k, kn, en);
             XLanes::store(k_row, i, kn);
             XLanes::store(eps_row, i, en);
-          }
+          });
+        } else
 #endif
-        for (; i < nx; ++i) one(i);
+          for (int i = 0; i < nx; ++i) one(i);
         const std::uint8_t* in = mask + m.cell(0, j, k);
-        for (int x = 0; x < nx; ++x)
-          if (in[x]) {
-            acc[0] += k_row[x];
-            acc[1] += eps_row[x];
+        for (int i = 0; i < nx; ++i)
+          if (in[i]) {
+            acc[0] += k_row[i];
+            acc[1] += eps_row[i];
             acc[2] += 1;
           }
       });

@@ -20,6 +20,8 @@ struct MacFields {
   Field u, v, w, k, eps;
   const std::uint8_t* solid;
   KOKKOS_FORCEINLINE_FUNCTION long cell(int i, int j, int kk) const { return k.at(i, j, kk); }
+  // The face velocity normal to `axis` (0: u, 1: v, 2: w).
+  KOKKOS_FORCEINLINE_FUNCTION const Field& face(int axis) const { return axis == 0 ? u : axis == 1 ? v : w; }
 };
 
 // Trilinear interpolation in index space: the first corner and the weights of the point (gx, gy,
@@ -246,36 +248,19 @@ KOKKOS_FORCEINLINE_FUNCTION typename A::T divergence_cell(const MacFields& m, in
 }
 
 // The projection u -= dt/h grad p (s = dt/h, pressure p ghosted as in JacobiStencil) on the faces
-// between two fluid cells; a face of the body keeps its value. The new u at face (i, j + 1/2, k +
-// 1/2), 1 <= i <= nx - 1; v at (i + 1/2, j, k + 1/2), j >= 1; w at (i + 1/2, j + 1/2, k), k >= 1.
+// normal to `axis` (0: u, 1: v, 2: w) between two fluid cells; a face of the body keeps its value.
+// Face (i, j, k) of that axis lies between cell (i, j, k) and the cell before it along the axis
+// (whose index along it is >= 0; for u also <= nx - 1).
 template <class A>
-KOKKOS_FORCEINLINE_FUNCTION typename A::T project_u(const MacFields& m, const JacobiStencil& ps, const double* p, int i,
-                                                    int j, int k, double s) {
+KOKKOS_FORCEINLINE_FUNCTION typename A::T project_face(const MacFields& m, int axis, const JacobiStencil& ps,
+                                                       const double* p, int i, int j, int k, double s) {
   using T = typename A::T;
-  const long q = (i + 1) + ps.s1 * (j + 1) + ps.s2 * (k + 1);  // cell (i, j, k)
-  const T old = A::load(m.u.p, m.u.at(i, j, k));
-  const T moved = old - s * (A::load(p, q) - A::load(p, q - 1));
-  const T body = A::flag(m.solid, m.cell(i - 1, j, k)) + A::flag(m.solid, m.cell(i, j, k));
-  return A::if_less(T(0.0), body, old, moved);
-}
-template <class A>
-KOKKOS_FORCEINLINE_FUNCTION typename A::T project_v(const MacFields& m, const JacobiStencil& ps, const double* p, int i,
-                                                    int j, int k, double s) {
-  using T = typename A::T;
-  const long q = (i + 1) + ps.s1 * (j + 1) + ps.s2 * (k + 1);
-  const T old = A::load(m.v.p, m.v.at(i, j, k));
-  const T moved = old - s * (A::load(p, q) - A::load(p, q - ps.s1));
-  const T body = A::flag(m.solid, m.cell(i, j - 1, k)) + A::flag(m.solid, m.cell(i, j, k));
-  return A::if_less(T(0.0), body, old, moved);
-}
-template <class A>
-KOKKOS_FORCEINLINE_FUNCTION typename A::T project_w(const MacFields& m, const JacobiStencil& ps, const double* p, int i,
-                                                    int j, int k, double s) {
-  using T = typename A::T;
-  const long q = (i + 1) + ps.s1 * (j + 1) + ps.s2 * (k + 1);
-  const T old = A::load(m.w.p, m.w.at(i, j, k));
-  const T moved = old - s * (A::load(p, q) - A::load(p, q - ps.s2));
-  const T body = A::flag(m.solid, m.cell(i, j, k - 1)) + A::flag(m.solid, m.cell(i, j, k));
+  const Field& f = m.face(axis);
+  const long q = (i + 1) + ps.s1 * (j + 1) + ps.s2 * (k + 1), c = m.cell(i, j, k);  // cell (i, j, k)
+  const long dq = axis == 0 ? 1 : axis == 1 ? ps.s1 : ps.s2, dc = axis == 0 ? 1 : axis == 1 ? m.k.n0 : m.k.at(0, 0, 1);
+  const T old = A::load(f.p, f.at(i, j, k));
+  const T moved = old - s * (A::load(p, q) - A::load(p, q - dq));
+  const T body = A::flag(m.solid, c - dc) + A::flag(m.solid, c);
   return A::if_less(T(0.0), body, old, moved);
 }
 
