@@ -14,6 +14,7 @@
 
 #include "immerse/bodies/mesh_mirrors.hpp"
 #include "immerse/core/error.hpp"
+#include "immerse/core/huge_page_buffer.hpp"
 
 namespace immerse::bodies {
 namespace {
@@ -78,7 +79,8 @@ void for_rows(const char* name, int n, const F& f) {
 // V = A Y for the n x 6 block Y: Y copied row-major into 8 lanes (two zero lanes), then per row of
 // A one pass with 8 accumulators (one 512-bit or two 256-bit FMAs per entry). Eigen's general
 // product packed the whole of A into a buffer on every call (a third of the added-mass time).
-void product6(const RowMatrix& A, const Eigen::MatrixXd& Y, Eigen::MatrixXd& V, std::vector<double>& lanes) {
+void product6(const Eigen::Ref<const RowMatrix>& A, const Eigen::MatrixXd& Y, Eigen::MatrixXd& V,
+              std::vector<double>& lanes) {
   const int n = int(A.rows());
   lanes.assign(size_t(n) * 8, 0.0);
   for (int j = 0; j < n; ++j)
@@ -110,7 +112,8 @@ void product6(const RowMatrix& A, const Eigen::MatrixXd& Y, Eigen::MatrixXd& V, 
 // columns at once (one n x n by n x k product), so the dense matrix streams through the caches
 // twice per iteration instead of 2k times. Returns the largest iteration count, -1 if a column
 // did not reach tol (relative residual) in max_iters.
-int bicgstab_columns(const RowMatrix& A, const Eigen::MatrixXd& B, Eigen::MatrixXd& X, double tol, int max_iters) {
+int bicgstab_columns(const Eigen::Ref<const RowMatrix>& A, const Eigen::MatrixXd& B, Eigen::MatrixXd& X, double tol,
+                     int max_iters) {
   const Eigen::Index n = A.rows(), k = B.cols();  // k = 6 (product6)
   std::vector<double> lanes;
   const Eigen::VectorXd inv_diag = A.diagonal().cwiseInverse();
@@ -224,14 +227,18 @@ Faces collect_faces(const TriMesh& mesh, const Eigen::Vector3d& origin, double f
 // One collocation system and its energy form: A X = R for the six unit motions (X: n x 6), and
 // K = -rho X^T W (n x 6) the fluid's kinetic energy, T = -rho/2 sum_faces phi dphi/dn area.
 struct Collocation {
-  RowMatrix A;
+  HugePageBuffer a_storage;  // A is n_rows x n_faces: megabytes, written once per body
+  Eigen::Map<RowMatrix> A;
   Eigen::MatrixXd R;
   Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::RowMajor> W;
 };
 
 // The rows of the collocation system the assemblies build: collocation points rows[p], every column.
 Collocation rows_of(const Faces& f, const std::vector<int>& rows) {
-  Collocation k{RowMatrix(rows.size(), f.n), Eigen::MatrixXd(rows.size(), 6), decltype(Collocation::W)(rows.size(), 6)};
+  HugePageBuffer a(rows.size() * size_t(f.n) * sizeof(double));
+  double* a_data = a.as<double>();
+  Collocation k{std::move(a), Eigen::Map<RowMatrix>(a_data, Eigen::Index(rows.size()), f.n),
+                Eigen::MatrixXd(rows.size(), 6), decltype(Collocation::W)(rows.size(), 6)};
   for (size_t p = 0; p < rows.size(); ++p) k.R.row(p) = f.B.row(rows[p]);
   return k;
 }
@@ -376,17 +383,26 @@ double solve_by_classes(const Collocation& k, const MeshMirrors& g, const Orbits
   K.setZero();
   const double r_max = std::max(k.R.cwiseAbs().maxCoeff(), 1e-300);
   std::vector<double> residual(classes.size(), 0.0);
+  // Each class's unknowns: the representatives, as rows of k, that no element fixes with chi -1
+  // (that would force X(r) = -X(r) = 0). The classes' folded blocks share one buffer.
+  std::vector<std::vector<int>> class_rows(classes.size());
+  std::vector<size_t> block_at(classes.size() + 1, 0);
+  for (size_t ci = 0; ci < classes.size(); ++ci) {
+    const std::vector<int>& chi = classes[ci].first;
+    for (int p = 0; p < nr; ++p) {
+      const int r = o.reps[p];
+      bool fixed_by_odd = false;
+      for (int e = 0; e < g.order(); ++e) fixed_by_odd = fixed_by_odd || (g.face_image[e][r] == r && chi[e] == -1);
+      if (!fixed_by_odd) class_rows[ci].push_back(p);
+    }
+    block_at[ci + 1] = block_at[ci] + class_rows[ci].size() * class_rows[ci].size();
+  }
+  const HugePageBuffer blocks(block_at.back() * sizeof(double));
   // One class per thread: each folds its block, factorises it and fills its motions' part of K.
   for_rows<Kokkos::Dynamic>("langevin_added_mass_classes", int(classes.size()), [&](int ci) {
     const std::vector<int>& chi = classes[ci].first;
     const std::vector<int>& motions = classes[ci].second;
-    std::vector<int> rows;  // the unknowns' representatives, as rows of k
-    for (int p = 0; p < nr; ++p) {
-      const int r = o.reps[p];
-      bool fixed_by_odd = false;  // an element fixing r with chi -1 forces X(r) = -X(r) = 0
-      for (int e = 0; e < g.order(); ++e) fixed_by_odd = fixed_by_odd || (g.face_image[e][r] == r && chi[e] == -1);
-      if (!fixed_by_odd) rows.push_back(p);
-    }
+    const std::vector<int>& rows = class_rows[ci];
     const int m = int(rows.size()), nm = int(motions.size());
     if (m == 0) return;
     // A_c(q, c) as a gather: the images of representative c under every element, each weighted
@@ -402,7 +418,8 @@ double solve_by_classes(const Collocation& k, const MeshMirrors& g, const Orbits
         weight[size_t(e) * m + c] = chi[e] / stabiliser;
       }
     }
-    RowMatrix Ac = RowMatrix::Zero(m, m);
+    Eigen::Map<RowMatrix> Ac(blocks.as<double>() + block_at[ci], m, m);
+    Ac.setZero();
     for (int q = 0; q < m; ++q) {
       const double* a = k.A.row(rows[q]).data();
       double* out = Ac.row(q).data();
@@ -448,7 +465,10 @@ Matrix6d solve_full(const Collocation& k, const AddedMassOptions& opt, AddedMass
     r.iterations = bicgstab_columns(k.A, k.R, X, 1e-12, 40);
   }
   if (!opt.iterative || r.iterations < 0) {
-    X = Eigen::PartialPivLU<Eigen::MatrixXd>(Eigen::MatrixXd(k.A)).solve(k.R);
+    const HugePageBuffer lu_storage(size_t(k.A.size()) * sizeof(double));
+    Eigen::Map<Eigen::MatrixXd> lu_matrix(lu_storage.as<double>(), k.A.rows(), k.A.cols());
+    lu_matrix = k.A;
+    X = Eigen::PartialPivLU<Eigen::Ref<Eigen::MatrixXd>>(lu_matrix).solve(k.R);
   }
   // The collocation residual (a diagnostic) costs a full product; BiCGSTAB already bounds it.
   if (!opt.iterative || r.iterations < 0)
@@ -482,25 +502,24 @@ AddedMassResult langevin_added_mass(const TriMesh& mesh, const AddedMassOptions&
     orbits = face_orbits(mirrors, n);
     rows = orbits.reps;
   }
-  Collocation k;
-  switch (opt.model) {
-    case SourceModel::point_sources: {
-      std::vector<Eigen::Vector3d> s(n);
-      for (int i = 0; i < n; ++i) {
-        double depth = opt.offset_factor * std::sqrt(f.area[i]);
-        if (opt.thickness > 0) depth = std::min(depth, opt.thin_offset * opt.thickness);
-        s[i] = f.c[i] - depth * f.nrm[i];
+  const Collocation k = [&] {
+    switch (opt.model) {
+      case SourceModel::point_sources: {
+        std::vector<Eigen::Vector3d> s(n);
+        for (int i = 0; i < n; ++i) {
+          double depth = opt.offset_factor * std::sqrt(f.area[i]);
+          if (opt.thickness > 0) depth = std::min(depth, opt.thin_offset * opt.thickness);
+          s[i] = f.c[i] - depth * f.nrm[i];
+        }
+        return assemble_point_sources(f, s, rows);
       }
-      k = assemble_point_sources(f, s, rows);
-      break;
+      case SourceModel::panels:
+        return assemble_source_panels(f, rows);
+      case SourceModel::green:
+        break;
     }
-    case SourceModel::panels:
-      k = assemble_source_panels(f, rows);
-      break;
-    case SourceModel::green:
-      k = assemble_green(f, rows);
-      break;
-  }
+    return assemble_green(f, rows);
+  }();
   const auto t1 = std::chrono::steady_clock::now();
   r.assemble_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
   Matrix6d K;
