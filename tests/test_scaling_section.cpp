@@ -73,6 +73,22 @@ TEST(ScalingSection, BothLatticesSideBySideWithWhatTheOverlapHides) {
   fs::remove_all(dir);
 }
 
+// An exposed exchange a hair longer than the blocking one hides nothing: "0 %", never "-0 %".
+TEST(ScalingSection, NothingHiddenReadsZeroPercent) {
+  const fs::path dir = fs::temp_directory_path() / "immerse_scaling_section_zero";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::vector<Row> rows = {{"lbm3d_strong/128", 150e6, 147e6, 0.2111, 655360},
+                                 {"lbm3d_strong_blocking/128", 150e6, 140e6, 0.2110, 655360}};
+  write_run(dir / "scaling_threads.1.json", 1, 2, rows);
+  write_run(dir / "scaling_ranks.1.json", 2, 1, rows);
+  ReportContext ctx;
+  ctx.dir = dir.string();
+  const std::string md = scaling_section(ctx);
+  EXPECT_NE(md.find("Hidden at lbm3d_strong/128: 0 % of the blocking exchange's 0.211 ms"), std::string::npos) << md;
+  fs::remove_all(dir);
+}
+
 // Without the two runs (a build without MPI, or no mpirun) the section is left out.
 TEST(ScalingSection, LeftOutWithoutBothRuns) {
   const fs::path dir = fs::temp_directory_path() / "immerse_scaling_section_missing";

@@ -174,10 +174,12 @@ std::string scaling_section(const ReportContext& ctx) {
     if (with == by_ranks.end() || without == by_ranks.end()) continue;
     const double exposed = counter(with->second, "halo_ms_per_step"),
                  whole = counter(without->second, "halo_ms_per_step");
+    // Rounded first, so an exposed exchange a hair above the blocking one reads 0 %, not -0 %.
+    const double hidden_percent = std::round(100 * (1 - exposed / whole)) + 0.0;
     md += fmt::format(
         "Hidden at {}: {:.0f} % of the blocking exchange's {:.3f} ms per step (exposed with overlap: {:.3f} ms; the "
         "goal is >= 90 %).\n\n",
-        name, 100 * (1 - exposed / whole), whole, exposed);
+        name, hidden_percent, whole, exposed);
   }
   // Bytes a rank sends per second of its halo phase.
   auto halo_speed = [](const json& row) {
