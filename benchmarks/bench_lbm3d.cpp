@@ -48,6 +48,7 @@
 #include "immerse/cases/case_library.hpp"
 #include "immerse/cases/simulation.hpp"
 #include "immerse/core/backend.hpp"
+#include "immerse/core/large_view.hpp"
 #include "immerse/core/median.hpp"
 #include "immerse/lbm3d/lbm_flow.hpp"
 #include "immerse/lbm3d/lbm_kernels.hpp"
@@ -179,7 +180,9 @@ template <class Exec>
 void stream15(benchmark::State& state, StreamMode mode) {
   const bool in_place = mode == StreamMode::kInPlace;
   const long n = 128L * 128 * 128, stride = lbm3d::population_stride<float>(n);
-  Kokkos::View<float*, typename Exec::memory_space> a("a", 15 * stride), b("b", in_place ? 0 : 15 * stride);
+  using view = Kokkos::View<float*, typename Exec::memory_space>;
+  const view a = immerse::large_view<view>("a", 15 * stride),
+             b = immerse::large_view<view>("b", in_place ? 0 : 15 * stride);
   Kokkos::deep_copy(a, 1.0f);
   Stream15 k{a.data(), in_place ? a.data() : b.data(), stride, n, mode == StreamMode::kPullStreaming};
   const long blocks = (n + 63) / 64;

@@ -14,7 +14,7 @@
 
 #include "immerse/bodies/mesh_mirrors.hpp"
 #include "immerse/core/error.hpp"
-#include "immerse/core/huge_page_buffer.hpp"
+#include "immerse/core/huge_pages.hpp"
 
 namespace immerse::bodies {
 namespace {

@@ -13,6 +13,7 @@
 
 #include "immerse/core/backend.hpp"
 #include "immerse/core/expression.hpp"
+#include "immerse/core/large_view.hpp"
 #include "immerse/core/ordered_sum.hpp"
 #include "immerse/core/state_views.hpp"
 #include "immerse/core/timer.hpp"
@@ -62,12 +63,12 @@ class LbmSolver final : public LbmFlow {
  public:
   explicit LbmSolver(const LbmParams& p)
       : p_(p), N_(p.cells()), S_(population_stride<Pop>(N_)), aa_(p.pattern == Pattern::aa) {
-    f_[0] = View<Pop*>("f0", 15 * S_);
-    f_[1] = View<Pop*>("f1", aa_ ? 0 : 15 * S_);  // the AA pattern works in place in f0
-    group_ = View<unsigned char*>("group", N_);
-    previous_ = View<unsigned char*>("group_previous", N_);
-    ub_ = View<Real*>("ub", 3 * N_);
-    macro_ = View<Real*>("macro", 4 * N_);
+    f_[0] = large_view<View<Pop*>>("f0", 15 * S_);
+    f_[1] = large_view<View<Pop*>>("f1", aa_ ? 0 : 15 * S_);  // the AA pattern works in place in f0
+    group_ = large_view<View<unsigned char*>>("group", N_);
+    previous_ = large_view<View<unsigned char*>>("group_previous", N_);
+    ub_ = large_view<View<Real*>>("ub", 3 * N_);
+    macro_ = large_view<View<Real*>>("macro", 4 * N_);
     lat_.nx = p.nx;
     lat_.ny = p.ny;
     lat_.nz = p.nz;

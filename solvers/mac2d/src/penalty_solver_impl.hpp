@@ -9,6 +9,7 @@
 #include "immerse/core/backend.hpp"
 #include "immerse/core/block_stride.hpp"
 #include "immerse/core/error.hpp"
+#include "immerse/core/large_view.hpp"
 #include "immerse/core/state_views.hpp"
 #include "immerse/mac2d/penalty_solver.hpp"
 #include "immerse/mac2d/stability.hpp"
@@ -22,7 +23,7 @@ PenaltySolver<Exec>::PenaltySolver(const PenaltyParams& p)
   const size_t n = static_cast<size_t>(p.nx + 2) * (p.ny + 2);
   // The fields a step streams together, in one allocation block_stride apart (block_stride.hpp).
   const size_t stride = static_cast<size_t>(block_stride<double>(static_cast<long>(n)));
-  view fields("penalty_fields", 8 * stride);
+  const view fields = large_view<view>("penalty_fields", 8 * stride);
   auto field = [&](size_t q) { return view(Kokkos::subview(fields, std::make_pair(q * stride, q * stride + n))); };
   for (int l = 0; l < 2; ++l) {
     u_[l] = field(3 * l);

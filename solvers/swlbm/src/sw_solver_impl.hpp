@@ -8,6 +8,7 @@
 
 #include "immerse/core/block_stride.hpp"
 #include "immerse/core/error.hpp"
+#include "immerse/core/large_view.hpp"
 #include "immerse/core/ordered_sum.hpp"
 #include "immerse/core/state_views.hpp"
 #include "immerse/swlbm/sw_solver.hpp"
@@ -47,7 +48,7 @@ SwSolver<Exec, V>::SwSolver(const SwParams& p)
   const int n = p.nx * p.ny;
   // Population q of cell c at f(c, q); the columns block_stride apart (block_stride.hpp), the
   // rows past n unused.
-  for (int l = 0; l < 2; ++l) f_[l] = pops(fmt::format("swlbm::f{}", l), block_stride<V>(n), 9);
+  for (int l = 0; l < 2; ++l) f_[l] = large_view<pops>(fmt::format("swlbm::f{}", l), block_stride<V>(n), 9);
   h_ = field("swlbm::h", n);
   ux_ = field("swlbm::u", n);
   uy_ = field("swlbm::v", n);

@@ -1,0 +1,44 @@
+#include "immerse/core/huge_pages.hpp"
+
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+namespace immerse {
+
+namespace {
+constexpr std::size_t kHugePage = std::size_t(2) << 20;
+constexpr std::size_t kLine = 64;
+}  // namespace
+
+bool advise_huge_pages(void* p, std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (!p || bytes < kHugePageFrom) return false;
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t begin = (a + kHugePage - 1) / kHugePage * kHugePage, end = (a + bytes) / kHugePage * kHugePage;
+  if (end <= begin) return false;
+  return madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE) == 0;
+#else
+  (void)p;
+  (void)bytes;
+  return false;
+#endif
+}
+
+void HugePageBuffer::Free::operator()(void* p) const { std::free(p); }
+
+HugePageBuffer::HugePageBuffer(std::size_t bytes) : bytes_(bytes) {
+  if (bytes == 0) return;
+  const bool huge = bytes >= kHugePageFrom;
+  const std::size_t align = huge ? kHugePage : kLine;
+  const std::size_t size = (bytes + align - 1) / align * align;  // aligned_alloc wants a multiple
+  p_.reset(std::aligned_alloc(align, size));
+  if (!p_) throw std::bad_alloc();
+  if (huge) advised_ = advise_huge_pages(p_.get(), size);
+}
+
+}  // namespace immerse
