@@ -95,6 +95,19 @@ void row_elements(int lo, int hi, const One& one, const Lanes& lanes) {
   }
 }
 
+// Faces [lo, hi) of a row of one velocity component: 0 on a wall row, else sample(access, i), with
+// access OneSample{} or XLanes{}, through row_elements.
+template <class Sample>
+void face_row(double* to, int lo, int hi, bool wall, const Sample& sample) {
+  if (wall) {
+    for (int i = lo; i < hi; ++i) to[i] = 0.0;
+    return;
+  }
+  row_elements(
+      lo, hi, [&](int i) { to[i] = sample(OneSample{}, i); },
+      [&](int i) { XLanes::store(to, i, sample(XLanes{}, i)); });
+}
+
 // The same for passes that update in place: whole vectors, then the rest one by one (no element
 // twice).
 template <class One, class Lanes>
@@ -122,29 +135,15 @@ void advect(const MacFields& m, const MacFields& out, double c, double U0, doubl
           if (j < ny && k < nz) {  // u: inflow at x = 0; at the outflow face a copy of the value inside it
             double* to = out.u.p + out.u.at(0, j, k);
             to[0] = m.solid[m.cell(0, j, k)] ? 0.0 : U0;
-            row_elements(
-                1, nx, [&](int i) { to[i] = advect_u<OneSample>(m, i, j, k, c); },
-                [&](int i) { XLanes::store(to, i, advect_u<XLanes>(m, i, j, k, c)); });
+            face_row(to, 1, nx, false, [&](auto a, int i) { return advect_u<decltype(a)>(m, i, j, k, c); });
             to[nx] = to[nx - 1];
           }
-          if (k < nz) {  // v: 0 on the walls y = 0 and y = ny h
-            double* to = out.v.p + out.v.at(0, j, k);
-            if (j == 0 || j == ny)
-              for (int i = 0; i < nx; ++i) to[i] = 0.0;
-            else
-              row_elements(
-                  0, nx, [&](int i) { to[i] = advect_v<OneSample>(m, i, j, k, c); },
-                  [&](int i) { XLanes::store(to, i, advect_v<XLanes>(m, i, j, k, c)); });
-          }
-          if (j < ny) {  // w: 0 on the walls z = 0 and z = nz h
-            double* to = out.w.p + out.w.at(0, j, k);
-            if (k == 0 || k == nz)
-              for (int i = 0; i < nx; ++i) to[i] = 0.0;
-            else
-              row_elements(
-                  0, nx, [&](int i) { to[i] = advect_w<OneSample>(m, i, j, k, c); },
-                  [&](int i) { XLanes::store(to, i, advect_w<XLanes>(m, i, j, k, c)); });
-          }
+          if (k < nz)  // v: 0 on the walls y = 0 and y = ny h
+            face_row(out.v.p + out.v.at(0, j, k), 0, nx, j == 0 || j == ny,
+                     [&](auto a, int i) { return advect_v<decltype(a)>(m, i, j, k, c); });
+          if (j < ny)  // w: 0 on the walls z = 0 and z = nz h
+            face_row(out.w.p + out.w.at(0, j, k), 0, nx, k == 0 || k == nz,
+                     [&](auto a, int i) { return advect_w<decltype(a)>(m, i, j, k, c); });
           if (j < ny && k < nz) {
             double *k_to = out.k.p + out.k.at(0, j, k), *eps_to = out.eps.p + out.eps.at(0, j, k);
             row_elements(
