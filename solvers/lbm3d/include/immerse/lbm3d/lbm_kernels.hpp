@@ -193,42 +193,52 @@ KOKKOS_FORCEINLINE_FUNCTION void moments(const Real f[15], const Real force[3], 
   uz = (z + Real(0.5) * force[2]) * inv;
 }
 
-// BGK relaxation with Guo's forcing, factored by pairs of opposite directions. With h = 3u / 2 and,
-// for the pair (q, -q), s = e_q.h, the equilibrium w rho (1 + 3 e.u + 9/2 (e.u)^2 - 3/2 u^2) is
-//   omega f_eq(+-q) = A K + D s^2 +- D s,   A = omega w rho,  D = 2 A,  K = 1 - 2 |h|^2 / 3,
-// and Guo's term pref w (3 (e - u).F + 9 (e.u)(e.F)) is B (3 s e.F - h.F) +- 3 B e.F / 2, B = 2 pref
-// w. So a pair costs t = D s and four multiply-adds (A K + t s, then +- t, then (1 - omega) f +):
-// with v = 3u instead, A s^2 / 2 and A s took one product more per pair. The result is
-// (1 - omega) f + omega f_eq + forcing. The e_q are compile-time constants of each pair below, so
-// the corners' s are sums of hx +- hy and hz. Written on named scalars, not arrays: GCC vectorises
-// the host line kernel's loop over cells only then (lbm_line_kernel.hpp); every path (device cells,
-// host runs, the x ends) relaxes through this one function.
+// BGK relaxation with Guo's forcing, factored by pairs of opposite directions and written on the
+// momentum j = sum e f (Guo's half force included) and 1 / rho instead of the velocity u = j / rho.
+// For the pair (q, -q), with s = e_q.j and J = |j|^2 / 3, the equilibrium w rho (1 + 3 e.u + 9/2
+// (e.u)^2 - 3/2 u^2) times omega is
+//   omega f_eq(+-q) = P + X (s^2 - J) / rho +- S s,   P = omega w rho,  X = 9/2 omega w,  S = 3 omega w,
+// and Guo's term pref w (3 (e - u).F + 9 (e.u)(e.F)) is Y (s e.F - j.F / 3) / rho +- 3 pref w e.F,
+// Y = 9 pref w. Only X / rho and Y / rho wait for the division: the sums s, s^2 - J and j.F run
+// beside it, and a pair then costs three multiply-adds (X/rho (s^2 - J) + P, then +- S s, then
+// (1 - omega) f +). Written on u = j / rho, every term of every pair waited for the division and
+// then for |u|^2: a longer chain per vector, which the binary16 line (conversions at both of its
+// ends) felt most, 26 % more time per vector in L1. The result is (1 - omega) f + omega f_eq +
+// forcing. The e_q are compile-time constants of each pair below, so the corners' s are sums of jx
+// +- jy and jz. Written on named scalars, not arrays: GCC vectorises the host line kernel's loop
+// over cells only then (lbm_line_kernel.hpp); every path (device cells, host runs, the x ends)
+// relaxes through this one function.
 //
 // The populations may come as scaled deviations d_q = (f_q - r_q) / scale from shifts r_q = w_q r
 // (BgkShift; binary16 storage keeps its populations so, lbm_storage.hpp). Then rho = r + scale sum d,
 // j = scale sum e d (the shifts carry no momentum), and the relaxed deviation is
 //   d'_q = (1 - omega) d_q + (omega f_eq(q) - omega r_q + forcing_q) / scale,
-// so the coefficients below hold omega w / scale, omega r_q / scale and pref w / scale, and no
-// population is converted to f and back. Full populations are the shift 0, scale 1.
+// so j is summed in deviation units (X then carries the scale, and S and Y none, by the units of
+// the terms they multiply) and P becomes omega (w rho - r_q) / scale: no population is converted to
+// f and back. Full populations are the shift 0, scale 1.
 template <class Real>
 struct BgkShift {
   Real scale = Real(1);                                   // a stored deviation of 1 is this much population
   Real rest = Real(0), face = Real(0), corner = Real(0);  // r_q of the rest, face and corner directions
 };
 
+// bgk_collide's constants, by weight class where they depend on w (rest 0, face 1, corner 7), in the
+// stored deviations' units (BgkShift).
 template <class Real>
 struct BgkCoefficients {
-  Real keep;            // 1 - omega
-  Real a0, a1, a7;      // omega w / scale for the rest, face and corner weights
-  Real c0, c1, c7;      // omega r_q / scale, same classes
-  Real d1, d7;          // 2 omega w / scale for the face and corner weights
-  Real b0, b1, b7;      // 2 pref w / scale (Guo), same classes
-  Real F0, F1, F2;      // the body force per unit volume
-  Real hF0, hF1, hF2;   // F / (2 scale): Guo's half-force shift of j in deviation units
-  Real eF[7];           // 3 e_q.F of the pairs q = 1, 3, ... 13
-  Real sF[7];           // 3 pref w e_q.F / scale, the odd part of their forcing
-  Real rho_shift;       // sum of the shifts r_q: rho = rho_shift + scale sum d
-  Real scale, h_scale;  // scale, and 3 scale / 2: h = 3 j / (2 rho) = h_scale (sum e d + F / (2 scale)) / rho
+  Real keep;           // 1 - omega
+  Real a0, a1, a7;     // omega w / scale: P = a rho - c
+  Real c0, c1, c7;     // omega r_q / scale
+  Real x0, x1, x7;     // 9/2 omega w scale: X for j in deviation units
+  Real t1, t7;         // 3 omega w: S
+  Real y0, y1, y7;     // 9 pref w: Y
+  Real hF0, hF1, hF2;  // F / (2 scale): Guo's half-force shift of j in deviation units
+  Real F0, F1, F2;     // the body force per unit volume
+  Real sF[7];          // 3 pref w e_q.F / scale, the odd part of the forcing of the pairs q = 1, 3, ... 13
+  Real eF[7];          // e_q.F of the same pairs
+  Real rho_shift;      // sum of the shifts r_q: rho = rho_shift + scale sum d
+  Real scale;          // a stored deviation of 1 is this much population
+  Real third;          // 1 / 3: J = |j|^2 / 3, and j.F / 3
 
   KOKKOS_INLINE_FUNCTION BgkCoefficients(Real omega, Real pref, Real fx, Real fy, Real fz,
                                          const BgkShift<Real>& shift = BgkShift<Real>())
@@ -239,29 +249,31 @@ struct BgkCoefficients {
         c0(omega * shift.rest / shift.scale),
         c1(omega * shift.face / shift.scale),
         c7(omega * shift.corner / shift.scale),
-        d1(omega * Real(2.0 / 9.0) / shift.scale),
-        d7(omega * Real(2.0 / 72.0) / shift.scale),
-        b0(pref * Real(4.0 / 9.0) / shift.scale),
-        b1(pref * Real(2.0 / 9.0) / shift.scale),
-        b7(pref * Real(2.0 / 72.0) / shift.scale),
-        F0(fx),
-        F1(fy),
-        F2(fz),
+        x0(Real(4.5) * omega * Real(2.0 / 9.0) * shift.scale),
+        x1(Real(4.5) * omega * Real(1.0 / 9.0) * shift.scale),
+        x7(Real(4.5) * omega * Real(1.0 / 72.0) * shift.scale),
+        t1(Real(3) * omega * Real(1.0 / 9.0)),
+        t7(Real(3) * omega * Real(1.0 / 72.0)),
+        y0(Real(9) * pref * Real(2.0 / 9.0)),
+        y1(Real(9) * pref * Real(1.0 / 9.0)),
+        y7(Real(9) * pref * Real(1.0 / 72.0)),
         hF0(Real(0.5) * fx / shift.scale),
         hF1(Real(0.5) * fy / shift.scale),
         hF2(Real(0.5) * fz / shift.scale),
-        eF{Real(3) * fx,
-           Real(3) * fy,
-           Real(3) * fz,
-           Real(3) * (fx + fy + fz),
-           Real(3) * (fx + fy - fz),
-           Real(3) * (fx - fy + fz),
-           Real(3) * (fx - fy - fz)},
-        sF{b1 * eF[0] / Real(2), b1 * eF[1] / Real(2), b1 * eF[2] / Real(2), b7 * eF[3] / Real(2),
-           b7 * eF[4] / Real(2), b7 * eF[5] / Real(2), b7 * eF[6] / Real(2)},
+        F0(fx),
+        F1(fy),
+        F2(fz),
+        sF{Real(3.0 / 9.0) * pref * fx / shift.scale,
+           Real(3.0 / 9.0) * pref * fy / shift.scale,
+           Real(3.0 / 9.0) * pref * fz / shift.scale,
+           Real(3.0 / 72.0) * pref * (fx + fy + fz) / shift.scale,
+           Real(3.0 / 72.0) * pref * (fx + fy - fz) / shift.scale,
+           Real(3.0 / 72.0) * pref * (fx - fy + fz) / shift.scale,
+           Real(3.0 / 72.0) * pref * (fx - fy - fz) / shift.scale},
+        eF{fx, fy, fz, fx + fy + fz, fx + fy - fz, fx - fy + fz, fx - fy - fz},
         rho_shift(shift.rest + Real(6) * shift.face + Real(8) * shift.corner),
         scale(shift.scale),
-        h_scale(Real(1.5) * shift.scale) {}
+        third(Real(1.0 / 3.0)) {}
 
   // The same coefficients on another arithmetic type (a scalar set broadcast to SIMD lanes).
   template <class From>
@@ -273,35 +285,37 @@ struct BgkCoefficients {
         c0(s.c0),
         c1(s.c1),
         c7(s.c7),
-        d1(s.d1),
-        d7(s.d7),
-        b0(s.b0),
-        b1(s.b1),
-        b7(s.b7),
-        F0(s.F0),
-        F1(s.F1),
-        F2(s.F2),
+        x0(s.x0),
+        x1(s.x1),
+        x7(s.x7),
+        t1(s.t1),
+        t7(s.t7),
+        y0(s.y0),
+        y1(s.y1),
+        y7(s.y7),
         hF0(s.hF0),
         hF1(s.hF1),
         hF2(s.hF2),
-        eF{s.eF[0], s.eF[1], s.eF[2], s.eF[3], s.eF[4], s.eF[5], s.eF[6]},
+        F0(s.F0),
+        F1(s.F1),
+        F2(s.F2),
         sF{s.sF[0], s.sF[1], s.sF[2], s.sF[3], s.sF[4], s.sF[5], s.sF[6]},
+        eF{s.eF[0], s.eF[1], s.eF[2], s.eF[3], s.eF[4], s.eF[5], s.eF[6]},
         rho_shift(s.rho_shift),
         scale(s.scale),
-        h_scale(s.h_scale) {}
+        third(s.third) {}
 };
 
-// One pair (q, -q): populations fp, fm to gp, gm. Of the pair's weight class: AK = A K - omega r_q /
-// scale and D = 2 omega w rho / scale; s = e_q.h. Forced only: B = 2 pref w / scale, eF = 3 e_q.F,
-// hF = h.F and sF = B eF / 2.
+// One pair (q, -q): populations fp, fm to gp, gm. Of the pair's weight class: X = X / rho, P = omega
+// (w rho - r_q) / scale, S; s = e_q.j, J = |j|^2 / 3. Forced only: Y = Y / rho, eF = e_q.F, jF = j.F /
+// 3, sF = 3 pref w e_q.F / scale.
 template <bool Forced, class Real>
-KOKKOS_FORCEINLINE_FUNCTION void bgk_pair(const Real keep, const Real AK, const Real D, const Real s, const Real B,
-                                          const Real eF, const Real hF, const Real sF, const Real fp, const Real fm,
-                                          Real& gp, Real& gm) {
-  const Real t = D * s;
-  Real even = AK + t * s, sign = t;
+KOKKOS_FORCEINLINE_FUNCTION void bgk_pair(const Real keep, const Real X, const Real P, const Real S, const Real s,
+                                          const Real J, const Real Y, const Real eF, const Real jF, const Real sF,
+                                          const Real fp, const Real fm, Real& gp, Real& gm) {
+  Real even = X * (s * s - J) + P, sign = S * s;
   if constexpr (Forced) {
-    even += B * (s * eF - hF);
+    even += Y * (s * eF - jF);
     sign += sF;
   }
   gp = keep * fp + (even + sign);
@@ -325,28 +339,29 @@ KOKKOS_FORCEINLINE_FUNCTION void bgk_collide(const BgkCoefficients<Real>& c, con
       ((f0 + (f1 + f2)) + ((f3 + f4) + (f5 + f6))) + (((f7 + f8) + (f9 + f10)) + ((f11 + f12) + (f13 + f14)));
   Real jx = (f1 - f2) + ((d7 + d9) + (d11 + d13)), jy = (f3 - f4) + ((d7 + d9) - (d11 + d13)),
        jz = (f5 - f6) + ((d7 - d9) + (d11 - d13));
-  if constexpr (Forced) {  // Guo's half-force shift of the velocity
+  if constexpr (Forced) {  // Guo's half-force shift of the momentum
     jx += c.hF0;
     jy += c.hF1;
     jz += c.hF2;
   }
   const Real rho = Shifted ? c.rho_shift + c.scale * sum : sum;
-  const Real r = (Shifted ? c.h_scale : Real(1.5)) / rho;
-  const Real hx = jx * r, hy = jy * r, hz = jz * r;
-  const Real K = Real(1) - Real(2.0 / 3.0) * (hx * hx + hy * hy + hz * hz);
-  const Real A0 = c.a0 * rho, A1 = c.a1 * rho, A7 = c.a7 * rho, D1 = c.d1 * rho, D7 = c.d7 * rho;
-  const Real AK1 = Shifted ? A1 * K - c.c1 : A1 * K, AK7 = Shifted ? A7 * K - c.c7 : A7 * K;
-  const Real hF = Forced ? hx * c.F0 + hy * c.F1 + hz * c.F2 : Real(0);
-  g0 = c.keep * f0 + (Shifted ? A0 * K - c.c0 : A0 * K);
-  if constexpr (Forced) g0 -= c.b0 * hF;
-  bgk_pair<Forced>(c.keep, AK1, D1, hx, c.b1, c.eF[0], hF, c.sF[0], f1, f2, g1, g2);
-  bgk_pair<Forced>(c.keep, AK1, D1, hy, c.b1, c.eF[1], hF, c.sF[1], f3, f4, g3, g4);
-  bgk_pair<Forced>(c.keep, AK1, D1, hz, c.b1, c.eF[2], hF, c.sF[2], f5, f6, g5, g6);
-  const Real pxy = hx + hy, mxy = hx - hy;
-  bgk_pair<Forced>(c.keep, AK7, D7, pxy + hz, c.b7, c.eF[3], hF, c.sF[3], f7, f8, g7, g8);
-  bgk_pair<Forced>(c.keep, AK7, D7, pxy - hz, c.b7, c.eF[4], hF, c.sF[4], f9, f10, g9, g10);
-  bgk_pair<Forced>(c.keep, AK7, D7, mxy + hz, c.b7, c.eF[5], hF, c.sF[5], f11, f12, g11, g12);
-  bgk_pair<Forced>(c.keep, AK7, D7, mxy - hz, c.b7, c.eF[6], hF, c.sF[6], f13, f14, g13, g14);
+  const Real inv = Real(1) / rho;
+  const Real J = (jx * jx + jy * jy + jz * jz) * c.third;
+  const Real X0 = c.x0 * inv, X1 = c.x1 * inv, X7 = c.x7 * inv;
+  const Real P0 = Shifted ? c.a0 * rho - c.c0 : c.a0 * rho, P1 = Shifted ? c.a1 * rho - c.c1 : c.a1 * rho,
+             P7 = Shifted ? c.a7 * rho - c.c7 : c.a7 * rho;
+  const Real jF = Forced ? (jx * c.F0 + jy * c.F1 + jz * c.F2) * c.third : Real(0);
+  const Real Y1 = Forced ? c.y1 * inv : Real(0), Y7 = Forced ? c.y7 * inv : Real(0);
+  g0 = c.keep * f0 + (P0 - X0 * J);
+  if constexpr (Forced) g0 -= c.y0 * inv * jF;
+  bgk_pair<Forced>(c.keep, X1, P1, c.t1, jx, J, Y1, c.eF[0], jF, c.sF[0], f1, f2, g1, g2);
+  bgk_pair<Forced>(c.keep, X1, P1, c.t1, jy, J, Y1, c.eF[1], jF, c.sF[1], f3, f4, g3, g4);
+  bgk_pair<Forced>(c.keep, X1, P1, c.t1, jz, J, Y1, c.eF[2], jF, c.sF[2], f5, f6, g5, g6);
+  const Real pxy = jx + jy, mxy = jx - jy;
+  bgk_pair<Forced>(c.keep, X7, P7, c.t7, pxy + jz, J, Y7, c.eF[3], jF, c.sF[3], f7, f8, g7, g8);
+  bgk_pair<Forced>(c.keep, X7, P7, c.t7, pxy - jz, J, Y7, c.eF[4], jF, c.sF[4], f9, f10, g9, g10);
+  bgk_pair<Forced>(c.keep, X7, P7, c.t7, mxy + jz, J, Y7, c.eF[5], jF, c.sF[5], f11, f12, g11, g12);
+  bgk_pair<Forced>(c.keep, X7, P7, c.t7, mxy - jz, J, Y7, c.eF[6], jF, c.sF[6], f13, f14, g13, g14);
 }
 
 // bgk_collide on arrays, for the cell-by-cell paths.
