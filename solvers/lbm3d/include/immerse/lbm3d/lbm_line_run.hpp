@@ -159,29 +159,6 @@ __attribute__((always_inline)) inline void relax_line_vector(const BgkCoefficien
   }
 }
 
-// An edge vector of a binary16 line goes out of line: inlined, its masks, lane inserts and extracts
-// took registers from the plain vectors' loop, and binary16 collide_paired/256 ran 5-8 % slower. An
-// FP32 line keeps it inline: out of line cost FP32 4-5 % (the call spills the coefficients).
-template <bool Forced, class Pop>
-__attribute__((noinline)) void relax_edge_vector_apart(const BgkCoefficients<FloatLanes<64>>& c, Pop* const in[15],
-                                                       Pop* const out[15], Pop* const line, const int a0,
-                                                       const __mmask16 mask, const LineEnd<Pop>* const first,
-                                                       const LineEnd<Pop>* const last) {
-  relax_line_vector<Forced, true, Pop>(c, in, out, line, a0, mask, first, last);
-}
-
-template <bool Forced, class Pop>
-__attribute__((always_inline)) inline void relax_edge_vector(const BgkCoefficients<FloatLanes<64>>& c,
-                                                             Pop* const in[15], Pop* const out[15], Pop* const line,
-                                                             const int a0, const __mmask16 mask,
-                                                             const LineEnd<Pop>* const first,
-                                                             const LineEnd<Pop>* const last) {
-  if constexpr (LineVector<Pop>::kShifted)
-    relax_edge_vector_apart<Forced, Pop>(c, in, out, line, a0, mask, first, last);
-  else
-    relax_line_vector<Forced, true, Pop>(c, in, out, line, a0, mask, first, last);
-}
-
 // The n cells of a line; `line` is its first cell, which the ends' offsets start from (ends:
 // cells 0 and n - 1, or nullptr: none listed, as in the local step).
 template <bool Forced, class Pop>
@@ -202,9 +179,9 @@ inline void relax_line(const BgkCoefficients<FloatLanes<64>>& c, Pop* const in[1
     }
     const __mmask16 mask = n - a0 >= kWidth ? __mmask16(0xFFFF) : __mmask16((1u << (n - a0)) - 1);
     const LineEnd<Pop>* first = ends && a0 == 0 ? &ends[0] : nullptr;
-    relax_edge_vector<Forced, Pop>(c, in, out, line, a0, mask, first, ends ? &ends[1] : nullptr);
+    relax_line_vector<Forced, true, Pop>(c, in, out, line, a0, mask, first, ends ? &ends[1] : nullptr);
   }
-  if (start > 0) relax_edge_vector<Forced, Pop>(c, in, out, line, 0, 0xFFFF, ends, nullptr);
+  if (start > 0) relax_line_vector<Forced, true, Pop>(c, in, out, line, 0, 0xFFFF, ends, nullptr);
 }
 
 }  // namespace immerse::lbm3d
