@@ -120,8 +120,9 @@ std::string paired_targets(const json& out) {
          "timed in turn, each ratio within one round, the median over the rounds with the lowest and highest "
          "round in parentheses (single rows of the table above ran up to a minute apart). Targets: FP32 at >= 0.9 "
          "of the in-place bandwidth with every thread (openmp), >= 0.8 on one (serial); fp16s >= 1.4x FP32. "
-         "fp16s moves half the bytes but its rate is the cores' (the same per core in cache as at 256^3), so "
-         "its gain over FP32 grows as the machine's bandwidth per core shrinks.\n\n"
+         "fp16s moves half the bytes but on CPUs its rate is held mostly by its arithmetic (its binary16 "
+         "conversions), so its gain over FP32 grows as the bandwidth each core gets shrinks: compare the ratio "
+         "with the in-place column.\n\n"
          "| backend | rounds | in-place GB/s | FP32 MLUPS | FP32 x 121 B / in-place | fp16s MLUPS | fp16s / FP32 "
          "|\n|---|---|---|---|---|---|---|\n" +
          rows + "\n";
