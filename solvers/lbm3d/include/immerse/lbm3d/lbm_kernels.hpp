@@ -234,8 +234,8 @@ struct BgkCoefficients {
   Real y0, y1, y7;     // 9 pref w: Y
   Real hF0, hF1, hF2;  // F / (2 scale): Guo's half-force shift of j in deviation units
   Real F0, F1, F2;     // the body force per unit volume
-  Real sF[7];          // 3 pref w e_q.F / scale, the odd part of the forcing of the pairs q = 1, 3, ... 13
-  Real eF[7];          // e_q.F of the same pairs
+  Real eF[7];          // e_q.F of the pairs q = 1, 3, ... 13
+  Real sF[7];          // 3 pref w e_q.F / scale, the odd part of their forcing
   Real rho_shift;      // sum of the shifts r_q: rho = rho_shift + scale sum d
   Real scale;          // a stored deviation of 1 is this much population
   Real third;          // 1 / 3: J = |j|^2 / 3, and j.F / 3
@@ -263,14 +263,11 @@ struct BgkCoefficients {
         F0(fx),
         F1(fy),
         F2(fz),
-        sF{Real(3.0 / 9.0) * pref * fx / shift.scale,
-           Real(3.0 / 9.0) * pref * fy / shift.scale,
-           Real(3.0 / 9.0) * pref * fz / shift.scale,
-           Real(3.0 / 72.0) * pref * (fx + fy + fz) / shift.scale,
-           Real(3.0 / 72.0) * pref * (fx + fy - fz) / shift.scale,
-           Real(3.0 / 72.0) * pref * (fx - fy + fz) / shift.scale,
-           Real(3.0 / 72.0) * pref * (fx - fy - fz) / shift.scale},
         eF{fx, fy, fz, fx + fy + fz, fx + fy - fz, fx - fy + fz, fx - fy - fz},
+        sF{Real(3.0 / 9.0) * pref * eF[0] / shift.scale,  Real(3.0 / 9.0) * pref * eF[1] / shift.scale,
+           Real(3.0 / 9.0) * pref * eF[2] / shift.scale,  Real(3.0 / 72.0) * pref * eF[3] / shift.scale,
+           Real(3.0 / 72.0) * pref * eF[4] / shift.scale, Real(3.0 / 72.0) * pref * eF[5] / shift.scale,
+           Real(3.0 / 72.0) * pref * eF[6] / shift.scale},
         rho_shift(shift.rest + Real(6) * shift.face + Real(8) * shift.corner),
         scale(shift.scale),
         third(Real(1.0 / 3.0)) {}
@@ -299,8 +296,8 @@ struct BgkCoefficients {
         F0(s.F0),
         F1(s.F1),
         F2(s.F2),
-        sF{s.sF[0], s.sF[1], s.sF[2], s.sF[3], s.sF[4], s.sF[5], s.sF[6]},
         eF{s.eF[0], s.eF[1], s.eF[2], s.eF[3], s.eF[4], s.eF[5], s.eF[6]},
+        sF{s.sF[0], s.sF[1], s.sF[2], s.sF[3], s.sF[4], s.sF[5], s.sF[6]},
         rho_shift(s.rho_shift),
         scale(s.scale),
         third(s.third) {}
