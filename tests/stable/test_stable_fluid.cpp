@@ -163,7 +163,7 @@ TYPED_TEST(StableFluid, TaylorGreenDecaysAtTheViscousRate) {
 // Multigrid V-cycles (2 + 2 red-black sweeps) on a box with an outflow side reduce the residual by
 // a factor of 5 or more per cycle. Textbook V(2,2) cycles on the Poisson problem reach 0.1-0.2
 // (Trottenberg, Oosterlee & Schueller, Multigrid, 2001, ch. 4); piecewise-constant prolongation is
-// weaker, hence 0.2; measured 0.094. The outflow's p = 0 must sit at the same place on every level
+// weaker, hence 0.2; measured 0.100. The outflow's p = 0 must sit at the same place on every level
 // for this: summing the two fine faces at the boundary as in the interior (the code before) measured
 // 0.38 per cycle with over-correction 1.8, and 0.87 with the 2.0 the interior wants.
 TYPED_TEST(StableFluid, VCycleConvergesAtAnOutflow) {

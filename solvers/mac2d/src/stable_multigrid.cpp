@@ -185,12 +185,12 @@ double StableMultigrid<Exec>::restrict_residual(int l) const {
 }
 
 template <class Exec>
-double StableMultigrid<Exec>::vcycle(bool symmetric, double stop_at) {
+double StableMultigrid<Exec>::vcycle(bool symmetric, double stop_at, bool zero_start) {
   const int L = static_cast<int>(levels_.size());
   double r0 = 0;
   for (int l = 0; l + 1 < L; ++l) {
-    // Level 0 starts from 0 whatever p holds; the coarser ones' p were zeroed by the restriction.
-    smooth(levels_[l], kPreSmooth, false, nullptr, /*zero_start=*/l == 0);
+    // The coarser levels' p were zeroed by the restriction.
+    smooth(levels_[l], kPreSmooth, false, nullptr, /*zero_start=*/l == 0 && zero_start);
     const double rmax = restrict_residual(l);
     if (l == 0) {
       r0 = rmax;

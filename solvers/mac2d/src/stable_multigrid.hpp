@@ -40,12 +40,13 @@ class StableMultigrid {
   const SplitGrid& grid0() const { return levels_[0].g; }
   view rhs0() const { return levels_[0].b; }
   view correction0() const { return levels_[0].p; }
-  // One V-cycle for rhs0() into correction0(), from 0 whatever it holds on entry (its closed cells,
-  // which no update reaches, end as 0 or a prolonged coarse correction). Returns the max |residual|
-  // after level 0's pre-smoothing (units of b); when that is <= stop_at the cycle ends there,
-  // correction0() pre-smoothed. symmetric: the post-smoother runs black before red, the adjoint of
-  // the pre-smoother, as a conjugate-gradient preconditioner needs.
-  double vcycle(bool symmetric, double stop_at);
+  // One V-cycle for rhs0() into correction0(): from 0 whatever it holds on entry when zero_start
+  // (its closed cells, which no update reaches, end as 0 or a prolonged coarse correction), else
+  // from the correction it holds (a previous cycle's, for the same rhs0()). Returns the max
+  // |residual| after level 0's pre-smoothing (units of b); when that is <= stop_at the cycle ends
+  // there, correction0() pre-smoothed. symmetric: the post-smoother runs black before red, the
+  // adjoint of the pre-smoother, as a conjugate-gradient preconditioner needs.
+  double vcycle(bool symmetric, double stop_at, bool zero_start);
 
   // Implementation below. Public only because nvcc rejects extended __host__ __device__ lambdas
   // inside private or protected member functions; the class lives in src/ and is not installed.
