@@ -1,5 +1,7 @@
 // The Stable Fluids pressure solve and projection: the right-hand side, the four solvers of
 // fluid_solver.pressure (jacobi, rbsor, multigrid, mgcg) and the projection of the faces.
+#include <algorithm>
+
 #include "immerse/core/backend.hpp"
 #include "stable_loops.hpp"
 #include "stable_solver_impl.hpp"
@@ -10,11 +12,13 @@ namespace {
 // The multigrid solver runs V-cycles in float on the double residual, several in a row, and returns
 // to double (adds the correction, measures the true residual) when the next cycle is expected to
 // converge or the float ones stop paying (r0: float residual after a cycle's pre-smoothing, first:
-// the batch's first r0). Measured at 256^2 on the jet (bench_stable): a cycle cuts r0 17-50x, the
-// residual right after it is 11-17x below its r0, and float round-off in b - A z (terms of size |z|
+// the batch's first r0). Measured at 256^2: on bench_stable's jet a cycle cuts r0 17-50x and the
+// residual right after it is 11-17x below its r0; on the windmill's thin blades a cycle cuts r0
+// only ~1.3x late in the run (17 cycles per solve). Float round-off in b - A z (terms of size |z|
 // cancelling) stalls r0 near 5e-5 of first.
-constexpr double kCycleCut = 0.1;       // back to double once r0 * kCycleCut <= the tolerance
-constexpr double kFloatProgress = 0.5;  // ... or once a cycle cut r0 by less than 2x (slow, or round-off)
+constexpr double kCycleCut = 0.1;       // back to double once r0 times the larger of this and the
+                                        // last cycle's cut is <= the tolerance
+constexpr double kFloatProgress = 0.9;  // ... or once a cycle cut r0 by less than 10 % (round-off)
 constexpr double kFloatReach = 1e-3;    // ... or once r0 <= kFloatReach * first, short of round-off
 constexpr int kCheckEvery = 10;         // Jacobi / SOR iterations between residual reductions (one costs ~1 sweep)
 
@@ -201,7 +205,8 @@ void StableSolver<Exec>::solve_pressure_vcycles(int& it, double& res, bool& conv
       }
       ++it;
       if (first < 0) first = r0;
-      if (r0 * kCycleCut <= stop_at || r0 <= kFloatReach * first) break;
+      const double cut = last > 0 ? std::max(kCycleCut, r0 / last) : kCycleCut;  // expected of the next cycle
+      if (r0 * cut <= stop_at || r0 <= kFloatReach * first) break;
       if (last >= 0 && !(r0 <= kFloatProgress * last)) break;  // also when r0 is NaN
       last = r0;
     }
