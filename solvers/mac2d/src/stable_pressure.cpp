@@ -1,6 +1,7 @@
 // The Stable Fluids pressure solve and projection: the right-hand side, the four solvers of
 // fluid_solver.pressure (jacobi, rbsor, multigrid, mgcg) and the projection of the faces.
 #include <algorithm>
+#include <cmath>
 
 #include "immerse/core/backend.hpp"
 #include "stable_loops.hpp"
@@ -17,8 +18,8 @@ namespace {
 // only ~1.3x late in the run (17 cycles per solve). Float round-off in b - A z (terms of size |z|
 // cancelling) stalls r0 near 5e-5 of first.
 constexpr double kCycleCut = 0.1;       // back to double once r0 times the larger of this and the
-                                        // last cycle's cut is <= the tolerance
-constexpr double kFloatProgress = 0.9;  // ... or once a cycle cut r0 by less than 10 % (round-off)
+                                        // last cycle's cut (r0 / previous r0) is <= the tolerance
+constexpr double kFloatProgress = 0.9;  // ... or once that cut is above this (round-off)
 constexpr double kFloatReach = 1e-3;    // ... or once r0 <= kFloatReach * first, short of round-off
 constexpr int kCheckEvery = 10;         // Jacobi / SOR iterations between residual reductions (one costs ~1 sweep)
 
@@ -204,10 +205,10 @@ void StableSolver<Exec>::solve_pressure_vcycles(int& it, double& res, bool& conv
         break;
       }
       ++it;
+      if (!std::isfinite(r0)) break;  // float overflow: the double pass above stops the run
       if (first < 0) first = r0;
-      const double cut = last > 0 ? std::max(kCycleCut, r0 / last) : kCycleCut;  // expected of the next cycle
-      if (r0 * cut <= stop_at || r0 <= kFloatReach * first) break;
-      if (last >= 0 && !(r0 <= kFloatProgress * last)) break;  // also when r0 is NaN
+      const double cut = last > 0 ? r0 / last : kCycleCut;  // the last cycle's
+      if (r0 * std::max(kCycleCut, cut) <= stop_at || r0 <= kFloatReach * first || cut > kFloatProgress) break;
       last = r0;
     }
     corrected = true;
