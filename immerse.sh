@@ -22,7 +22,8 @@
 #                          build/PRESET: everything, or the TARGETs
 #   ./immerse.sh ARGS...   build, then run `immerse ARGS...` (e.g. ./immerse.sh run channel5x5)
 # Environment: IMMERSE_CACHE (default ~/.cache/immerse) holds Kokkos builds outside the clone;
-# IMMERSE_JOBS (default nproc) sets build parallelism.
+# IMMERSE_JOBS (default nproc) sets build parallelism; IMMERSE_RRZE_DIR (unset: skipped), a
+# checkout of RRZE's lbm-benchmark-kernels for `report` to time beside the D3Q15 kernel.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$ROOT"
@@ -162,6 +163,14 @@ wait_background_build() {
 cmd_report() {
   setup
   build openmp
+  rm -f reports/latest/rrze.txt  # an earlier report's
+  if [ -n "${IMMERSE_RRZE_DIR:-}" ]; then
+    log "timing RRZE's kernels in $IMMERSE_RRZE_DIR beside ours (benchmarks/compare_rrze.sh, about 5 min)"
+    mkdir -p reports/latest
+    benchmarks/compare_rrze.sh "$IMMERSE_RRZE_DIR" >reports/latest/rrze.txt.part &&
+      mv reports/latest/rrze.txt.part reports/latest/rrze.txt ||
+      { rm -f reports/latest/rrze.txt.part; log "compare_rrze.sh failed (above): the report leaves RRZE out"; }
+  fi
   build/openmp/app/immerse report --dir reports/latest --bench-dir build/openmp/benchmarks "$@"
 }
 
@@ -210,6 +219,6 @@ case "${1:-}" in
   format) shift; cmd_format ;;
   fuzz) shift; cmd_fuzz "$@" ;;
   build) shift; [ $# -ge 1 ] || { log "usage: ./immerse.sh build PRESET [TARGET...]"; exit 2; }; build "$@" ;;
-  ""|-h|--help) sed -n '2,/^# IMMERSE_JOBS/p' "$0" | cut -c3- ;;
+  ""|-h|--help) sed -n '2,/^set -euo/{/^#/p}' "$0" | cut -c3- ;;
   *) setup >/dev/null; build openmp; exec build/openmp/app/immerse "$@" ;;
 esac

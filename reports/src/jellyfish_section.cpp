@@ -182,13 +182,33 @@ std::string speed(const ReportContext& ctx) {
   return md + "\n" + paired_targets(out);
 }
 
+// benchmarks/compare_rrze.sh's output, which `./immerse.sh report` writes to rrze.txt when
+// IMMERSE_RRZE_DIR names a checkout of RRZE's kernels (the suite does not fetch code itself).
+std::string rrze(const ReportContext& ctx) {
+  std::string md = "### Beside RRZE's lbm-benchmark-kernels\n\n";
+  std::ifstream in(fs::path(ctx.dir) / "rrze.txt");
+  if (!in) {
+    return md +
+           "Not run: set `IMMERSE_RRZE_DIR` to a checkout of RRZE-HPC/lbm-benchmark-kernels for "
+           "`./immerse.sh report` to time its D3Q19 AA kernels (`aa-vec-sl-soa`, `aa-vec-soa`) beside the FP32 "
+           "kernel at 256^3 (`benchmarks/compare_rrze.sh`, about 5 minutes). Target: >= 1.2x their MLUPS.\n\n";
+  }
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return md +
+         "`benchmarks/compare_rrze.sh` (docs/jellyfish.md): the FP32 kernel at 256^3 and RRZE's D3Q19 AA kernels "
+         "(single precision: AVX2 intrinsics) in alternating rounds with every thread. RRZE counts its channel's "
+         "fluid nodes and moves 152 B per node; we count every cell and move 120 B. Target: >= 1.2x their "
+         "MLUPS.\n\n```\n" +
+         text + (text.empty() || text.back() == '\n' ? "" : "\n") + "```\n\n";
+}
+
 }  // namespace
 
 std::string jellyfish_section(const ReportContext& ctx) {
   std::string md = "## Jellyfish: D3Q15 lattice Boltzmann with a moving soft body (docs/jellyfish.md)\n\n";
   auto it = ctx.runs.find("jellyfish");
   if (it != ctx.runs.end() && it->second.error.empty()) md += fig6(ctx, it->second) + c3_rule(ctx);
-  md += speed(ctx);
+  md += speed(ctx) + rrze(ctx);
   for (const char* name : {"jellyfish_particles", "jellyfish_algae"}) {
     it = ctx.runs.find(name);
     if (it == ctx.runs.end() || !it->second.error.empty()) continue;
