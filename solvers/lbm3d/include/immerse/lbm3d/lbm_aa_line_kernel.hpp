@@ -17,6 +17,8 @@
 // - whole lines (AVX-512 hosts, FP32 and binary16; lbm_line_run.hpp): in the local step a line of
 //   plain water, in the exchange step one whose plan pulls every direction and whose ends are
 //   plain too, runs as one pass of 16-cell vectors, the end cells in the first and last vector.
+#include <array>
+
 #include "immerse/lbm3d/lbm_aa_kernels.hpp"
 #include "immerse/lbm3d/lbm_line_kernel.hpp"
 #include "immerse/lbm3d/lbm_line_run.hpp"
@@ -44,15 +46,20 @@ struct AaLines {
   };
   InsideEnds inside_ends = make_inside_ends();
 #if defined(IMMERSE_LBM_LINE_AVX512)
-  // Whole lines (lbm_line_run.hpp): the exchange step's lines away from the y and z faces, their
-  // run and their ends' fixes worked out once from the plans above (other lines: line by line).
+  // Whole lines (lbm_line_run.hpp): the exchange step's lines by class (line_class: the first,
+  // inner or last line along y, the same along z), their run and their ends' fixes worked out once
+  // per step from one line of the class; lines of a class without one go line by line. The inner
+  // class comes from the plans above. The classes on the y and z faces are worked out for the
+  // exchange step of a lattice without bodies only, where every line of a class has the same plan
+  // relative to its first cell (with bodies, a periodic face may bring one in: line by line).
+  // Working out a face line's plan line by line cost more than relaxing it at 64^3.
   struct WholeLines {
-    bool usable = false;   // FP32 or binary16, and inside_ends.usable
+    bool usable = false;   // FP32 or binary16, and the class's lines run whole
     long in[15], out[15];  // direction q of cell i from in[q] + i, result q to out[q] + i (from the first cell)
     LineEnd<Pop> ends[2];  // cells 0 and nx - 1
   };
-  WholeLines whole = make_whole_lines();
-  BgkCoefficients<Real> line_coefficients = make_line_coefficients();  // binary16: with the storage's shift
+  std::array<std::array<WholeLines, 3>, 3> whole = make_whole_lines();  // [y class][z class]
+  BgkCoefficients<Real> line_coefficients = make_line_coefficients();   // binary16: with the storage's shift
 #endif
 
   InsideEnds make_inside_ends() const {
@@ -99,16 +106,47 @@ struct AaLines {
     return e;
   }
 
-  WholeLines make_whole_lines() const {
-    WholeLines w;
+  // 0 for the first line along an axis of n lines, 2 for the last, 1 between (n > 2).
+  static int line_class(const int i, const int n) { return i == 0 ? 0 : i == n - 1 ? 2 : 1; }
+
+  std::array<std::array<WholeLines, 3>, 3> make_whole_lines() const {
+    std::array<std::array<WholeLines, 3>, 3> w;
     if (!kLineVectors<Pop> || !inside_ends.usable) return w;
+    const auto& lat = step.k.lat;
+    WholeLines& inner = w[1][1];
     Plan interior = lines.plan_interior(1, 1);
-    const long base = static_cast<long>(step.k.lat.nx) * (1 + static_cast<long>(step.k.lat.ny));  // line (1, 1)
+    const long base = static_cast<long>(lat.nx) * (1 + static_cast<long>(lat.ny));  // line (1, 1)
     for (int q = 0; q < 15; ++q) interior.source[q] -= base;
-    plan_offsets(interior, 0, 0, w.in, w.out);
+    plan_offsets(interior, 0, 0, inner.in, inner.out);
     for (int end = 0; end < 2; ++end)
-      w.ends[end] =
-          line_end(inside_ends.plan[end], 0, inside_ends.value[end], end == 0 ? 0 : step.k.lat.nx - 1, w.in, w.out);
+      inner.ends[end] =
+          line_end(inside_ends.plan[end], 0, inside_ends.value[end], end == 0 ? 0 : lat.nx - 1, inner.in, inner.out);
+    inner.usable = true;
+    if (step.bodies || !step.exchange) return w;
+    const int first[3] = {0, 1, lat.ny - 1}, layer[3] = {0, 1, lat.nz - 1};
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b)
+        if (a != 1 || b != 1) w[a][b] = face_lines(first[a], layer[b]);
+    return w;
+  }
+
+  // The whole-line form of line (j, kk) on a face, relative to its first cell, when it runs whole.
+  WholeLines face_lines(const int j, const int kk) const {
+    const auto& lat = step.k.lat;
+    WholeLines w;
+    const long base = static_cast<long>(lat.nx) * (j + static_cast<long>(lat.ny) * kk);
+    const Plan plan = lines.plan_interior(j, kk);
+    if (plan.wrapped_body) return w;
+    for (int q = 0; q < 15; ++q)
+      if (plan.kind[q] != Plan::kPull) return w;
+    const Plan end[2] = {lines.plan_end(plan, 0, base), lines.plan_end(plan, lat.nx - 1, base)};
+    if (!lines.plain_end(end[0], 0, base) || !lines.plain_end(end[1], lat.nx - 1, base)) return w;
+    plan_offsets(plan, 0, -base, w.in, w.out);
+    for (int e = 0; e < 2; ++e) {
+      Pop value[15];
+      for (int q = 0; q < 15; ++q) value[q] = lat.enc(end[e].value[q], q);
+      w.ends[e] = line_end(end[e], -base, value, e == 0 ? 0 : lat.nx - 1, w.in, w.out);
+    }
     w.usable = true;
     return w;
   }
@@ -164,10 +202,12 @@ struct AaLines {
 #if defined(IMMERSE_LBM_LINE_AVX512)
     const auto& lat = step.k.lat;
     if (!kLineVectors<Pop> || lat.nx < 2 || lines.water_cells(base, lat.nx, kWater) != lat.nx) return false;
-    const bool inside = j > 0 && kk > 0 && j < lat.ny - 1 && kk < lat.nz - 1;
-    if (whole.usable && inside) {
-      relax_whole(base, whole.in, whole.out, whole.ends);
-      return true;
+    if (inside_ends.usable) {  // then ny, nz > 2: the three classes along each are apart
+      const WholeLines& w = whole[line_class(j, lat.ny)][line_class(kk, lat.nz)];
+      if (w.usable) {
+        relax_whole(base, w.in, w.out, w.ends);
+        return true;
+      }
     }
     const Plan plan = lines.plan_interior(j, kk);
     if (plan.wrapped_body) return false;

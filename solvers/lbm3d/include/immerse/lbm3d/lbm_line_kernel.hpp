@@ -95,9 +95,10 @@ struct CollideStreamLines {
       }
       p.source[q] = static_cast<long>(lat.nx) * (s[0] + static_cast<long>(lat.ny) * s[1]) - D3Q15::cx(q);
       set_rule(p, q, rule, line_base);
-      // The cell groups mark body neighbours without wrapping: check the wrapped line itself.
-      for (int i = 1; p.kind[q] == LinePlan::kPull && wraps && !p.wrapped_body && i < lat.nx - 1; ++i)
-        p.wrapped_body = is_body(lat.group(p.source[q] + i));
+      // The cell groups mark body neighbours without wrapping: check the wrapped line itself (its
+      // cells 1 .. nx - 2, eight groups at a time: a body cell is one that is not water).
+      if (p.kind[q] == LinePlan::kPull && wraps && !p.wrapped_body && lat.nx > 2)
+        p.wrapped_body = water_cells(p.source[q] + 1, lat.nx - 2, kNearBody) != lat.nx - 2;
     }
     return p;
   }
