@@ -126,12 +126,13 @@ struct AaLines {
     const int first[3] = {0, 1, lat.ny - 1}, layer[3] = {0, 1, lat.nz - 1};
     for (int a = 0; a < 3; ++a)
       for (int b = 0; b < 3; ++b)
-        if (a != 1 || b != 1) w[a][b] = face_lines(first[a], layer[b]);
+        if (a != 1 || b != 1) w[a][b] = line_form(first[a], layer[b]);
     return w;
   }
 
-  // The whole-line form of line (j, kk) on a face, relative to its first cell, when it runs whole.
-  WholeLines face_lines(const int j, const int kk) const {
+  // The whole-line form of line (j, kk), relative to its first cell, worked out from its own plans;
+  // usable when its interior plan pulls every direction and its two ends are plain.
+  WholeLines line_form(const int j, const int kk) const {
     const auto& lat = step.k.lat;
     WholeLines w;
     const long base = static_cast<long>(lat.nx) * (j + static_cast<long>(lat.ny) * kk);
@@ -209,22 +210,9 @@ struct AaLines {
         return true;
       }
     }
-    const Plan plan = lines.plan_interior(j, kk);
-    if (plan.wrapped_body) return false;
-    for (int q = 0; q < 15; ++q)
-      if (plan.kind[q] != Plan::kPull) return false;
-    const Plan end[2] = {lines.plan_end(plan, 0, base), lines.plan_end(plan, lat.nx - 1, base)};
-    if (!lines.plain_end(end[0], 0, base) || !lines.plain_end(end[1], lat.nx - 1, base)) return false;
-    long in[15], out[15];  // from the line's first cell, as line_end takes them
-    plan_offsets(plan, 0, -base, in, out);
-    LineEnd<Pop> ends[2];
-    for (int e = 0; e < 2; ++e) {
-      Pop value[15];
-      for (int q = 0; q < 15; ++q) value[q] = lat.enc(end[e].value[q], q);
-      ends[e] = line_end(end[e], -base, value, e == 0 ? 0 : lat.nx - 1, in, out);
-    }
-    relax_whole(base, in, out, ends);
-    return true;
+    const WholeLines w = line_form(j, kk);
+    if (w.usable) relax_whole(base, w.in, w.out, w.ends);
+    return w.usable;
 #else
     (void)j;
     (void)kk;
