@@ -22,6 +22,7 @@
 #include "immerse/lbm3d/lbm_aa_kernels.hpp"
 #include "immerse/lbm3d/lbm_line_kernel.hpp"
 #include "immerse/lbm3d/lbm_line_run.hpp"
+#include "immerse/lbm3d/lbm_near_body_run.hpp"
 
 namespace immerse::lbm3d {
 
@@ -221,6 +222,39 @@ struct AaLines {
 #endif
   }
 
+  // Cells base + i .. nx - 2 at most of a line with `plan` (every direction pulling), from a cell
+  // next to a body or in one, as one vector (lbm_near_body_run.hpp): how many it took. 0: not done
+  // (no AVX-512 line kernel, or a stored type without one), take the cell.
+  int near_body(const Plan& plan, const long base, const int i, const bool exchange) const {
+#if defined(IMMERSE_LBM_LINE_AVX512)
+    if constexpr (kLineVectors<Pop>) {
+      const int w = (step.k.lat.nx - 1 - i) < 16 ? (step.k.lat.nx - 1 - i) : 16;
+      if (w <= 0 || i < 1) return 0;
+      const NearBodyCells<Pop> b = NearBodyCells<Pop>::make(step.k.lat, step.f.data(), plan.source);
+      const BgkCoefficients<FloatLanes<64>> c(line_coefficients);
+      const __mmask16 lanes = static_cast<__mmask16>((1u << w) - 1);
+      if (exchange)
+        step.k.forced ? relax_near_body<true, true>(c, b, base, i, lanes)
+                      : relax_near_body<false, true>(c, b, base, i, lanes);
+      else
+        step.k.forced ? relax_near_body<true, false>(c, b, base, i, lanes)
+                      : relax_near_body<false, false>(c, b, base, i, lanes);
+      return w;
+    }
+#endif
+    (void)plan;
+    (void)base;
+    (void)i;
+    (void)exchange;
+    return 0;
+  }
+
+  static bool all_pull(const Plan& plan) {
+    for (int q = 0; q < 15; ++q)
+      if (plan.kind[q] != Plan::kPull) return false;
+    return true;
+  }
+
   void operator()(const int line) const {
     if (step.exchange)
       exchange_line(line);
@@ -240,9 +274,10 @@ struct AaLines {
     const int j = line % lat.ny, kk = line / lat.ny;
     const bool seam = (lat.border[2] == kPeriodic && (j == 0 || j == lat.ny - 1)) ||
                       (lat.border[4] == kPeriodic && (kk == 0 || kk == lat.nz - 1));
-    const bool wrapped = step.bodies && seam && lines.plan_interior(j, kk).wrapped_body;
     const bool ends_apart = step.bodies && lat.nx > 1 && (seam || lat.border[0] == kPeriodic);
     if (!ends_apart && local_whole(base)) return;
+    const Plan plan = lines.plan_interior(j, kk);  // where a body's populations come from
+    const bool wrapped = step.bodies && seam && plan.wrapped_body, pull = all_pull(plan);
     int i = 0, end = lat.nx;
     if (ends_apart) {
       step.local_cell(base);
@@ -254,8 +289,9 @@ struct AaLines {
       const int limit = (end - i) < kRun ? (end - i) : kRun;
       const int m = wrapped ? 0 : lines.water_cells(base + i, limit, kWater);
       if (m == 0) {  // next to a body, or a body cell (which no step touches)
-        step.local_cell(base + i);
-        ++i;
+        const int w = pull ? near_body(plan, base, i, false) : 0;
+        if (w == 0) step.local_cell(base + i);
+        i += w > 0 ? w : 1;
         continue;
       }
       for (int q = 0; q < 15; ++q) in[q] = f + q * n + base + i, out[q] = f + D3Q15::opposite(q) * n + base + i;
@@ -303,6 +339,7 @@ struct AaLines {
     const long base = static_cast<long>(line) * lat.nx, n = lat.stride;
     if (exchange_whole(j, kk, base)) return;
     const Plan plan = lines.plan_interior(j, kk);
+    const bool pull = all_pull(plan);
     Pop* f = step.f.data();
     Pop constant[15][kRun];  // constant-kind sources read these as if they were a line
     Pop discard[kRun];       // results pushed into an outflow/inlet face are dropped here
@@ -320,8 +357,9 @@ struct AaLines {
       const int limit = (lat.nx - 1 - i) < kRun ? (lat.nx - 1 - i) : kRun;
       if (!plan.wrapped_body) m = lines.water_cells(base + i, limit, kWater);
       if (m == 0) {
-        step.exchange_cell(i, j, kk, base + i);
-        ++i;
+        const int w = pull ? near_body(plan, base, i, true) : 0;
+        if (w == 0) step.exchange_cell(i, j, kk, base + i);
+        i += w > 0 ? w : 1;
         continue;
       }
       for (int q = 0; q < 15; ++q) {
