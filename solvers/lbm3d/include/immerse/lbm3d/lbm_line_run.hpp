@@ -83,7 +83,9 @@ struct LineVector<float> {
   static Raw narrow(FloatLanes<64> x) { return x.x; }
   static void store(float* p, Raw v) { _mm512_storeu_ps(p, v); }
   static void store(float* p, __mmask16 m, Raw v) { _mm512_mask_storeu_ps(p, m, v); }
-  static float lane(Raw v, int lane) { return _mm512_cvtss_f32(_mm512_permutexvar_ps(_mm512_set1_epi32(lane), v)); }
+  static float lane(Raw v, int lane) {
+    return _mm512_cvtss_f32(_mm512_maskz_permutexvar_ps(__mmask16(0xFFFF), _mm512_set1_epi32(lane), v));
+  }
 };
 
 template <>
@@ -95,8 +97,12 @@ struct LineVector<std::uint16_t> {  // binary16 deviations (lbm_storage.hpp); ma
   static Raw with_lane(Raw v, int lane, std::uint16_t x) {
     return _mm256_mask_set1_epi16(v, __mmask16(1u << lane), static_cast<short>(x));
   }
-  static FloatLanes<64> widen(Raw v) { return FloatLanes<64>(_mm512_cvtph_ps(v)); }
-  static Raw narrow(FloatLanes<64> x) { return _mm512_cvtps_ph(x.x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+  // The zero-masked forms with every lane set: the same instructions, and GCC 12's plain forms pass
+  // an undefined vector that -Wuninitialized reports at every use.
+  static FloatLanes<64> widen(Raw v) { return FloatLanes<64>(_mm512_maskz_cvtph_ps(__mmask16(0xFFFF), v)); }
+  static Raw narrow(FloatLanes<64> x) {
+    return _mm512_maskz_cvtps_ph(__mmask16(0xFFFF), x.x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  }
   static void store(std::uint16_t* p, Raw v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
   static void store(std::uint16_t* p, __mmask16 m, Raw v) { _mm256_mask_storeu_epi16(p, m, v); }
   static std::uint16_t lane(Raw v, int lane) {
