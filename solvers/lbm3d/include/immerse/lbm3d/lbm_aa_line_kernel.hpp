@@ -61,6 +61,7 @@ struct AaLines {
   };
   std::array<std::array<WholeLines, 3>, 3> whole = make_whole_lines();  // [y class][z class]
   BgkCoefficients<Real> line_coefficients = make_line_coefficients();   // binary16: with the storage's shift
+  NearBodyCells<Pop> near_body_cells{step.k.lat, step.f.data()};        // lbm_near_body_run.hpp
 #endif
 
   InsideEnds make_inside_ends() const {
@@ -138,9 +139,7 @@ struct AaLines {
     WholeLines w;
     const long base = static_cast<long>(lat.nx) * (j + static_cast<long>(lat.ny) * kk);
     const Plan plan = lines.plan_interior(j, kk);
-    if (plan.wrapped_body) return w;
-    for (int q = 0; q < 15; ++q)
-      if (plan.kind[q] != Plan::kPull) return w;
+    if (plan.wrapped_body || !all_pull(plan)) return w;
     const Plan end[2] = {lines.plan_end(plan, 0, base), lines.plan_end(plan, lat.nx - 1, base)};
     if (!lines.plain_end(end[0], 0, base) || !lines.plain_end(end[1], lat.nx - 1, base)) return w;
     plan_offsets(plan, 0, -base, w.in, w.out);
@@ -230,15 +229,15 @@ struct AaLines {
     if constexpr (kLineVectors<Pop>) {
       const int w = (step.k.lat.nx - 1 - i) < 16 ? (step.k.lat.nx - 1 - i) : 16;
       if (w <= 0 || i < 1) return 0;
-      const NearBodyCells<Pop> b = NearBodyCells<Pop>::make(step.k.lat, step.f.data(), plan.source);
+      const NearBodyCells<Pop>& b = near_body_cells;
       const BgkCoefficients<FloatLanes<64>> c(line_coefficients);
       const __mmask16 lanes = static_cast<__mmask16>((1u << w) - 1);
       if (exchange)
-        step.k.forced ? relax_near_body<true, true>(c, b, base, i, lanes)
-                      : relax_near_body<false, true>(c, b, base, i, lanes);
+        step.k.forced ? relax_near_body<true, true>(c, b, plan.source, base, i, lanes)
+                      : relax_near_body<false, true>(c, b, plan.source, base, i, lanes);
       else
-        step.k.forced ? relax_near_body<true, false>(c, b, base, i, lanes)
-                      : relax_near_body<false, false>(c, b, base, i, lanes);
+        step.k.forced ? relax_near_body<true, false>(c, b, plan.source, base, i, lanes)
+                      : relax_near_body<false, false>(c, b, plan.source, base, i, lanes);
       return w;
     }
 #endif

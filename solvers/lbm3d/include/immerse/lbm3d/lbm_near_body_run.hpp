@@ -22,12 +22,11 @@
 #if defined(IMMERSE_LBM_LINE_AVX512)
 namespace immerse::lbm3d {
 
-// What the vectors need of the lattice and its bodies.
+// What the vectors need of the lattice and its bodies (the same for every line).
 template <class Pop>
 struct NearBodyCells {
   Pop* f = nullptr;                      // the population buffer
   long stride = 0;                       // between population blocks
-  long up[15] = {};                      // the upwind cell x - e_q of the line's cell 0 (its plan's source)
   const unsigned char* group = nullptr;  // the cell groups
   const float* ub = nullptr;             // body-cell velocity, 3 blocks of n (Ladd's rule)
   long n = 0;                            // cells
@@ -35,25 +34,26 @@ struct NearBodyCells {
   float momentum[15] = {};               // 6 w_q rho0 in stored units (binary16: over the scale)
   float twice_shifted[15] = {};          // binary16: what a sum of two deviations lacks (ref_q / scale)
 
+  NearBodyCells() = default;
+  // Left empty for the stored types without vectors (kLineVectors), whose lattices are in double.
   template <class Lattice>
-  static NearBodyCells make(const Lattice& lat, Pop* f, const long source[15]) {
-    NearBodyCells b;
-    b.f = f;
-    b.stride = lat.stride;
-    b.group = lat.group.data();
-    b.ub = lat.ub.data();
-    b.n = lat.n;
-    b.rule = lat.body_rule;
-    for (int q = 0; q < 15; ++q) {
-      b.up[q] = source[q];
-      // Lattice::wall_momentum's factor; a deviation of 1 is inv_scale of population (a power of two).
-      b.momentum[q] = static_cast<float>(6 * D3Q15::w(q)) * lat.rho0;
-      if constexpr (LbmStore<Pop>::kHalf) {
-        b.momentum[q] /= lat.inv_scale;
-        b.twice_shifted[q] = lat.ref[q] / lat.inv_scale;
+  NearBodyCells(const Lattice& lat, Pop* buffer) {
+    if constexpr (kLineVectors<Pop>) {
+      f = buffer;
+      stride = lat.stride;
+      group = lat.group.data();
+      ub = lat.ub.data();
+      n = lat.n;
+      rule = lat.body_rule;
+      for (int q = 0; q < 15; ++q) {
+        // Lattice::wall_momentum's factor; a deviation of 1 is inv_scale of population (a power of two).
+        momentum[q] = static_cast<float>(6 * D3Q15::w(q)) * lat.rho0;
+        if constexpr (LbmStore<Pop>::kHalf) {
+          momentum[q] /= lat.inv_scale;
+          twice_shifted[q] = lat.ref[q] / lat.inv_scale;
+        }
       }
     }
-    return b;
   }
 
   // The lanes of `lanes` whose cell c + lane is a body cell (the others are not read).
@@ -64,22 +64,23 @@ struct NearBodyCells {
 };
 
 // Cells i .. i + 15 (the lanes set in `lanes`) of the line whose cell 0 is `line`, in the exchange
-// step (Exchange) or the local step.
+// step (Exchange) or the local step; up[q]: the upwind cell x - e_q of the line's cell 0 (its plan's
+// source).
 template <bool Forced, bool Exchange, class Pop>
-inline void relax_near_body(const BgkCoefficients<FloatLanes<64>>& c, const NearBodyCells<Pop>& b, const long line,
-                            const int i, const __mmask16 lanes) {
+inline void relax_near_body(const BgkCoefficients<FloatLanes<64>>& c, const NearBodyCells<Pop>& b, const long up[15],
+                            const long line, const int i, const __mmask16 lanes) {
   using V = LineVector<Pop>;
   using L = FloatLanes<64>;
   const long S = b.stride, x = line + i;
   const __mmask16 live = lanes & static_cast<__mmask16>(~b.bodies_at(x, lanes));
   __mmask16 from_body[15];  // lanes whose direction q arrives from a body cell, x - e_q
   from_body[0] = 0;
-  for (int q = 1; q < 15; ++q) from_body[q] = b.bodies_at(b.up[q] + i, live);
+  for (int q = 1; q < 15; ++q) from_body[q] = b.bodies_at(up[q] + i, live);
   L a[15];
 #pragma GCC unroll 15
   for (int q = 0; q < 15; ++q) {
     const int r = D3Q15::opposite(q);
-    const long sc = b.up[q] + i;
+    const long sc = up[q] + i;
     // Exchange: q comes from x - e_q's slot -q (the swapped state); local: the cell's own slot q.
     a[q] = Exchange ? V::widen(V::load(b.f + r * S + sc, live & static_cast<__mmask16>(~from_body[q])))
                     : V::widen(V::load(b.f + q * S + x, live));
@@ -115,7 +116,7 @@ inline void relax_near_body(const BgkCoefficients<FloatLanes<64>>& c, const Near
     // Result q to x + e_q (the upwind cell of -q), slot q, or where that is a body, reversed into
     // the cell's own slot -q.
     const __mmask16 to_body = from_body[r];
-    V::store(b.f + q * S + b.up[r] + i, live & static_cast<__mmask16>(~to_body), out);
+    V::store(b.f + q * S + up[r] + i, live & static_cast<__mmask16>(~to_body), out);
     if (to_body) V::store(b.f + r * S + x, to_body, out);
   }
 }
