@@ -64,3 +64,25 @@ TEST(Collision, FactoredFormIsTheTextbookBgkWithGuoForcing) {
 }
 
 }  // namespace
+
+// The health check's test of a cell's equilibrium (equilibria_nonnegative, written out per q)
+// against D3Q15::feq direction by direction, over speeds from rest to past every sign change: at
+// |u|^2 > 2/3 the rest population goes negative, and along a diagonal a corner one sooner.
+TEST(Collision, EquilibriumSignTestMatchesFeqInEveryDirection) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> speed(-0.9f, 0.9f), density(0.5f, 1.5f);
+  int negative = 0;
+  for (int n = 0; n < 20000; ++n) {
+    const float rho = density(rng), ux = speed(rng), uy = speed(rng), uz = speed(rng);
+    bool all = true;
+    for (int q = 0; q < 15; ++q) all = all && D3Q15::feq(q, rho, ux, uy, uz) >= 0;
+    negative += all ? 0 : 1;
+    ASSERT_EQ(equilibria_nonnegative(rho, ux, uy, uz, std::make_integer_sequence<int, 15>()), all)
+        << "rho " << rho << " u (" << ux << ", " << uy << ", " << uz << ")";
+  }
+  EXPECT_GT(negative, 1000);  // both answers were tested
+  EXPECT_LT(negative, 19000);
+  EXPECT_FALSE(
+      equilibria_nonnegative(1.0f, 0.9f, 0.0f, 0.0f, std::make_integer_sequence<int, 15>()));  // rest: 1 - 1.215
+  EXPECT_TRUE(equilibria_nonnegative(1.0f, 0.1f, -0.1f, 0.05f, std::make_integer_sequence<int, 15>()));
+}

@@ -178,6 +178,21 @@ KOKKOS_FORCEINLINE_FUNCTION void moment_sums(const Real f[15], Real& r, Real& x,
   ((r += f[q], x += D3Q15::cx(q) * f[q], y += D3Q15::cy(q) * f[q], z += D3Q15::cz(q) * f[q]), ...);
 }
 
+// Whether f_eq(q) of (rho, u) is >= 0 (D3Q15::feq's arithmetic, written here so that it is inlined
+// with q a constant: a health check spent most of its time calling feq with a run-time q).
+template <int q, class Real>
+KOKKOS_FORCEINLINE_FUNCTION bool equilibrium_nonnegative(const Real rho, const Real ux, const Real uy, const Real uz,
+                                                         const Real uu) {
+  const Real eu = D3Q15::cx(q) * ux + D3Q15::cy(q) * uy + D3Q15::cz(q) * uz;
+  return Real(D3Q15::w(q)) * rho * (Real(1) + Real(3) * eu + Real(4.5) * eu * eu - Real(1.5) * uu) >= Real(0);
+}
+template <class Real, int... q>
+KOKKOS_FORCEINLINE_FUNCTION bool equilibria_nonnegative(const Real rho, const Real ux, const Real uy, const Real uz,
+                                                        std::integer_sequence<int, q...>) {
+  const Real uu = ux * ux + uy * uy + uz * uz;
+  return (equilibrium_nonnegative<q>(rho, ux, uy, uz, uu) & ...);
+}
+
 // Moments with the half-force correction of Guo et al. (2002): u = (sum f e + F/2) / rho. The sums
 // run in locals: summed into the outputs, which may alias f as far as the compiler can tell, every
 // term went through memory.
@@ -428,8 +443,12 @@ struct Moments {
   Stored stored = Stored::kPostCollision;
   // rho, ux, uy, uz of cell c into out.
   KOKKOS_INLINE_FUNCTION void at(const long c, Real out[4]) const {
-    const long n = lat.n;
     const auto [i, j, k] = lat.cell_at(c);
+    at(i, j, k, c, out);
+  }
+  // The same for cell c at (i, j, k), where the caller knows its indices.
+  KOKKOS_INLINE_FUNCTION void at(const int i, const int j, const int k, const long c, Real out[4]) const {
+    const long n = lat.n;
     Real rho = 0, ux = 0, uy = 0, uz = 0;
     if (is_body(lat.group(c))) {
       ux = lat.ub(c);
