@@ -233,6 +233,29 @@ TEST(JellyNurbs, CachedGridSamplingMatchesPointwiseEvaluation) {
   }
 }
 
+// Row by row (sample_surface_rows, what the cell groups use) the samples are those of sample_surface,
+// bit for bit, on one thread and on the host's threads: every row arrives once, at its place.
+TEST(JellyNurbs, RowSamplingGivesTheWholeSampling) {
+  const JellyBell bell = deformed_bell();
+  std::vector<bodies::JellySurfaceSample> whole;
+  bell.sample_surface(0.5, whole);
+  const auto n = bell.sample_grid(0.5);
+  for (const Backend backend : {Backend::serial, Backend::openmp}) {
+    std::vector<bodies::JellySurfaceSample> rows(whole.size());
+    std::vector<int> seen(n[0] + 1, 0);
+    bell.sample_surface_rows(0.5, backend, [&](long a, const bodies::JellySurfaceSample* s, int count) {
+      ASSERT_EQ(count, n[1]);
+      ++seen[a];
+      std::copy(s, s + count, rows.begin() + a * n[1]);
+    });
+    for (int a = 0; a <= n[0]; ++a) ASSERT_EQ(seen[a], 1) << "row " << a;
+    for (size_t m = 0; m < whole.size(); ++m) {
+      ASSERT_EQ(rows[m].x, whole[m].x) << m;
+      ASSERT_EQ(rows[m].v, whole[m].v) << m;
+    }
+  }
+}
+
 // The profile curve from the cached u basis against JellyNurbsSurface::evaluate(u, 0) on the bell-frame
 // control net: the same terms (the circle's basis is (1, 0, 0) at v = 0), so they agree to rounding
 // (1e-12 cm on ~20 cm radii and heights).

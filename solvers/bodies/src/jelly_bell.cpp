@@ -120,6 +120,22 @@ void JellyBell::sample_surface(double spacing, std::vector<JellySurfaceSample>& 
   jelly_host_for(backend, n[0] + 1, [=, &b, &s](long a) { s.grid_row(b, static_cast<int>(a), o + a * nv); });
 }
 
+void JellyBell::sample_surface_rows(double spacing, Backend backend, const SampleRow& row) const {
+  control_grid(cp_, cv_);
+  const auto n = sample_grid(spacing);
+  surface_.prepare_grid(n[0], n[1], grid_basis_);
+  surface_.contract_rows(cp_.data(), cv_.data(), grid_basis_);
+  const JellyGridBasis& b = grid_basis_;
+  const JellyNurbsSurface& s = surface_;
+  const int nv = n[1];
+  jelly_host_for(backend, n[0] + 1, [=, &b, &s, &row](long a) {
+    thread_local std::vector<JellySurfaceSample> buffer;  // one row, in this thread's caches
+    buffer.resize(nv);
+    s.grid_row(b, static_cast<int>(a), buffer.data());
+    row(a, buffer.data(), nv);
+  });
+}
+
 std::vector<JellySurfaceSample> JellyBell::sample_surface(double spacing) const {
   std::vector<JellySurfaceSample> out;
   sample_surface(spacing, out);

@@ -13,6 +13,7 @@
 #include "immerse/core/state_archive.hpp"
 
 #include <array>
+#include <functional>
 #include <vector>
 
 #include "immerse/bodies/jelly_nurbs.hpp"
@@ -79,6 +80,11 @@ class JellyBell {
   // The same into `out` (reused): the grid's basis functions are cached between calls, the samples are
   // evaluated in parallel on the backend's host execution space (same values on every backend).
   void sample_surface(double spacing, std::vector<JellySurfaceSample>& out, Backend backend = Backend::serial) const;
+  // The same samples a parameter row at a time, for a caller that keeps less than a whole sample per
+  // point: row(a, samples, n_v) gets row a's samples (u = a / n_u, sample index a * n_v + b) in a
+  // buffer of the thread that evaluated them, rows in parallel on the backend's host execution space.
+  using SampleRow = std::function<void(long a, const JellySurfaceSample* samples, int n)>;
+  void sample_surface_rows(double spacing, Backend backend, const SampleRow& row) const;
   // The parameter grid (n_u, n_v) sample_surface uses: samples u = a / n_u (a = 0..n_u), v = b / n_v.
   std::array<int, 2> sample_grid(double spacing) const;
   // The profile in the bell frame (r, h), `n` points of the meridian through control column 0.

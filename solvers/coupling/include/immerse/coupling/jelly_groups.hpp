@@ -55,10 +55,12 @@ class JellyGroups {
   Backend backend_;
   lbm3d::CellGroups g_;
   std::vector<int> samples_in_cell_;
-  // Reused every frame (no per-frame allocation once they have grown): the surface samples and the
-  // lattice cell of each (-1 outside the lattice).
-  std::vector<bodies::JellySurfaceSample> samples_;
-  std::vector<int> sample_ijk_;
+  // Reused every frame (no per-frame allocation once they have grown): the lattice cell of each
+  // surface sample (-1 outside the lattice), its velocity in lattice units, and the box of each
+  // parameter row's samples.
+  std::vector<long> sample_cell_;
+  std::vector<float> sample_ub_;
+  std::vector<Box> row_box_;
   Box previous_{0, -1, 0, -1, 0, -1};
   JellyGroupStats stats_;
 };
