@@ -23,7 +23,7 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
   const long n = static_cast<long>(nx_) * ny_ * nz_;
   const double to_lattice = dt_ / cell_;  // cm/s -> cell/step
   // Each surface sample's cell (floor(x / cell), the paper's rule; -1 outside the lattice) and
-  // velocity in lattice units, kept as the bell's parameter rows are evaluated: 16 bytes a sample
+  // velocity in lattice units, kept as the bell's parameter rows are evaluated: 20 bytes a sample
   // where the whole samples and their indices took 60 (~80 000 samples a step at 80^3, written out
   // and read back twice), and the box each row covers (one cell of margin for C2/C3).
   const auto grid = bell.sample_grid(0.5 * cell_);
