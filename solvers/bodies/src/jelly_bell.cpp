@@ -107,11 +107,16 @@ std::array<int, 2> JellyBell::sample_grid(double spacing) const {
   return {nu, nv};
 }
 
-void JellyBell::sample_surface(double spacing, std::vector<JellySurfaceSample>& out, Backend backend) const {
+std::array<int, 2> JellyBell::prepare_samples(double spacing) const {
   control_grid(cp_, cv_);
   const auto n = sample_grid(spacing);
   surface_.prepare_grid(n[0], n[1], grid_basis_);
   surface_.contract_rows(cp_.data(), cv_.data(), grid_basis_);
+  return n;
+}
+
+void JellyBell::sample_surface(double spacing, std::vector<JellySurfaceSample>& out, Backend backend) const {
+  const auto n = prepare_samples(spacing);
   out.resize(static_cast<size_t>(n[0] + 1) * n[1]);
   JellySurfaceSample* o = out.data();
   const JellyGridBasis& b = grid_basis_;
@@ -121,10 +126,7 @@ void JellyBell::sample_surface(double spacing, std::vector<JellySurfaceSample>& 
 }
 
 void JellyBell::sample_surface_rows(double spacing, Backend backend, const SampleRow& row) const {
-  control_grid(cp_, cv_);
-  const auto n = sample_grid(spacing);
-  surface_.prepare_grid(n[0], n[1], grid_basis_);
-  surface_.contract_rows(cp_.data(), cv_.data(), grid_basis_);
+  const auto n = prepare_samples(spacing);
   const JellyGridBasis& b = grid_basis_;
   const JellyNurbsSurface& s = surface_;
   const int nv = n[1];

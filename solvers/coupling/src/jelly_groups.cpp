@@ -26,6 +26,7 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
   // velocity in lattice units, kept as the bell's parameter rows are evaluated: 20 bytes a sample
   // where the whole samples and their indices took 60 (~80 000 samples a step at 80^3, written out
   // and read back twice), and the box each row covers (one cell of margin for C2/C3).
+  const int size[3] = {nx_, ny_, nz_};
   const auto grid = bell.sample_grid(0.5 * cell_);
   const long nv = grid[1], ns = static_cast<long>(grid[0] + 1) * nv;
   sample_cell_.resize(ns);
@@ -37,7 +38,6 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
     int e;
     const bool exact_inverse = std::frexp(cell_, &e) == 0.5;
     const double inv = 1.0 / cell_, cell = cell_;
-    const int size[3] = {nx_, ny_, nz_};
     long* const cells = sample_cell_.data();
     float* const v = sample_ub_.data();
     Box* const row_box = row_box_.data();
@@ -67,7 +67,6 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
       box[2 * a] = std::min(box[2 * a], b[2 * a]);
       box[2 * a + 1] = std::max(box[2 * a + 1], b[2 * a + 1]);
     }
-  const int size[3] = {nx_, ny_, nz_};
   for (int a = 0; a < 3; ++a) {
     box[2 * a] = std::max(box[2 * a], 0);
     box[2 * a + 1] = std::min(box[2 * a + 1], size[a] - 1);

@@ -131,6 +131,8 @@ class JellyBell {
   mutable std::vector<Eigen::Vector3d> cp_, cv_;
   mutable std::vector<ProfileBasis> profile_basis_;
   const ProfileBasis& profile_basis(int n) const;
+  // The world control net and the grid's row contractions for sampling at `spacing`: its grid.
+  std::array<int, 2> prepare_samples(double spacing) const;
   Eigen::Vector3d origin_, axis_, e1_, e2_;
   double t_ = 0, swim_speed_ = 0;
 };
