@@ -44,6 +44,8 @@ done
 kill -9 $pid 2> /dev/null
 [ ${#launch[@]} -eq 0 ] || pkill -9 -f -- "--out $out/killed" 2> /dev/null  # every rank
 wait $pid 2> /dev/null
+# Open MPI's launcher, killed, leaves its session directory (~8 MB) behind in the temp folder.
+[ ${#launch[@]} -eq 0 ] || rm -rf "${TMPDIR:-/tmp}/ompi.$(hostname).$(id -u)/pid.$pid"
 ls "$out"/killed/checkpoints/*.ckpt > /dev/null 2>&1 || fail "no checkpoint was written"
 cp -r "$out/killed" "$out/damaged"
 "${launch[@]}" "$immerse" run --resume "$out/killed" --quiet || fail "the resumed run failed"
