@@ -64,12 +64,12 @@ namespace cases = immerse::cases;
 constexpr int kSizes[] = {64, 128, 256};
 
 // The timed lattice: periodic N^3, a shear wave along y, tau 0.8, two steps done.
-std::unique_ptr<lbm3d::LbmFlow> bench_lattice(Backend backend, lbm3d::Precision precision, int n,
-                                              lbm3d::Pattern pattern, bool streaming_stores) {
+std::unique_ptr<lbm3d::LbmFlow> bench_lattice(Backend backend, lbm3d::Storage precision, int n, lbm3d::Pattern pattern,
+                                              bool streaming_stores) {
   lbm3d::LbmParams p;
   p.nx = p.ny = p.nz = n;
   p.tau = 0.8;
-  lbm3d::set_precision(p, precision);
+  lbm3d::set_storage(p, precision);
   p.pattern = pattern;
   p.streaming_stores = streaming_stores;
   p.source = "bench_lbm3d";
@@ -80,7 +80,7 @@ std::unique_ptr<lbm3d::LbmFlow> bench_lattice(Backend backend, lbm3d::Precision 
   return flow;
 }
 
-void collide_stream(benchmark::State& state, Backend backend, lbm3d::Precision precision, int n, lbm3d::Pattern pattern,
+void collide_stream(benchmark::State& state, Backend backend, lbm3d::Storage precision, int n, lbm3d::Pattern pattern,
                     bool streaming_stores) {
   auto flow = bench_lattice(backend, precision, n, pattern, streaming_stores);
   const lbm3d::LbmParams& p = flow->params();
@@ -107,8 +107,8 @@ void collide_stream(benchmark::State& state, Backend backend, lbm3d::Precision p
 // medians over the rounds with the lowest and highest round beside them.
 constexpr int kPairedRounds = 10;
 void collide_paired(benchmark::State& state, Backend backend, int n) {
-  auto fp32 = bench_lattice(backend, lbm3d::Precision::fp32, n, lbm3d::Pattern::aa, false);
-  auto fp16s = bench_lattice(backend, lbm3d::Precision::fp16s, n, lbm3d::Pattern::aa, false);
+  auto fp32 = bench_lattice(backend, lbm3d::Storage::fp32, n, lbm3d::Pattern::aa, false);
+  auto fp16s = bench_lattice(backend, lbm3d::Storage::fp16s, n, lbm3d::Pattern::aa, false);
   const double cells = double(n) * n * n;
   auto rate = [cells](lbm3d::LbmFlow& f) {  // two AA step pairs (step() fences)
     const auto t0 = std::chrono::steady_clock::now();
@@ -202,12 +202,12 @@ int main(int argc, char** argv) {
   immerse::bench::Options options;
   options.register_benchmarks = [] {
     for (Backend b : immerse::enabled_backends()) {
-      for (auto precision : {lbm3d::Precision::fp32, lbm3d::Precision::fp64, lbm3d::Precision::fp16s})
+      for (auto precision : {lbm3d::Storage::fp32, lbm3d::Storage::fp64, lbm3d::Storage::fp16s})
         for (int n : kSizes)
           for (auto pattern : {lbm3d::Pattern::aa, lbm3d::Pattern::pull}) {
-            if (precision == lbm3d::Precision::fp16s && pattern == lbm3d::Pattern::pull) continue;  // AA only
+            if (precision == lbm3d::Storage::fp16s && pattern == lbm3d::Pattern::pull) continue;  // AA only
             const std::string suffix = pattern == lbm3d::Pattern::pull ? "/pull" : "";
-            const std::string name = lbm3d::precision_choices().name(precision);
+            const std::string name = lbm3d::storage_choices().name(precision);
             benchmark::RegisterBenchmark(
                 ("collide_stream/" + immerse::to_string(b) + "/" + name + "/" + std::to_string(n) + suffix).c_str(),
                 collide_stream, b, precision, n, pattern, false)
@@ -236,7 +236,7 @@ int main(int argc, char** argv) {
           for (int n : {64, 128})
             benchmark::RegisterBenchmark(
                 ("collide_stream/" + immerse::to_string(b) + "/fp32/" + std::to_string(n) + "/pull_streaming").c_str(),
-                collide_stream, b, lbm3d::Precision::fp32, n, lbm3d::Pattern::pull, true)
+                collide_stream, b, lbm3d::Storage::fp32, n, lbm3d::Pattern::pull, true)
                 ->UseRealTime()
                 ->Unit(benchmark::kMillisecond);
           for (auto [mode, name] :

@@ -44,6 +44,25 @@ TEST(Schema, UnknownKeyIsNamedWithSuggestion) {
   EXPECT_NE(e.find("did you mean 'nx'"), std::string::npos) << e;
 }
 
+TEST(Schema, RenamedKeyNamesItsNewName) {
+  Schema grid;
+  grid.integer("cells", 8, 3, 100, "cells").renamed("nx", "cells");
+  Schema s;
+  s.object("grid", grid, "grid");
+  std::string e;
+  try {
+    s.resolve({{"grid", {{"nx", 4}}}}, "case.json");
+  } catch (const InputError& x) {
+    e = x.what();
+  }
+  EXPECT_NE(e.find("case.json: key 'grid.nx': unknown key (now 'cells', with the same values)"), std::string::npos)
+      << e;
+  json doc = json::object();
+  EXPECT_THROW(immerse::apply_override(doc, s, "grid.nx=4"), InputError);
+  immerse::apply_override(doc, s, "grid.cells=4");
+  EXPECT_EQ(s.resolve(doc, "--set")["grid"]["cells"], 4);
+}
+
 TEST(Schema, OutOfRangeNamesTheRange) {
   const std::string e = error_of({{"grid", {{"nx", 1000}}}});
   EXPECT_NE(e.find("key 'grid.nx'"), std::string::npos) << e;

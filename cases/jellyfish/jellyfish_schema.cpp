@@ -89,7 +89,7 @@ Schema jellyfish_schema() {
       .number("drag", 4, 0, 1e6, "1/s", "relaxation rate toward the water velocity")
       .number("weight", 5, 0, 1e6, "cm/s^2", "downward (against the bell axis) acceleration that makes them hang");
   Schema s;
-  s.object("lattice", lattice, "lattice size and precision")
+  s.object("lattice", lattice, "lattice size and population storage")
       .object("time", time, "frames")
       .object("water", water, "lattice relaxation")
       .object("borders", borders, "per-face lattice borders (the paper: outflow)")

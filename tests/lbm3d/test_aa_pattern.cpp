@@ -139,13 +139,13 @@ PatternPair both_patterns(Backend backend, const LbmParams& p) {
   const double tol = p.fp64 ? 1e-12 : p.fp16s ? 1e-4 : 1e-5;
   return {make_lbm_flow(backend, aa_params), make_lbm_flow(backend, pull_params), tol};
 }
-LbmParams small_lattice(Precision precision, int nx, const std::array<Border, 6>& border) {
+LbmParams small_lattice(Storage precision, int nx, const std::array<Border, 6>& border) {
   LbmParams p;
   p.nx = nx;
   p.ny = 14;
   p.nz = 12;
   p.tau = 0.7;
-  set_precision(p, precision);
+  set_storage(p, precision);
   p.source = "test";
   p.border = border;
   return p;
@@ -166,8 +166,8 @@ TYPED_TEST_SUITE(LatticeAaSolver, immerse::test::EnabledSpaces, immerse::test::S
 // in both patterns (every stored post-collision value once); a last-bit difference of the float
 // arithmetic can flip a rounding, 2^-11 of a deviation ~0.03 w_q: 1e-4.
 TYPED_TEST(LatticeAaSolver, SameFieldsAsThePullPattern) {
-  for (const auto precision : {Precision::fp32, Precision::fp64, Precision::fp16s}) {
-    const bool fp64 = precision == Precision::fp64;
+  for (const auto precision : {Storage::fp32, Storage::fp64, Storage::fp16s}) {
+    const bool fp64 = precision == Storage::fp64;
     LbmParams p = small_lattice(precision, 24,
                                 {Border::velocity, Border::outflow, Border::bounce_back, Border::bounce_back,
                                  Border::periodic, Border::periodic});
@@ -184,8 +184,7 @@ TYPED_TEST(LatticeAaSolver, SameFieldsAsThePullPattern) {
       }
       aa->step();
       pull->step();
-      EXPECT_LE(max_field_difference(aa->macro(), pull->macro()), tol)
-          << "after step " << s << " " << precision_name(p);
+      EXPECT_LE(max_field_difference(aa->macro(), pull->macro()), tol) << "after step " << s << " " << storage_name(p);
     }
     EXPECT_NEAR(aa->mass() / pull->mass(), 1.0, fp64 ? 1e-13 : p.fp16s ? 1e-5 : 1e-6);
     EXPECT_GT(pull->health().max_speed, 0.02);  // the inlet flow and the body are there
@@ -201,7 +200,7 @@ TYPED_TEST(LatticeAaSolver, SameFieldsAsThePullPattern) {
 // above.
 TYPED_TEST(LatticeAaSolver, SameFieldsWhileTheBodyAccelerates) {
   for (const auto rule : {BodyBoundary::ladd, BodyBoundary::paper, BodyBoundary::paper_literal})
-    for (const auto precision : {Precision::fp32, Precision::fp64, Precision::fp16s}) {
+    for (const auto precision : {Storage::fp32, Storage::fp64, Storage::fp16s}) {
       LbmParams p = small_lattice(precision, 20,
                                   {Border::periodic, Border::periodic, Border::bounce_back, Border::bounce_back,
                                    Border::periodic, Border::periodic});
@@ -210,7 +209,7 @@ TYPED_TEST(LatticeAaSolver, SameFieldsWhileTheBodyAccelerates) {
       for (int s = 1; s <= 8; ++s) {
         const float u = 0.01f * static_cast<float>(s % 3);  // 0, 0.01, 0.02, 0, ...: a jerky body
         EXPECT_LE(both.step_with(body_test::cube_body(p, 9, 7, 6, 3, {u, -0.5f * u, 0.005f})), both.tol)
-            << "after step " << s << " " << precision_name(p) << " C3 rule " << body_boundary_choices().name(rule);
+            << "after step " << s << " " << storage_name(p) << " C3 rule " << body_boundary_choices().name(rule);
       }
     }
 }
@@ -221,7 +220,7 @@ TYPED_TEST(LatticeAaSolver, SameFieldsWhileTheBodyAccelerates) {
 // walls, a periodic seam the body crosses, and an inlet and outflow it touches. Without AaRelink the
 // fields were 2.2e-2 apart after step 2 and every step after (FP32). Tolerances as above.
 TYPED_TEST(LatticeAaSolver, SameFieldsWhileTheBodyMoves) {
-  for (const auto precision : {Precision::fp32, Precision::fp64, Precision::fp16s}) {
+  for (const auto precision : {Storage::fp32, Storage::fp64, Storage::fp16s}) {
     LbmParams p = small_lattice(precision, 16,
                                 {Border::velocity, Border::outflow, Border::bounce_back, Border::bounce_back,
                                  Border::periodic, Border::periodic});
@@ -231,7 +230,7 @@ TYPED_TEST(LatticeAaSolver, SameFieldsWhileTheBodyMoves) {
       // Along x into the inlet and outflow faces, up and down in y, through the z seam.
       const int ci = 3 + (s * 5) % 11, cj = 6 + s % 3, ck = (2 * s) % p.nz;
       EXPECT_LE(both.step_with(body_test::cube_body(p, ci, cj, ck, 3, {0.01f, 0.005f * (s % 2), 0.02f})), both.tol)
-          << "after step " << s << " " << precision_name(p);
+          << "after step " << s << " " << storage_name(p);
     }
     EXPECT_NEAR(both.aa->mass() / both.pull->mass(), 1.0, p.fp64 ? 1e-13 : p.fp16s ? 1e-5 : 1e-6);
   }

@@ -75,10 +75,10 @@ TYPED_TEST_SUITE(LatticeHalo, test::EnabledSpaces, test::SpaceName);
 // One block of the periodic case, its four y/z ghost layers filled from itself (Comm: this process).
 TYPED_TEST(LatticeHalo, SelfFilledGhostLayersAreThePeriodicLattice) {
   const LbmParams whole_params = split_test::split_cases()[0].params;
-  for (const auto precision : {Precision::fp64, Precision::fp32, Precision::fp16s})
+  for (const auto precision : {Storage::fp64, Storage::fp32, Storage::fp16s})
     for (const auto pattern : {Pattern::aa, Pattern::pull}) {
       LbmParams whole = whole_params;
-      set_precision(whole, precision);
+      set_storage(whole, precision);
       whole.pattern = pattern;
       whole.force = {1e-5, -2e-5, 1e-5};
       const LbmParams block = split_test::self_ghosted(whole);
@@ -88,7 +88,7 @@ TYPED_TEST(LatticeHalo, SelfFilledGhostLayersAreThePeriodicLattice) {
       for (int steps : {1, 2, 5}) {
         while (a->steps_done() < steps) a->step(), b->step();
         const std::string what =
-            precision_name(whole) + " " + to_string(pattern) + " after " + std::to_string(steps) + " steps";
+            storage_name(whole) + " " + to_string(pattern) + " after " + std::to_string(steps) + " steps";
         EXPECT_EQ(split_test::bit_differences(split_test::block_from_whole(a->raw_populations(), whole, all),
                                               b->raw_populations()),
                   0)
@@ -112,10 +112,10 @@ TYPED_TEST(LatticeHalo, SelfFilledGhostLayersAreThePeriodicLattice) {
 TYPED_TEST(LatticeHalo, SelfFilledGhostLayersCarryMovingBodies) {
   const LbmParams whole_params = split_test::split_cases()[0].params;
   for (const auto rule : {BodyBoundary::ladd, BodyBoundary::paper})
-    for (const auto precision : {Precision::fp64, Precision::fp32, Precision::fp16s})
+    for (const auto precision : {Storage::fp64, Storage::fp32, Storage::fp16s})
       for (const auto pattern : {Pattern::aa, Pattern::pull}) {
         LbmParams whole = whole_params;
-        set_precision(whole, precision);
+        set_storage(whole, precision);
         whole.pattern = pattern;
         whole.body_boundary = rule;
         const LbmParams block = split_test::self_ghosted(whole);
@@ -129,7 +129,7 @@ TYPED_TEST(LatticeHalo, SelfFilledGhostLayersCarryMovingBodies) {
           b->set_groups(split_test::block_groups(g, whole, block));
           before = g;
           a->step(), b->step();
-          const std::string what = to_string(pattern) + " " + precision_name(whole) + " C3 rule " +
+          const std::string what = to_string(pattern) + " " + storage_name(whole) + " C3 rule " +
                                    body_boundary_choices().name(rule) + " after " + std::to_string(s + 1) + " steps";
           const BlockExtent all{{0, 0, 0}, {whole.nx, whole.ny, whole.nz}};
           ASSERT_EQ(split_test::bit_differences(split_test::block_from_whole(a->raw_populations(), whole, all),

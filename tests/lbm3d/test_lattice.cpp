@@ -44,10 +44,10 @@ TYPED_TEST_SUITE(Lattice, test::EnabledSpaces, test::SpaceName);
 
 // u_x = U sin(k y) decays as exp(-nu k^2 t), nu = (tau - 1/2)/3, for every tau and precision.
 TYPED_TEST(Lattice, ShearWaveDecaysAtTheViscousRate) {
-  for (const auto precision : {lbm3d::Precision::fp32, lbm3d::Precision::fp64, lbm3d::Precision::fp16s})
+  for (const auto precision : {lbm3d::Storage::fp32, lbm3d::Storage::fp64, lbm3d::Storage::fp16s})
     for (const double tau : {0.6, 0.8, 1.2}) {
       auto p = periodic_box(4, 32, 4, tau, false);
-      lbm3d::set_precision(p, precision);
+      lbm3d::set_storage(p, precision);
       p.init_ux = "0.01 * sin(2 * pi * y / 32)";
       auto flow = lbm3d::make_lbm_flow(this->backend, p);
       const double k = 2 * M_PI / 32, nu = (tau - 0.5) / 3;
@@ -62,7 +62,7 @@ TYPED_TEST(Lattice, ShearWaveDecaysAtTheViscousRate) {
       // 3.6 e-foldings, amplitude 3e-4) that noise is no longer small beside the mode, measured
       // 0.48% off at tau 0.6 and 0.55% at 1.2: 1%.
       const double tol = p.fp16s ? 1e-2 : 5e-3;
-      EXPECT_NEAR(rate / (nu * k * k), 1.0, tol) << "tau " << tau << " " << lbm3d::precision_name(p);
+      EXPECT_NEAR(rate / (nu * k * k), 1.0, tol) << "tau " << tau << " " << lbm3d::storage_name(p);
     }
 }
 
@@ -98,16 +98,16 @@ TYPED_TEST(Lattice, BounceBackChannelIsPoiseuille) {
 // from rest to 2^-11 of itself, which conserves nothing: within 5e-4 (its unit round-off, the
 // tolerance of the cases' mass checks).
 TYPED_TEST(Lattice, ClosedLatticeConservesMass) {
-  for (const auto precision : {lbm3d::Precision::fp64, lbm3d::Precision::fp16s}) {
+  for (const auto precision : {lbm3d::Storage::fp64, lbm3d::Storage::fp16s}) {
     auto p = periodic_box(12, 10, 8, 0.7, true);
-    lbm3d::set_precision(p, precision);
+    lbm3d::set_storage(p, precision);
     p.border[4] = p.border[5] = Border::bounce_back;
     p.init_rho = "1 + 0.01 * cos(2 * pi * x / 12)";
     p.init_uz = "0.02 * sin(2 * pi * y / 10)";
     auto flow = lbm3d::make_lbm_flow(this->backend, p);
     const double m0 = flow->mass();
     for (int s = 0; s < 300; ++s) flow->step();
-    std::printf("%s: relative mass change %.3g\n", lbm3d::precision_name(p).c_str(), flow->mass() / m0 - 1);
+    std::printf("%s: relative mass change %.3g\n", lbm3d::storage_name(p).c_str(), flow->mass() / m0 - 1);
     EXPECT_NEAR(flow->mass() / m0, 1.0, p.fp64 ? 1e-12 : 5e-4);
   }
 }
@@ -254,9 +254,9 @@ TEST(LatticeParams, UnstableParametersAreRejectedUpFront) {
 // vectorising one instantiation differently.
 // Also with binary16 storage: both host spaces run the same line kernels, so the stored values agree.
 TEST(LatticeBackends, SerialAndOpenmpAgree) {
-  for (const auto precision : {lbm3d::Precision::fp32, lbm3d::Precision::fp16s}) {
+  for (const auto precision : {lbm3d::Storage::fp32, lbm3d::Storage::fp16s}) {
     auto p = periodic_box(20, 18, 16, 0.7, false);
-    lbm3d::set_precision(p, precision);
+    lbm3d::set_storage(p, precision);
     p.border[0] = Border::velocity;
     p.border[1] = Border::outflow;
     p.border[2] = p.border[3] = Border::bounce_back;
@@ -273,7 +273,7 @@ TEST(LatticeBackends, SerialAndOpenmpAgree) {
       scale = std::max(scale, std::abs(ma.ux[c]));
     }
     EXPECT_GT(scale, 0.01);  // the inlet flow is there
-    EXPECT_LE(dev, 1e-6) << lbm3d::precision_name(p);
+    EXPECT_LE(dev, 1e-6) << lbm3d::storage_name(p);
   }
 }
 #endif

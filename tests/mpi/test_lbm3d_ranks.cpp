@@ -41,12 +41,12 @@ TEST(LatticeRanks, BlocksHoldTheWholeLatticesPopulations) {
   ASSERT_GT(comm.size(), 1) << "run under mpirun -np N, N > 1";
   for (const auto& c : split_test::split_cases())
     for (const auto& dims : splits(comm.size()))
-      for (const auto precision : {Precision::fp64, Precision::fp32, Precision::fp16s})
+      for (const auto precision : {Storage::fp64, Storage::fp32, Storage::fp16s})
         for (const auto pattern : {Pattern::aa, Pattern::pull})
           for (const bool overlap : {true, false}) {
-            if (!overlap && precision != Precision::fp64) continue;  // the order of work, not the storage
+            if (!overlap && precision != Storage::fp64) continue;  // the order of work, not the storage
             LbmParams p = c.params;
-            set_precision(p, precision);
+            set_storage(p, precision);
             p.pattern = pattern;
             p.block.overlap = overlap;
             auto whole = make_lbm_flow(default_backend(), p);
@@ -54,7 +54,7 @@ TEST(LatticeRanks, BlocksHoldTheWholeLatticesPopulations) {
             const BlockExtent own = own_block(p, dims, comm);
             for (int steps : {1, 4, 7}) {
               while (whole->steps_done() < steps) whole->step(), split->step();
-              const std::string what = c.name + " " + precision_name(p) + " " + to_string(pattern) + " split 1x" +
+              const std::string what = c.name + " " + storage_name(p) + " " + to_string(pattern) + " split 1x" +
                                        std::to_string(dims[1]) + "x" + std::to_string(dims[2]) +
                                        (overlap ? "" : " blocking") + ", rank " + std::to_string(comm.rank()) + ", " +
                                        std::to_string(steps) + " steps";
@@ -79,7 +79,7 @@ TEST(LatticeRanks, BlocksHoldTheWholeLatticesPopulations) {
 TEST(LatticeRanks, EachQueryAfterAnExchangeStepCompletesTheGiveBack) {
   Comm& comm = world();
   LbmParams p = split_test::split_cases().front().params;
-  set_precision(p, Precision::fp64);
+  set_storage(p, Storage::fp64);
   p.pattern = Pattern::aa;
   const std::array<int, 3> dims = splits(comm.size()).front();
   auto fields = [](const Macro& m) {
@@ -123,10 +123,10 @@ TEST(LatticeRanks, MovingBodiesCrossTheBlockBorders) {
   for (const auto& c : split_test::split_cases())
     for (const auto& dims : splits(comm.size()))
       for (const auto rule : {BodyBoundary::ladd, BodyBoundary::paper})
-        for (const auto precision : {Precision::fp64, Precision::fp32})
+        for (const auto precision : {Storage::fp64, Storage::fp32})
           for (const auto pattern : {Pattern::aa, Pattern::pull}) {
             LbmParams p = c.params;
-            set_precision(p, precision);
+            set_storage(p, precision);
             p.pattern = pattern;
             p.body_boundary = rule;
             auto whole = make_lbm_flow(default_backend(), p);
@@ -140,7 +140,7 @@ TEST(LatticeRanks, MovingBodiesCrossTheBlockBorders) {
               split->set_groups(g);
               before = g;
               whole->step(), split->step();
-              const std::string what = c.name + " " + precision_name(p) + " " + to_string(pattern) + " C3 rule " +
+              const std::string what = c.name + " " + storage_name(p) + " " + to_string(pattern) + " C3 rule " +
                                        body_boundary_choices().name(rule) + " split 1x" + std::to_string(dims[1]) +
                                        "x" + std::to_string(dims[2]) + ", rank " + std::to_string(comm.rank()) + ", " +
                                        std::to_string(s + 1) + " steps";

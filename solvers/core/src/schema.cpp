@@ -78,6 +78,7 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 }
 
 std::string suggestion(const Schema& s, const std::string& name) {
+  if (const std::string* now = s.renamed_to(name)) return fmt::format(" (now '{}', with the same values)", *now);
   std::string best;
   size_t best_d = 4;
   for (const auto& k : s.keys()) {
@@ -101,7 +102,19 @@ Schema& Schema::add(Key k) {
 
 Schema& Schema::merge(const Schema& other) {
   for (const auto& k : other.keys_) add(k);
+  renamed_.insert(renamed_.end(), other.renamed_.begin(), other.renamed_.end());
   return *this;
+}
+
+Schema& Schema::renamed(const std::string& old_name, const std::string& new_name) {
+  renamed_.emplace_back(old_name, new_name);
+  return *this;
+}
+
+const std::string* Schema::renamed_to(const std::string& old_name) const {
+  for (const auto& r : renamed_)
+    if (r.first == old_name) return &r.second;
+  return nullptr;
 }
 
 const Schema::Key* Schema::find(const std::string& name) const {

@@ -25,7 +25,7 @@ std::unique_ptr<LbmFlow> make_lbm_flow(Backend backend, const LbmParams& params)
   const double per_cell = (params.pattern == Pattern::aa ? 15 : 30) * pop + 7 * real + 2;
   require_memory(backend, cells * per_cell,
                  fmt::format("{}: the {}x{}x{} lattice ({}, {})", params.source, params.nx, params.ny, params.nz,
-                             precision_name(params), to_string(params.pattern)));
+                             storage_name(params), to_string(params.pattern)));
   check_stability(params);
   return with_backend(backend, [&](auto tag) -> std::unique_ptr<LbmFlow> {
     using Exec = typename decltype(tag)::execution_space;

@@ -21,18 +21,18 @@ const Choices<Pattern>& pattern_choices() {
   return c;
 }
 
-const Choices<Precision>& precision_choices() {
-  static const Choices<Precision> c{{"fp32", Precision::fp32}, {"fp64", Precision::fp64}, {"fp16s", Precision::fp16s}};
+const Choices<Storage>& storage_choices() {
+  static const Choices<Storage> c{{"fp32", Storage::fp32}, {"fp64", Storage::fp64}, {"fp16s", Storage::fp16s}};
   return c;
 }
 
-void set_precision(LbmParams& p, Precision precision) {
-  p.fp64 = precision == Precision::fp64;
-  p.fp16s = precision == Precision::fp16s;
+void set_storage(LbmParams& p, Storage storage) {
+  p.fp64 = storage == Storage::fp64;
+  p.fp16s = storage == Storage::fp16s;
 }
 
-std::string precision_name(const LbmParams& p) {
-  return precision_choices().name(p.fp64 ? Precision::fp64 : p.fp16s ? Precision::fp16s : Precision::fp32);
+std::string storage_name(const LbmParams& p) {
+  return storage_choices().name(p.fp64 ? Storage::fp64 : p.fp16s ? Storage::fp16s : Storage::fp32);
 }
 
 const Choices<bool>& stores_choices() {
@@ -50,8 +50,8 @@ std::string to_string(Border b) { return border_choices().name(b); }
 std::string to_string(Pattern p) { return pattern_choices().name(p); }
 
 Schema& add_storage_keys(Schema& lattice) {
-  return lattice
-      .choice("precision", "fp32", precision_choices().names(),
+  return lattice.renamed("precision", "storage")
+      .choice("storage", "fp32", storage_choices().names(),
               "storage and arithmetic of the populations: fp32, fp64, or fp16s (IEEE binary16 storage of the deviation "
               "from the rest equilibrium, float arithmetic)")
       .choice("pattern", "aa", pattern_choices().names(),
@@ -93,7 +93,7 @@ Schema lbm_schema() {
               "when > 0: check that the kinetic energy decays as exp(-2 nu k^2 t), k = 2 pi / wavelength")
       .number("decay_tolerance", 0.02, 1e-6, 1, "", "allowed relative error of the measured decay rate");
   Schema s;
-  s.object("lattice", lattice, "lattice size and precision")
+  s.object("lattice", lattice, "lattice size and population storage")
       .object("time", time, "time stepping")
       .object("physics", physics, "relaxation, reference density, body force")
       .object("borders", borders, "per-face lattice borders")
@@ -108,7 +108,7 @@ LbmParams lbm_params_from_json(const json& r, const std::string& source) {
   p.nx = r["lattice"]["nx"];
   p.ny = r["lattice"]["ny"];
   p.nz = r["lattice"]["nz"];
-  set_precision(p, precision_choices().parse(r["lattice"]["precision"], "lattice.precision"));
+  set_storage(p, storage_choices().parse(r["lattice"]["storage"], "lattice.storage"));
   p.pattern = pattern_choices().parse(r["lattice"]["pattern"], "lattice.pattern");
   p.streaming_stores = stores_choices().parse(r["lattice"]["stores"], "lattice.stores");
   const double nu = r["physics"]["viscosity"];

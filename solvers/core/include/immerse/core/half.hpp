@@ -1,6 +1,6 @@
 #pragma once
 // IEEE binary16 <-> binary32 conversions, one value at a time (every backend) and in blocks on the
-// host, for populations stored in 16 bits (lattice precision fp16s of the lattice families).
+// host, for populations stored in 16 bits (lattice.storage fp16s of the lattice families).
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <cstring>

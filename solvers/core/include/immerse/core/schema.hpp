@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace immerse {
@@ -49,6 +50,9 @@ class Schema {
 
   // Appends every key of `other` (a solver family's keys after the common case keys).
   Schema& merge(const Schema& other);
+  // A key that was renamed: still unknown, but its message names the new key.
+  Schema& renamed(const std::string& old_name, const std::string& new_name);
+  const std::string* renamed_to(const std::string& old_name) const;
 
   const std::vector<Key>& keys() const { return keys_; }
   const Key* find(const std::string& name) const;
@@ -62,6 +66,7 @@ class Schema {
  private:
   Schema& add(Key k);
   std::vector<Key> keys_;
+  std::vector<std::pair<std::string, std::string>> renamed_;  // old name, new name
 };
 
 // Applies `--set a.b.c=value` to a case document before it is resolved. The value is parsed as JSON

@@ -83,17 +83,17 @@ void check_stability(const LbmParams& p);
 double max_initial_speed(const LbmParams& p);
 // The case-file names of the borders and patterns (lbm3d and lbm3d.jellyfish read them).
 const Choices<Border>& border_choices();
-// The lattice's storage keys (precision, pattern), shared by every family built on this lattice.
+// The lattice's storage keys (storage, pattern), shared by every family built on this lattice.
 Schema& add_storage_keys(Schema& lattice);
 const Choices<Pattern>& pattern_choices();
 // 'ladd' / 'paper' / 'paper_literal': the C3 rule (BodyBoundary).
 const Choices<BodyBoundary>& body_boundary_choices();
-// lattice.precision: 'fp32', 'fp64' or 'fp16s' (binary16 storage, float arithmetic).
-enum class Precision { fp32, fp64, fp16s };
-const Choices<Precision>& precision_choices();
-// Sets p.fp64 and p.fp16s from a lattice.precision value; the name of p's precision.
-void set_precision(LbmParams& p, Precision precision);
-std::string precision_name(const LbmParams& p);
+// lattice.storage: 'fp32', 'fp64' or 'fp16s' (binary16 storage, float arithmetic).
+enum class Storage { fp32, fp64, fp16s };
+const Choices<Storage>& storage_choices();
+// Sets p.fp64 and p.fp16s from a lattice.storage value; the name of p's storage.
+void set_storage(LbmParams& p, Storage storage);
+std::string storage_name(const LbmParams& p);
 // 'cached' / 'streaming' -> whether the pull kernel uses non-temporal stores.
 const Choices<bool>& stores_choices();
 std::string to_string(Border b);
