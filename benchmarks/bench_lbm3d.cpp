@@ -69,7 +69,7 @@ std::unique_ptr<lbm3d::LbmFlow> bench_lattice(Backend backend, lbm3d::Storage pr
   lbm3d::LbmParams p;
   p.nx = p.ny = p.nz = n;
   p.tau = 0.8;
-  lbm3d::set_storage(p, precision);
+  p.storage = precision;
   p.pattern = pattern;
   p.streaming_stores = streaming_stores;
   p.source = "bench_lbm3d";
@@ -94,7 +94,7 @@ void collide_stream(benchmark::State& state, Backend backend, lbm3d::Storage pre
   const double cells = double(n) * n * n;
   state.counters["lattice_updates_per_s"] =
       benchmark::Counter(2 * cells * state.iterations(), benchmark::Counter::kIsRate);
-  const int pop_bytes = p.fp64 ? 8 : p.fp16s ? 2 : 4;
+  const int pop_bytes = p.storage == lbm3d::Storage::fp64 ? 8 : p.storage == lbm3d::Storage::fp32 ? 4 : 2;
   state.SetBytesProcessed(static_cast<std::int64_t>((2 * 15 * pop_bytes + 1) * cells) * 2 * state.iterations());
   state.SetLabel(pattern == lbm3d::Pattern::aa ? "inplace" : "copy");  // AA: one buffer; pull: two
 }
@@ -202,10 +202,11 @@ int main(int argc, char** argv) {
   immerse::bench::Options options;
   options.register_benchmarks = [] {
     for (Backend b : immerse::enabled_backends()) {
-      for (auto precision : {lbm3d::Storage::fp32, lbm3d::Storage::fp64, lbm3d::Storage::fp16s})
+      for (auto precision : {lbm3d::Storage::fp32, lbm3d::Storage::fp64, lbm3d::Storage::fp16s, lbm3d::Storage::fp16c})
         for (int n : kSizes)
           for (auto pattern : {lbm3d::Pattern::aa, lbm3d::Pattern::pull}) {
-            if (precision == lbm3d::Storage::fp16s && pattern == lbm3d::Pattern::pull) continue;  // AA only
+            const bool bits16 = precision == lbm3d::Storage::fp16s || precision == lbm3d::Storage::fp16c;
+            if (bits16 && pattern == lbm3d::Pattern::pull) continue;  // AA only
             const std::string suffix = pattern == lbm3d::Pattern::pull ? "/pull" : "";
             const std::string name = lbm3d::storage_choices().name(precision);
             benchmark::RegisterBenchmark(

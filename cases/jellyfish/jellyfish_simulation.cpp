@@ -58,7 +58,7 @@ JellyfishSimulation::JellyfishSimulation(const json& r, const std::string& sourc
   lattice_.nx = lattice_.ny = lattice_.nz = n;
   lattice_.tau = r["water"]["tau"];
   lattice_.rho0 = r["water"]["rho0"];
-  lbm3d::set_storage(lattice_, lbm3d::storage_choices().parse(r["lattice"]["storage"], "lattice.storage"));
+  lattice_.storage = lbm3d::storage_choices().parse(r["lattice"]["storage"], "lattice.storage");
   lattice_.pattern = lbm3d::pattern_choices().parse(r["lattice"]["pattern"], "lattice.pattern");
   lattice_.source = source;
   lattice_.body_boundary = lbm3d::body_boundary_choices().parse(r["bell"]["boundary"], "bell.boundary");

@@ -95,7 +95,9 @@ std::vector<Check> LatticeSimulation::checks(const json& m) const {
     // FP32 populations carry ~6e-8 relative error each, accumulating like a random walk over the steps
     // (measured 4.3e-5 on lattice_shear_wave). Binary16 rounds each stored deviation to 2^-11 of
     // itself (measured 9.7e-5): 5e-4, binary16's unit round-off, as for the shallow-water lattice.
-    const double tol = params_.fp64 ? 1e-10 : params_.fp16s ? 5e-4 : 1e-4;
+    const double tol = params_.storage == lbm3d::Storage::fp64   ? 1e-10
+                       : params_.storage == lbm3d::Storage::fp32 ? 1e-4
+                                                                 : 5e-4;
     out.push_back(
         {"relative mass drift (closed lattice)", m["mass_drift_rel"], 0.0, tol,
          "mass conservation of BGK with periodic/bounce-back borders; tolerance = round-off of the precision. An "

@@ -136,7 +136,7 @@ PatternPair both_patterns(Backend backend, const LbmParams& p) {
   auto aa_params = p, pull_params = p;
   aa_params.pattern = Pattern::aa;
   pull_params.pattern = Pattern::pull;
-  const double tol = p.fp64 ? 1e-12 : p.fp16s ? 1e-4 : 1e-5;
+  const double tol = p.storage == Storage::fp64 ? 1e-12 : p.storage == Storage::fp32 ? 1e-5 : 1e-4;
   return {make_lbm_flow(backend, aa_params), make_lbm_flow(backend, pull_params), tol};
 }
 LbmParams small_lattice(Storage precision, int nx, const std::array<Border, 6>& border) {
@@ -145,7 +145,7 @@ LbmParams small_lattice(Storage precision, int nx, const std::array<Border, 6>& 
   p.ny = 14;
   p.nz = 12;
   p.tau = 0.7;
-  set_storage(p, precision);
+  p.storage = precision;
   p.source = "test";
   p.border = border;
   return p;
@@ -166,7 +166,7 @@ TYPED_TEST_SUITE(LatticeAaSolver, immerse::test::EnabledSpaces, immerse::test::S
 // in both patterns (every stored post-collision value once); a last-bit difference of the float
 // arithmetic can flip a rounding, 2^-11 of a deviation ~0.03 w_q: 1e-4.
 TYPED_TEST(LatticeAaSolver, SameFieldsAsThePullPattern) {
-  for (const auto precision : {Storage::fp32, Storage::fp64, Storage::fp16s}) {
+  for (const auto precision : {Storage::fp32, Storage::fp64, Storage::fp16s, Storage::fp16c}) {
     const bool fp64 = precision == Storage::fp64;
     LbmParams p = small_lattice(precision, 24,
                                 {Border::velocity, Border::outflow, Border::bounce_back, Border::bounce_back,
@@ -186,7 +186,7 @@ TYPED_TEST(LatticeAaSolver, SameFieldsAsThePullPattern) {
       pull->step();
       EXPECT_LE(max_field_difference(aa->macro(), pull->macro()), tol) << "after step " << s << " " << storage_name(p);
     }
-    EXPECT_NEAR(aa->mass() / pull->mass(), 1.0, fp64 ? 1e-13 : p.fp16s ? 1e-5 : 1e-6);
+    EXPECT_NEAR(aa->mass() / pull->mass(), 1.0, fp64 ? 1e-13 : p.storage == Storage::fp32 ? 1e-6 : 1e-5);
     EXPECT_GT(pull->health().max_speed, 0.02);  // the inlet flow and the body are there
   }
 }
@@ -200,7 +200,7 @@ TYPED_TEST(LatticeAaSolver, SameFieldsAsThePullPattern) {
 // above.
 TYPED_TEST(LatticeAaSolver, SameFieldsWhileTheBodyAccelerates) {
   for (const auto rule : {BodyBoundary::ladd, BodyBoundary::paper, BodyBoundary::paper_literal})
-    for (const auto precision : {Storage::fp32, Storage::fp64, Storage::fp16s}) {
+    for (const auto precision : {Storage::fp32, Storage::fp64, Storage::fp16s, Storage::fp16c}) {
       LbmParams p = small_lattice(precision, 20,
                                   {Border::periodic, Border::periodic, Border::bounce_back, Border::bounce_back,
                                    Border::periodic, Border::periodic});
@@ -220,7 +220,7 @@ TYPED_TEST(LatticeAaSolver, SameFieldsWhileTheBodyAccelerates) {
 // walls, a periodic seam the body crosses, and an inlet and outflow it touches. Without AaRelink the
 // fields were 2.2e-2 apart after step 2 and every step after (FP32). Tolerances as above.
 TYPED_TEST(LatticeAaSolver, SameFieldsWhileTheBodyMoves) {
-  for (const auto precision : {Storage::fp32, Storage::fp64, Storage::fp16s}) {
+  for (const auto precision : {Storage::fp32, Storage::fp64, Storage::fp16s, Storage::fp16c}) {
     LbmParams p = small_lattice(precision, 16,
                                 {Border::velocity, Border::outflow, Border::bounce_back, Border::bounce_back,
                                  Border::periodic, Border::periodic});
@@ -232,7 +232,10 @@ TYPED_TEST(LatticeAaSolver, SameFieldsWhileTheBodyMoves) {
       EXPECT_LE(both.step_with(body_test::cube_body(p, ci, cj, ck, 3, {0.01f, 0.005f * (s % 2), 0.02f})), both.tol)
           << "after step " << s << " " << storage_name(p);
     }
-    EXPECT_NEAR(both.aa->mass() / both.pull->mass(), 1.0, p.fp64 ? 1e-13 : p.fp16s ? 1e-5 : 1e-6);
+    EXPECT_NEAR(both.aa->mass() / both.pull->mass(), 1.0,
+                p.storage == Storage::fp64   ? 1e-13
+                : p.storage == Storage::fp32 ? 1e-6
+                                             : 1e-5);
   }
 }
 

@@ -75,10 +75,10 @@ TYPED_TEST_SUITE(LatticeHalo, test::EnabledSpaces, test::SpaceName);
 // One block of the periodic case, its four y/z ghost layers filled from itself (Comm: this process).
 TYPED_TEST(LatticeHalo, SelfFilledGhostLayersAreThePeriodicLattice) {
   const LbmParams whole_params = split_test::split_cases()[0].params;
-  for (const auto precision : {Storage::fp64, Storage::fp32, Storage::fp16s})
+  for (const auto precision : {Storage::fp64, Storage::fp32, Storage::fp16s, Storage::fp16c})
     for (const auto pattern : {Pattern::aa, Pattern::pull}) {
       LbmParams whole = whole_params;
-      set_storage(whole, precision);
+      whole.storage = precision;
       whole.pattern = pattern;
       whole.force = {1e-5, -2e-5, 1e-5};
       const LbmParams block = split_test::self_ghosted(whole);
@@ -112,10 +112,10 @@ TYPED_TEST(LatticeHalo, SelfFilledGhostLayersAreThePeriodicLattice) {
 TYPED_TEST(LatticeHalo, SelfFilledGhostLayersCarryMovingBodies) {
   const LbmParams whole_params = split_test::split_cases()[0].params;
   for (const auto rule : {BodyBoundary::ladd, BodyBoundary::paper})
-    for (const auto precision : {Storage::fp64, Storage::fp32, Storage::fp16s})
+    for (const auto precision : {Storage::fp64, Storage::fp32, Storage::fp16s, Storage::fp16c})
       for (const auto pattern : {Pattern::aa, Pattern::pull}) {
         LbmParams whole = whole_params;
-        set_storage(whole, precision);
+        whole.storage = precision;
         whole.pattern = pattern;
         whole.body_boundary = rule;
         const LbmParams block = split_test::self_ghosted(whole);

@@ -32,7 +32,7 @@ lbm3d::LbmParams sheets(double tau, BodyBoundary rule) {
   p.nx = p.ny = 2;
   p.nz = kNz;
   p.tau = tau;
-  p.fp64 = true;
+  p.storage = lbm3d::Storage::fp64;
   p.rho0 = kRho0;
   p.body_boundary = rule;
   p.border[4] = p.border[5] = Border::bounce_back;  // behind the sheets; never reached

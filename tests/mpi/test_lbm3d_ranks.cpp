@@ -41,12 +41,12 @@ TEST(LatticeRanks, BlocksHoldTheWholeLatticesPopulations) {
   ASSERT_GT(comm.size(), 1) << "run under mpirun -np N, N > 1";
   for (const auto& c : split_test::split_cases())
     for (const auto& dims : splits(comm.size()))
-      for (const auto precision : {Storage::fp64, Storage::fp32, Storage::fp16s})
+      for (const auto precision : {Storage::fp64, Storage::fp32, Storage::fp16s, Storage::fp16c})
         for (const auto pattern : {Pattern::aa, Pattern::pull})
           for (const bool overlap : {true, false}) {
             if (!overlap && precision != Storage::fp64) continue;  // the order of work, not the storage
             LbmParams p = c.params;
-            set_storage(p, precision);
+            p.storage = precision;
             p.pattern = pattern;
             p.block.overlap = overlap;
             auto whole = make_lbm_flow(default_backend(), p);
@@ -79,7 +79,7 @@ TEST(LatticeRanks, BlocksHoldTheWholeLatticesPopulations) {
 TEST(LatticeRanks, EachQueryAfterAnExchangeStepCompletesTheGiveBack) {
   Comm& comm = world();
   LbmParams p = split_test::split_cases().front().params;
-  set_storage(p, Storage::fp64);
+  p.storage = Storage::fp64;
   p.pattern = Pattern::aa;
   const std::array<int, 3> dims = splits(comm.size()).front();
   auto fields = [](const Macro& m) {
@@ -126,7 +126,7 @@ TEST(LatticeRanks, MovingBodiesCrossTheBlockBorders) {
         for (const auto precision : {Storage::fp64, Storage::fp32})
           for (const auto pattern : {Pattern::aa, Pattern::pull}) {
             LbmParams p = c.params;
-            set_storage(p, precision);
+            p.storage = precision;
             p.pattern = pattern;
             p.body_boundary = rule;
             auto whole = make_lbm_flow(default_backend(), p);
@@ -161,7 +161,7 @@ TEST(LatticeRanks, MovingBodiesCrossTheBlockBorders) {
 TEST(LatticeRanks, EveryRankNamesTheSameUnhealthyCell) {
   Comm& comm = world();
   LbmParams p = split_test::split_cases()[0].params;
-  p.fp64 = true;
+  p.storage = Storage::fp64;
   p.tau = 0.5001;  // tests/lbm3d/cases/user_lattice_blows_up.json's unstable shear, on 12 x 10 x 8
   p.init_ux = "0.29 * sin(2 * pi * y / 10) * (z > 4 ? 1 : -1)";
   p.init_uy = "0.001 * sin(2 * pi * x / 12)";

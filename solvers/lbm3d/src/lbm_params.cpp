@@ -22,18 +22,12 @@ const Choices<Pattern>& pattern_choices() {
 }
 
 const Choices<Storage>& storage_choices() {
-  static const Choices<Storage> c{{"fp32", Storage::fp32}, {"fp64", Storage::fp64}, {"fp16s", Storage::fp16s}};
+  static const Choices<Storage> c{
+      {"fp32", Storage::fp32}, {"fp64", Storage::fp64}, {"fp16s", Storage::fp16s}, {"fp16c", Storage::fp16c}};
   return c;
 }
 
-void set_storage(LbmParams& p, Storage storage) {
-  p.fp64 = storage == Storage::fp64;
-  p.fp16s = storage == Storage::fp16s;
-}
-
-std::string storage_name(const LbmParams& p) {
-  return storage_choices().name(p.fp64 ? Storage::fp64 : p.fp16s ? Storage::fp16s : Storage::fp32);
-}
+std::string storage_name(const LbmParams& p) { return storage_choices().name(p.storage); }
 
 const Choices<bool>& stores_choices() {
   static const Choices<bool> c{{"cached", false}, {"streaming", true}};
@@ -52,8 +46,9 @@ std::string to_string(Pattern p) { return pattern_choices().name(p); }
 Schema& add_storage_keys(Schema& lattice) {
   return lattice.renamed("precision", "storage")
       .choice("storage", "fp32", storage_choices().names(),
-              "storage and arithmetic of the populations: fp32, fp64, or fp16s (IEEE binary16 storage of the deviation "
-              "from the rest equilibrium, float arithmetic)")
+              "how the populations are stored: fp32 or fp64 as computed; fp16s (IEEE binary16) or fp16c "
+              "(FluidX3D's 16-bit format: one bit more precision, deviations below 2 rho0) of the deviation from "
+              "the rest equilibrium, computed in float")
       .choice("pattern", "aa", pattern_choices().names(),
               "population storage: 'aa' = one buffer, collide and stream in place in two alternating steps; "
               "'pull' = two buffers. Same results, moving bodies included (docs/jellyfish.md); 'aa' is faster on CPUs "
@@ -108,7 +103,7 @@ LbmParams lbm_params_from_json(const json& r, const std::string& source) {
   p.nx = r["lattice"]["nx"];
   p.ny = r["lattice"]["ny"];
   p.nz = r["lattice"]["nz"];
-  set_storage(p, storage_choices().parse(r["lattice"]["storage"], "lattice.storage"));
+  p.storage = storage_choices().parse(r["lattice"]["storage"], "lattice.storage");
   p.pattern = pattern_choices().parse(r["lattice"]["pattern"], "lattice.pattern");
   p.streaming_stores = stores_choices().parse(r["lattice"]["stores"], "lattice.stores");
   const double nu = r["physics"]["viscosity"];

@@ -10,6 +10,7 @@
 #include <exception>
 #include <limits>
 #include <memory>
+#include <type_traits>
 
 #include "immerse/core/backend.hpp"
 #include "immerse/core/expression.hpp"
@@ -83,8 +84,9 @@ class LbmSolver final : public LbmFlow {
       lat_.offset[q] = D3Q15::cx(q) + static_cast<long>(p.nx) * (D3Q15::cy(q) + static_cast<long>(p.ny) * D3Q15::cz(q));
       lat_.ref[q] = lat_.rest_feq[q];
     }
-    // Binary16: deviations scaled so that rho0 sits between 2^13 and 2^14 (lbm_storage.hpp).
-    lat_.inv_scale = static_cast<Real>(std::ldexp(1.0, std::ilogb(p.rho0) + 1 - 14));
+    // 16-bit storage: deviations scaled so that rho0 sits between 2^(E-1) and 2^E (lbm_storage.hpp).
+    if constexpr (LbmStore<Pop>::kHalf)
+      lat_.inv_scale = static_cast<Real>(std::ldexp(1.0, std::ilogb(p.rho0) + 1 - LbmStore<Pop>::kScaleExponent));
     lat_.group = group_;
     lat_.ub = ub_;
     streaming_ = have_streaming_stores() && p.streaming_stores;
@@ -425,7 +427,7 @@ class LbmSolver final : public LbmFlow {
   const LbmParams& params() const override { return p_; }
   Backend backend() const override { return backend_of<Exec>(); }
   std::string precision() const override {
-    return LbmStore<Pop>::kHalf ? "fp16s" : sizeof(Real) == 4 ? "fp32" : "fp64";
+    return std::is_same_v<Pop, Fp16c> ? "fp16c" : LbmStore<Pop>::kHalf ? "fp16s" : sizeof(Real) == 4 ? "fp32" : "fp64";
   }
   std::vector<std::pair<std::string, double>> phase_seconds() const override {
     return {timer_.totals_s().begin(), timer_.totals_s().end()};

@@ -65,13 +65,13 @@ struct Lattice {
   // A stored population of slot q as a number, and a number as the value slot q stores.
   KOKKOS_FORCEINLINE_FUNCTION Real load(Pop x, int q) const {
     if constexpr (LbmStore<Pop>::kHalf)
-      return load_shifted_half(x, ref[q], inv_scale);
+      return LbmStore<Pop>::load(x, ref[q], inv_scale);
     else
       return x;
   }
   KOKKOS_FORCEINLINE_FUNCTION Pop enc(Real x, int q) const {
     if constexpr (LbmStore<Pop>::kHalf)
-      return store_shifted_half(x, ref[q], inv_scale);
+      return LbmStore<Pop>::store(x, ref[q], inv_scale);
     else
       return x;
   }

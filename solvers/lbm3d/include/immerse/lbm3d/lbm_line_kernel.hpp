@@ -14,6 +14,7 @@
 // Device spaces do not use this file: they run CollideStream one cell per work item.
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "immerse/core/prefetch.hpp"
 #include "immerse/lbm3d/lbm_half_run.hpp"
@@ -256,15 +257,17 @@ struct CollideStreamLines {
   void water_run(const Pop* const in[15], Pop* const out[15], const int m) const {
     if constexpr (LbmStore<Pop>::kHalf) {
 #if defined(IMMERSE_HALF_SIMD)
-      for (int q = 0; q < 15; ++q) {
-        prefetch_write(in[q] + kHalfAhead);
-        prefetch_write(in[q] + kHalfAhead + 32);
+      if constexpr (std::is_same_v<Pop, std::uint16_t>) {
+        for (int q = 0; q < 15; ++q) {
+          prefetch_write(in[q] + kHalfAhead);
+          prefetch_write(in[q] + kHalfAhead + 32);
+        }
+        if (k.forced)
+          relax_half_run<true>(k.omega, k.force_pref, k.force, k.lat.ref, k.lat.inv_scale, in, out, m);
+        else
+          relax_half_run<false>(k.omega, k.force_pref, k.force, k.lat.ref, k.lat.inv_scale, in, out, m);
+        return;
       }
-      if (k.forced)
-        relax_half_run<true>(k.omega, k.force_pref, k.force, k.lat.ref, k.lat.inv_scale, in, out, m);
-      else
-        relax_half_run<false>(k.omega, k.force_pref, k.force, k.lat.ref, k.lat.inv_scale, in, out, m);
-      return;
 #endif
       alignas(64) Real wide_in[15][kRun], wide_out[15][kRun];
       const Real* win[15];
@@ -273,7 +276,7 @@ struct CollideStreamLines {
       for (int q = 0; q < 15; ++q) {
         prefetch_write(in[q] + kHalfAhead);
         prefetch_write(in[q] + kHalfAhead + 32);
-        widen_halves(in[q], wide_in[q], m, lat.inv_scale, lat.ref[q]);
+        LbmStore<Pop>::widen(in[q], wide_in[q], m, lat.inv_scale, lat.ref[q]);
         win[q] = wide_in[q];
         wout[q] = wide_out[q];
       }
@@ -281,7 +284,7 @@ struct CollideStreamLines {
         vectors<true, false>(win, wout, m);
       else
         vectors<false, false>(win, wout, m);
-      for (int q = 0; q < 15; ++q) narrow_halves(wide_out[q], out[q], m, lat.inv_scale, lat.ref[q]);
+      for (int q = 0; q < 15; ++q) LbmStore<Pop>::narrow(wide_out[q], out[q], m, lat.inv_scale, lat.ref[q]);
     } else {
       stored_run(in, out, m);
     }

@@ -1,6 +1,6 @@
 #pragma once
 // A whole x line of plain water relaxed in one pass of AVX-512 vectors, its two end cells included
-// (host, GCC; FP32 and binary16 storage, 16 cells per vector).
+// (host, GCC; FP32 and 16-bit storage, 16 cells per vector).
 //
 // An end cell differs from the line's other cells only in the few directions that cross its x face
 // (a periodic wrap, a bounce-back, a constant, a result dropped into an open face). LineEnd lists
@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "immerse/core/fp16c.hpp"
 #include "immerse/core/prefetch.hpp"
 #include "immerse/lbm3d/lbm_kernels.hpp"
 #include "immerse/lbm3d/streaming_store.hpp"
@@ -88,31 +89,43 @@ struct LineVector<float> {
   }
 };
 
-template <>
-struct LineVector<std::uint16_t> {  // binary16 deviations (lbm_storage.hpp); masked-off lanes: 0, the rest state
+// The raw lanes of a 16-bit stored type P: deviations (lbm_storage.hpp); masked-off lanes: 0, the rest state.
+template <class P>
+struct LineVector16 {
   using Raw = __m256i;
   static constexpr bool kShifted = true;
-  static Raw load(const std::uint16_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
-  static Raw load(const std::uint16_t* p, __mmask16 m) { return _mm256_maskz_loadu_epi16(m, p); }
-  static Raw with_lane(Raw v, int lane, std::uint16_t x) {
+  static Raw load(const P* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+  static Raw load(const P* p, __mmask16 m) { return _mm256_maskz_loadu_epi16(m, p); }
+  static Raw with_lane(Raw v, int lane, P x) {
     return _mm256_mask_set1_epi16(v, __mmask16(1u << lane), static_cast<short>(x));
   }
+  static void store(P* p, Raw v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+  static void store(P* p, __mmask16 m, Raw v) { _mm256_mask_storeu_epi16(p, m, v); }
+  static P lane(Raw v, int lane) {
+    const __m256i x = _mm256_permutexvar_epi16(_mm256_set1_epi16(static_cast<short>(lane)), v);
+    return static_cast<P>(static_cast<std::uint16_t>(_mm_cvtsi128_si32(_mm256_castsi256_si128(x))));
+  }
+};
+
+template <>
+struct LineVector<std::uint16_t> : LineVector16<std::uint16_t> {  // binary16
   // The zero-masked forms with every lane set: the same instructions, and GCC 12's plain forms pass
   // an undefined vector that -Wuninitialized reports at every use.
   static FloatLanes<64> widen(Raw v) { return FloatLanes<64>(_mm512_maskz_cvtph_ps(__mmask16(0xFFFF), v)); }
   static Raw narrow(FloatLanes<64> x) {
     return _mm512_maskz_cvtps_ph(__mmask16(0xFFFF), x.x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
   }
-  static void store(std::uint16_t* p, Raw v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
-  static void store(std::uint16_t* p, __mmask16 m, Raw v) { _mm256_mask_storeu_epi16(p, m, v); }
-  static std::uint16_t lane(Raw v, int lane) {
-    const __m256i x = _mm256_permutexvar_epi16(_mm256_set1_epi16(static_cast<short>(lane)), v);
-    return static_cast<std::uint16_t>(_mm_cvtsi128_si32(_mm256_castsi256_si128(x)));
-  }
+};
+
+template <>
+struct LineVector<Fp16c> : LineVector16<Fp16c> {  // FluidX3D's format, converted in integer lanes
+  static FloatLanes<64> widen(Raw v) { return FloatLanes<64>(fp16c_to_float16(v)); }
+  static Raw narrow(FloatLanes<64> x) { return float16_to_fp16c(x.x); }
 };
 
 template <class Pop>
-constexpr bool kLineVectors = std::is_same_v<Pop, float> || std::is_same_v<Pop, std::uint16_t>;
+constexpr bool kLineVectors =
+    std::is_same_v<Pop, float> || std::is_same_v<Pop, std::uint16_t> || std::is_same_v<Pop, Fp16c>;
 
 // The vector of cells a0 .. a0 + 15, direction q of cell a from in[q][a], result q to out[q][a].
 // Edge: a vector with an end (first / last: nullptr if not here) or past the line's last cell (mask:

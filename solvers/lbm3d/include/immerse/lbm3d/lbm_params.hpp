@@ -27,6 +27,10 @@ enum class Pattern { aa, pull };
 // - paper_literal: the text read literally: the body cell's population and the own one bounced back,
 //   summed (one population per link per step too many: the mass grows until the run stops).
 enum class BodyBoundary { ladd, paper, paper_literal };
+// How the populations are stored (lattice.storage; lbm_storage.hpp): fp32 and fp64 as computed;
+// fp16s (IEEE binary16) and fp16c (FluidX3D's 16-bit format) hold the deviation from the rest
+// equilibrium, computed in float.
+enum class Storage { fp32, fp64, fp16s, fp16c };
 // Faces in the order x_min, x_max, y_min, y_max, z_min, z_max.
 constexpr const char* kFaceNames[6] = {"x_min", "x_max", "y_min", "y_max", "z_min", "z_max"};
 
@@ -50,9 +54,8 @@ struct LbmBlock {
 
 struct LbmParams {
   int nx = 32, ny = 32, nz = 32;
-  double tau = 0.8;    // BGK relaxation time; nu = (tau - 1/2) / 3
-  bool fp64 = false;   // populations stored and computed in double
-  bool fp16s = false;  // populations stored in binary16 (shifted, lbm_storage.hpp), computed in float
+  double tau = 0.8;  // BGK relaxation time; nu = (tau - 1/2) / 3
+  Storage storage = Storage::fp32;
   Pattern pattern = Pattern::aa;
   // The host (CPU) kernel writes populations with streaming (non-temporal) stores instead of ordinary
   // ones; off by default, measured slower on this machine (streaming_store.hpp). Devices ignore it.
@@ -88,11 +91,8 @@ Schema& add_storage_keys(Schema& lattice);
 const Choices<Pattern>& pattern_choices();
 // 'ladd' / 'paper' / 'paper_literal': the C3 rule (BodyBoundary).
 const Choices<BodyBoundary>& body_boundary_choices();
-// lattice.storage: 'fp32', 'fp64' or 'fp16s' (binary16 storage, float arithmetic).
-enum class Storage { fp32, fp64, fp16s };
+// The names of lattice.storage's values; the name of p's storage.
 const Choices<Storage>& storage_choices();
-// Sets p.fp64 and p.fp16s from a lattice.storage value; the name of p's storage.
-void set_storage(LbmParams& p, Storage storage);
 std::string storage_name(const LbmParams& p);
 // 'cached' / 'streaming' -> whether the pull kernel uses non-temporal stores.
 const Choices<bool>& stores_choices();
