@@ -220,24 +220,33 @@ struct SwStep {
     Lanes force_x() const { return v.load_floats(&k.fx(c)); }
     Lanes force_y() const { return v.load_floats(&k.fy(c)); }
   };
+  // The cells of v from c relaxed from their arrived populations f and stored. One function, not
+  // inlined, for whole rows and single cells alike: the compiler fuses multiplies into additions
+  // differently wherever it inlines the relaxation (the bits of a border row of the whole lattice,
+  // run cell by cell, and of the same row inside a block, run as vectors, drifted apart after a few
+  // hundred steps).
+  template <class Half = V>
+  __attribute__((noinline)) void relax_vector(const int c, const HalfVector v, const Lanes* f) const {
+    relax<true>(c, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8],
+                ToHalves{*this, c, v, Lanes(R(1) / inv_scale)});
+  }
   // One cell through the same vector code, in the first lane (the others at rest): which cells a
   // block's rows run as vectors depends on the split (a periodic border row of the whole lattice is
   // an inner row of a block), and the compiler fuses multiplies into additions differently in
   // vector and scalar code, so every cell goes through the vector code to give the same bits on
-  // one rank or many.
+  // one rank or many. Widening is exact up to the shift's one rounding, in either form.
   template <class Half = V>  // a template: compiled only where called (kHalfVectors)
   void vector_cell(const int i, const int j, const int c) const {
     Lanes f[9];
     for (int a = 0; a < 9; ++a) f[a] = HalfVector::first_lane(pull(i, j, a), ref[a]);
-    relax<false>(c, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8],
-                 ToHalves{*this, c, HalfVector(1), Lanes(R(1) / inv_scale)});
+    relax_vector(c, HalfVector(1), f);
   }
   static constexpr int kAhead = 256;  // halves: prefetch the sources 512 bytes ahead
   template <class Half = V>
   void interior_vectors(const int c0, const int n) const {
     int off[9];  // the source of a: c + off[a]
     for (int a = 0; a < 9; ++a) off[a] = source_offset(a);
-    const Lanes widen(inv_scale), narrow(R(1) / inv_scale);
+    const Lanes widen(inv_scale);
     for (int b = 0; b < n; b += HalfVector::width) {
       const HalfVector v(n - b);
       const int c = c0 + b;
@@ -245,7 +254,7 @@ struct SwStep {
         for (int a = 0; a < 9; ++a) prefetch_read(&f_old(c + off[a] + kAhead, a));
       Lanes f[9];
       for (int a = 0; a < 9; ++a) f[a] = v.load(&f_old(c + off[a], a)) * widen + Lanes(ref[a]);
-      relax<true>(c, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], ToHalves{*this, c, v, narrow});
+      relax_vector(c, v, f);
     }
   }
 #endif
