@@ -1,8 +1,8 @@
 // bench_swlbm: Google Benchmark timings of the floating-bodies paper for every backend.
 //
 //   sw_step/<backend>/<N>            one shallow-water LBM step on an N x N basin (175, 512, 2048)
-//   sw_step_fp32/<backend>/<N>, sw_step_fp16s/<backend>/<N>
-//                                    the same with the populations stored in float / binary16
+//   sw_step_fp32/<backend>/<N>, sw_step_fp16s/<backend>/<N>, sw_step_fp16c/<backend>/<N>
+//                                    the same with the populations stored in float / binary16 / FP16C
 //   fps_objects/<backend>/<column>   one frame of a Table 1 column (forces + Bullet + wetted section
 //                                    + water step), the canned fps_objects case's grid and layout
 //   stream_inplace, stream_copy, stream_triad   bandwidth rows from support/bench_main
@@ -78,7 +78,8 @@ int main(int argc, char** argv) {
       const std::string bn = immerse::to_string(b);
       for (const auto& [prefix, storage] : {std::pair<const char*, swlbm::Storage>{"sw_step/", swlbm::Storage::fp64},
                                             {"sw_step_fp32/", swlbm::Storage::fp32},
-                                            {"sw_step_fp16s/", swlbm::Storage::fp16s}})
+                                            {"sw_step_fp16s/", swlbm::Storage::fp16s},
+                                            {"sw_step_fp16c/", swlbm::Storage::fp16c}})
         for (int n : kSizes)
           benchmark::RegisterBenchmark((prefix + bn + "/" + std::to_string(n)).c_str(), sw_step, b, n, storage)
               ->UseRealTime()

@@ -60,7 +60,7 @@ TEST(ShallowWaterRanks, BlocksGiveTheWholeLatticesFields) {
   Comm& comm = world();
   ASSERT_GT(comm.size(), 1) << "run under mpirun -np N, N > 1";
   for (const auto& c : sw_cases())
-    for (const auto storage : {Storage::fp64, Storage::fp32, Storage::fp16s})
+    for (const auto storage : {Storage::fp64, Storage::fp32, Storage::fp16s, Storage::fp16c})
       for (const bool overlap : {true, false}) {
         if (!overlap && storage != Storage::fp64) continue;  // the blocking order: once is enough
         SwParams p = c.params;

@@ -51,7 +51,7 @@ class SwBlockRows : public test::BackendTest<Exec> {};
 TYPED_TEST_SUITE(SwBlockRows, test::EnabledSpaces, test::SpaceName);
 
 TYPED_TEST(SwBlockRows, SelfFilledGhostRowsAreThePeriodicLattice) {
-  for (const Storage storage : {Storage::fp64, Storage::fp32, Storage::fp16s}) {
+  for (const Storage storage : {Storage::fp64, Storage::fp32, Storage::fp16s, Storage::fp16c}) {
     const SwParams whole = periodic_hump(storage);
     auto a = make_sw_flow(this->backend, whole);
     auto b = make_sw_flow(this->backend, self_ghosted(whole));

@@ -157,7 +157,7 @@ class SwDamBreak : public test::BackendTest<Exec> {};
 TYPED_TEST_SUITE(SwDamBreak, test::EnabledSpaces, test::SpaceName);
 
 TYPED_TEST(SwDamBreak, MatchesStoker) {
-  for (const Storage st : {Storage::fp64, Storage::fp32, Storage::fp16s}) {
+  for (const Storage st : {Storage::fp64, Storage::fp32, Storage::fp16s, Storage::fp16c}) {
     SCOPED_TRACE(to_string(st));
     check_stoker(this->backend, st);
   }
@@ -170,9 +170,9 @@ TYPED_TEST(SwDamBreak, CorrectedCollisionCarriesATranscriticalDamBreak) {
   const double dx = 0.05, critical = 4.0 / 9.0;
   for (const double hr : {0.1, 0.02}) {
     const Stoker exact(1.0, hr, 10.0);
-    for (const Storage st : {Storage::fp64, Storage::fp32, Storage::fp16s}) {
+    for (const Storage st : {Storage::fp64, Storage::fp32, Storage::fp16s, Storage::fp16c}) {
       SCOPED_TRACE(to_string(st) + " h_r " + std::to_string(hr));
-      const bool half = st == Storage::fp16s;
+      const bool half = st == Storage::fp16s, fp16c = st == Storage::fp16c;
       const TranscriticalRun r = run_transcritical(this->backend, st, Collision::corrected, hr);
       ASSERT_TRUE(r.positive) << "the depth went negative";
       // Mean error: the bore and the fan's head and tail, each smeared over a few cells (as in
@@ -184,10 +184,16 @@ TYPED_TEST(SwDamBreak, CorrectedCollisionCarriesATranscriticalDamBreak) {
       // deviations, accumulated over 600 steps) moves them further, by an amount that depends on
       // how the fp32 arithmetic between the stores rounds: 1.5% where multiply-adds are fused
       // [0.67, 0.98% on an x86-64 host with FMA, 1.31% on CUDA], 2% where they are not [1.63% on
-      // the portable x86-64 build, e.g. the sanitizer preset]; velocity 2% [0.36, 1.55%].
+      // the portable x86-64 build, e.g. the sanitizer preset]; velocity 2% [0.36, 1.55%]. FP16C
+      // rounds to 2^-12 of deviations above 2^-14 of its scale (the plateau's, of the order of the
+      // reference depth) but to a fixed step below, and drifts the other way at h_r = 0.02: depth
+      // 2.5% [0.37, 1.77%], velocity 3% [0.34, 2.62%].
       EXPECT_NEAR(r.plateau_h, exact.hm,
-                  (half ? (fused_multiply_adds(this->backend) ? 0.015 : 0.02) : 0.003) * exact.hm);
-      EXPECT_NEAR(r.plateau_u, exact.um, (half ? 0.02 : 0.01) * exact.um);
+                  (fp16c  ? 0.025
+                   : half ? (fused_multiply_adds(this->backend) ? 0.015 : 0.02)
+                          : 0.003) *
+                      exact.hm);
+      EXPECT_NEAR(r.plateau_u, exact.um, (fp16c ? 0.03 : half ? 0.02 : 0.01) * exact.um);
       // The bore: within 4 cells of the exact position [0.5, 3.4 cells behind; fp16s 1.5, 3.4].
       EXPECT_NEAR(r.shock_x, 10.0 + exact.shock_speed * r.t, 4 * dx);
       // The sonic point at the dam site: the viscous fan lags the inviscid one by O(nu), so the

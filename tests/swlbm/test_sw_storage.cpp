@@ -28,7 +28,7 @@ double half_value(std::uint16_t h) {
   return sign * std::ldexp(1 + m / 1024.0, e - 15);
 }
 
-const Storage kStorages[] = {Storage::fp64, Storage::fp32, Storage::fp16s};
+const Storage kStorages[] = {Storage::fp64, Storage::fp32, Storage::fp16s, Storage::fp16c};
 
 // An nx x ny basin of 1 m deep water, v = 10 m/s, walls all round, in storage st.
 SwParams basin(int nx, int ny, Storage st) {
@@ -99,14 +99,16 @@ class SwStorage : public test::BackendTest<Exec> {};
 TYPED_TEST_SUITE(SwStorage, test::EnabledSpaces, test::SpaceName);
 
 // Still water at the reference depth stores zero deviations: a fixed point in every storage, up to
-// the float moment sums (1e-6 m) where the arithmetic is in float.
+// the float moment sums (1e-6 m) where the arithmetic is in float. FP16C stores those sums' tiny
+// deviations to its fixed step below 2^-14 of its scale (6e-8 m here), not to 2^-12 of themselves:
+// 5e-6 m (measured 2.0e-6 after the 200 steps).
 TYPED_TEST(SwStorage, StillWaterStaysStill) {
   for (const Storage st : kStorages) {
     const SwParams p = basin(20, 12, st);
     auto flow = make_sw_flow(this->backend, p);
     for (int n = 0; n < 200; ++n) flow->step();
     const HostFields f = flow->fields();
-    const double tol = st == Storage::fp64 ? 1e-14 : 1e-6;
+    const double tol = st == Storage::fp64 ? 1e-14 : st == Storage::fp16c ? 5e-6 : 1e-6;
     for (size_t c = 0; c < f.h.size(); ++c) {
       ASSERT_NEAR(f.h[c], 1.0, tol) << to_string(st) << " cell " << c;
       ASSERT_NEAR(f.u[c], 0.0, 10 * tol) << to_string(st) << " cell " << c;

@@ -7,10 +7,11 @@
 
 namespace immerse::swlbm {
 
-#define IMMERSE_INSTANTIATE(Exec)        \
-  template class SwSolver<Exec, double>; \
-  template class SwSolver<Exec, float>;  \
-  template class SwSolver<Exec, std::uint16_t>;
+#define IMMERSE_INSTANTIATE(Exec)               \
+  template class SwSolver<Exec, double>;        \
+  template class SwSolver<Exec, float>;         \
+  template class SwSolver<Exec, std::uint16_t>; \
+  template class SwSolver<Exec, Fp16c>;
 IMMERSE_FOR_EACH_BACKEND(IMMERSE_INSTANTIATE)
 #undef IMMERSE_INSTANTIATE
 

@@ -11,7 +11,8 @@ const Choices<Border> kBorders{{"wall", Border::wall},
                                {"inflow", Border::inflow},
                                {"outflow", Border::outflow},
                                {"wave", Border::wave}};
-const Choices<Storage> kStorage{{"fp64", Storage::fp64}, {"fp32", Storage::fp32}, {"fp16s", Storage::fp16s}};
+const Choices<Storage> kStorage{
+    {"fp64", Storage::fp64}, {"fp32", Storage::fp32}, {"fp16s", Storage::fp16s}, {"fp16c", Storage::fp16c}};
 const Choices<Collision> kCollision{{"bgk", Collision::bgk}, {"corrected", Collision::corrected}};
 
 }  // namespace
@@ -25,6 +26,10 @@ VolumeTolerance volume_roundoff_tolerance(Storage s) {
       return {1e-5, "lattice.storage fp32: float rounding of the stored deviations, measured <= 2.3e-6"};
     case Storage::fp16s:
       return {5e-4, "lattice.storage fp16s: binary16's unit round-off 2^-11, measured <= 1.1e-4"};
+    case Storage::fp16c:
+      return {5e-4,
+              "lattice.storage fp16c: FP16C's unit round-off 2^-12 (a fixed step below 2^-14 of its scale), "
+              "measured <= 1.6e-4"};
     default:
       return {1e-10, "double round-off"};
   }
@@ -68,8 +73,9 @@ Schema sw_schema() {
       .object("wave", wave, "wave maker H(x,t) = A |sin(2 pi (x + c t) / L)|^n (paper eq. 10) on 'wave' borders");
   Schema lattice;
   lattice.choice("storage", "fp64", kStorage.names(),
-                 "population storage: fp64 (double); fp32 or fp16s (IEEE half): the deviation from the still-water "
-                 "equilibrium at the mean initial depth, arithmetic in float");
+                 "population storage: fp64 (double); fp32, fp16s (IEEE half) or fp16c (FluidX3D's 16-bit format: one "
+                 "bit more precision, deviations below 2 depths): the deviation from the still-water equilibrium at "
+                 "the mean initial depth, arithmetic in float");
   Schema stab;
   stab.number("velocity_scale", 0, 0, 1e6, "m/s",
               "largest expected flow speed for the up-front lattice checks (0: from the initial/inflow formulas)")

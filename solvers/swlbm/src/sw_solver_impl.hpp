@@ -97,10 +97,12 @@ SwSolver<Exec, V>::SwSolver(const SwParams& p)
   Kokkos::deep_copy(uy_, hv);
   // The reduced formats store deviations from the still-water equilibrium at the mean initial depth;
   // binary16's scale puts that depth between 2^13 and 2^14 (a power of two: scaling is exact), so a
-  // deviation of 4 to 8 depths still fits below its largest finite value, 65504.
+  // deviation of 4 to 8 depths still fits below its largest finite value, 65504; FP16C's between
+  // 1/2 and 1, below its largest, 2 (sw_storage.hpp).
   ref_depth_ = sum / (static_cast<double>(p.nx) * whole_ny) > 0 ? sum / (static_cast<double>(p.nx) * whole_ny) : 1.0;
   for (int a = 0; a < 9; ++a) ref_[a] = sw_equilibrium(a, ref_depth_, 0, 0, p.g, p.lattice_speed());
-  inv_scale_ = std::ldexp(1.0, std::ilogb(ref_depth_) + 1 - 14);
+  if constexpr (std::is_same_v<V, std::uint16_t> || std::is_same_v<V, Fp16c>)
+    inv_scale_ = std::ldexp(1.0, std::ilogb(ref_depth_) + 1 - SwStore<V>::kScaleExponent);
   // The equilibrium populations of the initial fields.
   SwInitEquilibrium<device, V> k{f_[0], h_, ux_, uy_, p.g, p.lattice_speed()};
   if constexpr (!std::is_same_v<V, double>)

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "immerse/core/fp16c.hpp"
 #include "immerse/core/simd_lanes.hpp"
 
 namespace immerse {
@@ -26,9 +27,9 @@ using FloatLanes = Lanes<float, Bytes>;
 
 // One vector of binary16 cells, widened to floats on load and narrowed on store, for the n cells
 // that are there (n >= width: a whole vector). Missing lanes load zeros (the rest state) and are not
-// stored. load_floats / store_floats: the same cells of a float array (a lattice's fields).
-// first_lane(x, others): x in the first lane, others in the rest (not a broadcast, whose operations
-// the compiler would turn into scalar ones).
+// stored. The AVX-512 form also loads and stores FP16C (fp16c.hpp). load_floats / store_floats: the same cells of a
+// float array (a lattice's fields). first_lane(x, others): x in the first lane, others in the rest (not a broadcast,
+// whose operations the compiler would turn into scalar ones).
 #if defined(IMMERSE_HALF_AVX512)
 struct HalfVector {  // 16 cells; the tail is masked
   static constexpr int width = 16;
@@ -39,6 +40,9 @@ struct HalfVector {  // 16 cells; the tail is masked
   void store(std::uint16_t* p, Lanes x) const {
     _mm256_mask_storeu_epi16(p, mask, _mm512_maskz_cvtps_ph(mask, x.x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
   }
+  // FluidX3D's 16-bit format (fp16c.hpp), converted in integer lanes; missing lanes load zeros.
+  Lanes load(const Fp16c* p) const { return fp16c_to_float16(_mm256_maskz_loadu_epi16(mask, p)); }
+  void store(Fp16c* p, Lanes x) const { _mm256_mask_storeu_epi16(p, mask, float16_to_fp16c(x.x)); }
   Lanes load_floats(const float* p) const { return _mm512_maskz_loadu_ps(mask, p); }
   static Lanes first_lane(float x, float others) {
     return _mm512_mask_broadcastss_ps(_mm512_set1_ps(others), __mmask16(1), _mm_set_ss(x));

@@ -19,10 +19,10 @@ using immerse::HalfVector;
 // the relaxation constants as CollideStream holds them. The widened halves are the deviations
 // bgk_collide relaxes with the lattice's shift (BgkShift), so no population is shifted and scaled
 // on its way in or out: two vector operations less per population.
-template <bool Forced>
+// Half: std::uint16_t (binary16) or, with AVX-512, Fp16c.
+template <bool Forced, class Half>
 inline void relax_half_run(const float omega, const float pref, const float force[3], const float ref[15],
-                           const float inv_scale, const std::uint16_t* const in[15], std::uint16_t* const out[15],
-                           const int m) {
+                           const float inv_scale, const Half* const in[15], Half* const out[15], const int m) {
   using L = HalfVector::Lanes;
   const BgkShift<L> shift{L(inv_scale), L(ref[0]), L(ref[1]), L(ref[7])};  // rest, face, corner shifts
   const BgkCoefficients<L> c{L(omega), L(pref), L(force[0]), L(force[1]), L(force[2]), shift};

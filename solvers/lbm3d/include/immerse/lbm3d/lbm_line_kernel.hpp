@@ -257,7 +257,12 @@ struct CollideStreamLines {
   void water_run(const Pop* const in[15], Pop* const out[15], const int m) const {
     if constexpr (LbmStore<Pop>::kHalf) {
 #if defined(IMMERSE_HALF_SIMD)
-      if constexpr (std::is_same_v<Pop, std::uint16_t>) {
+#if defined(IMMERSE_HALF_AVX512)
+      constexpr bool kVectorRun = true;  // binary16 and FP16C
+#else
+      constexpr bool kVectorRun = std::is_same_v<Pop, std::uint16_t>;
+#endif
+      if constexpr (kVectorRun) {
         for (int q = 0; q < 15; ++q) {
           prefetch_write(in[q] + kHalfAhead);
           prefetch_write(in[q] + kHalfAhead + 32);

@@ -140,7 +140,7 @@ struct SwStep {
 #if defined(IMMERSE_HALF_SIMD)
         k.interior_vectors(row + 1, nx - 2);
 #endif
-      } else if constexpr (std::is_same_v<V, std::uint16_t>) {
+      } else if constexpr (std::is_same_v<V, std::uint16_t> || std::is_same_v<V, Fp16c>) {
         for (int i = 1; i < nx - 1; i += kBlock) k.interior_block(row + i, (nx - 1 - i) < kBlock ? nx - 1 - i : kBlock);
       } else {
 #if defined(_OPENMP) && !defined(__CUDA_ARCH__)
@@ -173,7 +173,7 @@ struct SwStep {
     KOKKOS_FORCEINLINE_FUNCTION void operator()(int a, R x) const { out[a * kBlock + b] = x; }
   };
 
-  // Host only, binary16: n <= kBlock interior cells from c0. The 9 incoming streams (each a
+  // Host only, 16-bit storage: n <= kBlock interior cells from c0. The 9 incoming streams (each a
   // contiguous run of the source column, shifted by the direction) are widened into floats, the
   // cells relaxed in a vectorised loop into a float block, and the block narrowed into f_new.
   static constexpr int kBlock = 64;
@@ -181,7 +181,7 @@ struct SwStep {
     alignas(64) R in[9 * kBlock], out[9 * kBlock];
     int off[9];  // the source of a: c + off[a]
     for (int a = 0; a < 9; ++a) off[a] = source_offset(a);
-    for (int a = 0; a < 9; ++a) widen_halves(&f_old(c0 + off[a], a), in + a * kBlock, n, inv_scale, ref[a]);
+    for (int a = 0; a < 9; ++a) SwStore<V>::widen(&f_old(c0 + off[a], a), in + a * kBlock, n, inv_scale, ref[a]);
 #if defined(_OPENMP)
 #pragma omp simd
 #endif
@@ -189,18 +189,25 @@ struct SwStep {
       relax<true>(c0 + b, in[b], in[kBlock + b], in[2 * kBlock + b], in[3 * kBlock + b], in[4 * kBlock + b],
                   in[5 * kBlock + b], in[6 * kBlock + b], in[7 * kBlock + b], in[8 * kBlock + b],
                   ToBlock{{*this, c0 + b}, out, b});
-    for (int a = 0; a < 9; ++a) narrow_halves(out + a * kBlock, &f_new(c0, a), n, inv_scale, ref[a]);
+    for (int a = 0; a < 9; ++a) SwStore<V>::narrow(out + a * kBlock, &f_new(c0, a), n, inv_scale, ref[a]);
   }
 
-  // Host only, binary16 with the BGK collision: n interior cells from c0 in vectors of cells
+  // Host only, 16-bit storage with the BGK collision: n interior cells from c0 in vectors of cells
   // (half_vector.hpp), each of the 9 incoming streams widened in registers (deviation * scale +
   // shift, exact: the scale is a power of two), relaxed by the same relax as every other path, and
   // narrowed into f_new, with no float block in L1 between. The stream's widening and narrowing
   // through blocks cost as much as the relaxation: the block path ran at about half the float
   // storage's rate in cache.
+  // FP16C's lanes are converted in AVX-512 integer lanes only (half_vector.hpp).
+  static constexpr bool kVectorFormat =
+#if defined(IMMERSE_HALF_AVX512)
+      std::is_same_v<V, std::uint16_t> || std::is_same_v<V, Fp16c>;
+#else
+      std::is_same_v<V, std::uint16_t>;
+#endif
   static constexpr bool kHalfVectors =
 #if defined(IMMERSE_HALF_SIMD)
-      std::is_same_v<V, std::uint16_t> && !Corrected;
+      kVectorFormat && !Corrected;
 #else
       false;
 #endif

@@ -15,8 +15,8 @@ namespace immerse::swlbm {
 enum class Border { wall, periodic, inflow, outflow, wave };
 
 // How the populations are stored (sw_storage.hpp): double; or deviations from the still-water
-// equilibrium in float or IEEE binary16 (arithmetic in float).
-enum class Storage { fp64, fp32, fp16s };
+// equilibrium in float, IEEE binary16 or FluidX3D's 16-bit format (arithmetic in float).
+enum class Storage { fp64, fp32, fp16s, fp16c };
 
 // The collision: Zhou's BGK as printed (bgk), or BGK with the equilibrium's second moment corrected
 // so that the viscous stress is nu h (grad u + grad u^T + div u I) (corrected, sw_kernels.hpp). BGK's

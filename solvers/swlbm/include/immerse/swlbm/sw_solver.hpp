@@ -19,7 +19,7 @@
 
 namespace immerse::swlbm {
 
-// Calls f(V{}) with the stored value type of storage s: double, float or std::uint16_t.
+// Calls f(V{}) with the stored value type of storage s: double, float, std::uint16_t or Fp16c.
 template <class F>
 decltype(auto) with_storage(Storage s, F&& f) {
   switch (s) {
@@ -27,6 +27,8 @@ decltype(auto) with_storage(Storage s, F&& f) {
       return f(float{});
     case Storage::fp16s:
       return f(std::uint16_t{});
+    case Storage::fp16c:
+      return f(Fp16c{});
     default:
       return f(double{});
   }
@@ -34,7 +36,10 @@ decltype(auto) with_storage(Storage s, F&& f) {
 
 template <class V>
 constexpr Storage storage_of() {
-  return std::is_same_v<V, double> ? Storage::fp64 : std::is_same_v<V, float> ? Storage::fp32 : Storage::fp16s;
+  return std::is_same_v<V, double>          ? Storage::fp64
+         : std::is_same_v<V, float>         ? Storage::fp32
+         : std::is_same_v<V, std::uint16_t> ? Storage::fp16s
+                                            : Storage::fp16c;
 }
 
 template <class Exec, class V = double>

@@ -5,10 +5,13 @@
 // not with the depth), with the arithmetic in float. fp16s is IEEE binary16, the deviation scaled
 // by a power of two that puts the reference depth between 2^13 and 2^14: 11 significant bits, and
 // overflow (an infinite depth the health check names) past 4 to 8 reference depths of deviation.
+// fp16c is FluidX3D's format (core/fp16c.hpp), the deviation scaled to put the reference depth
+// between 1/2 and 1: 12 significant bits, saturating (no infinity) past 2 to 4 reference depths.
 // Each policy converts one stored value to the arithmetic type and back (round to nearest even).
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
+#include "immerse/core/fp16c.hpp"
 #include "immerse/core/half.hpp"
 
 namespace immerse::swlbm {
@@ -34,11 +37,37 @@ struct SwStore<float> {
 template <>
 struct SwStore<std::uint16_t> {
   using real = float;
+  static constexpr int kScaleExponent = 14;  // the reference depth between 2^13 and 2^14
   KOKKOS_FORCEINLINE_FUNCTION static real load(std::uint16_t x, real ref, real inv_scale) {
     return load_shifted_half(x, ref, inv_scale);
   }
   KOKKOS_FORCEINLINE_FUNCTION static std::uint16_t store(real x, real ref, real inv_scale) {
     return store_shifted_half(x, ref, inv_scale);
+  }
+  // Host blocks of n values (SwStep::interior_block).
+  static void widen(const std::uint16_t* src, real* dst, int n, real inv_scale, real ref) {
+    widen_halves(src, dst, n, inv_scale, ref);
+  }
+  static void narrow(const real* src, std::uint16_t* dst, int n, real inv_scale, real ref) {
+    narrow_halves(src, dst, n, inv_scale, ref);
+  }
+};
+
+template <>
+struct SwStore<Fp16c> {
+  using real = float;
+  static constexpr int kScaleExponent = 0;  // the reference depth between 1/2 and 1
+  KOKKOS_FORCEINLINE_FUNCTION static real load(Fp16c x, real ref, real inv_scale) {
+    return load_shifted_fp16c(x, ref, inv_scale);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION static Fp16c store(real x, real ref, real inv_scale) {
+    return store_shifted_fp16c(x, ref, inv_scale);
+  }
+  static void widen(const Fp16c* src, real* dst, int n, real inv_scale, real ref) {
+    widen_fp16c(src, dst, n, inv_scale, ref);
+  }
+  static void narrow(const real* src, Fp16c* dst, int n, real inv_scale, real ref) {
+    narrow_fp16c(src, dst, n, inv_scale, ref);
   }
 };
 
