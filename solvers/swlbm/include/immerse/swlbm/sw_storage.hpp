@@ -11,8 +11,7 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
-#include "immerse/core/fp16c.hpp"
-#include "immerse/core/half.hpp"
+#include "immerse/core/shifted16.hpp"
 
 namespace immerse::swlbm {
 
@@ -34,41 +33,15 @@ struct SwStore<float> {
   KOKKOS_FORCEINLINE_FUNCTION static float store(real x, real ref, real) { return x - ref; }
 };
 
+// The 16-bit formats (core/shifted16.hpp), with the arithmetic in float.
 template <>
-struct SwStore<std::uint16_t> {
+struct SwStore<std::uint16_t> : Shifted16<std::uint16_t> {
   using real = float;
-  static constexpr int kScaleExponent = 14;  // the reference depth between 2^13 and 2^14
-  KOKKOS_FORCEINLINE_FUNCTION static real load(std::uint16_t x, real ref, real inv_scale) {
-    return load_shifted_half(x, ref, inv_scale);
-  }
-  KOKKOS_FORCEINLINE_FUNCTION static std::uint16_t store(real x, real ref, real inv_scale) {
-    return store_shifted_half(x, ref, inv_scale);
-  }
-  // Host blocks of n values (SwStep::interior_block).
-  static void widen(const std::uint16_t* src, real* dst, int n, real inv_scale, real ref) {
-    widen_halves(src, dst, n, inv_scale, ref);
-  }
-  static void narrow(const real* src, std::uint16_t* dst, int n, real inv_scale, real ref) {
-    narrow_halves(src, dst, n, inv_scale, ref);
-  }
 };
 
 template <>
-struct SwStore<Fp16c> {
+struct SwStore<Fp16c> : Shifted16<Fp16c> {
   using real = float;
-  static constexpr int kScaleExponent = 0;  // the reference depth between 1/2 and 1
-  KOKKOS_FORCEINLINE_FUNCTION static real load(Fp16c x, real ref, real inv_scale) {
-    return load_shifted_fp16c(x, ref, inv_scale);
-  }
-  KOKKOS_FORCEINLINE_FUNCTION static Fp16c store(real x, real ref, real inv_scale) {
-    return store_shifted_fp16c(x, ref, inv_scale);
-  }
-  static void widen(const Fp16c* src, real* dst, int n, real inv_scale, real ref) {
-    widen_fp16c(src, dst, n, inv_scale, ref);
-  }
-  static void narrow(const real* src, Fp16c* dst, int n, real inv_scale, real ref) {
-    narrow_fp16c(src, dst, n, inv_scale, ref);
-  }
 };
 
 }  // namespace immerse::swlbm
