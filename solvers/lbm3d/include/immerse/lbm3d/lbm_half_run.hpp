@@ -5,7 +5,8 @@
 // the lattice's shift, on a float lane type), and narrows its 15 results with vcvtps2ph, with no
 // float blocks in L1 between (lbm_line_kernel.hpp's water_run otherwise widens and narrows whole runs). The last
 // cells are one partial vector (AVX-512: masked; AVX2: through an 8-cell buffer). All 15 loads of a
-// vector come before its stores, so in place (the AA pattern) stays safe.
+// vector come before its stores, so in place (the AA pattern) stays safe. FP16C (fp16c.hpp) runs
+// here too on AVX-512 hosts, converted in integer lanes.
 #include "immerse/core/half_vector.hpp"
 #if defined(IMMERSE_HALF_SIMD)
 #include "immerse/lbm3d/lbm_kernels.hpp"

@@ -252,8 +252,9 @@ struct CollideStreamLines {
   // Populations stored in binary16: on AVX-512 and AVX2 + F16C hosts the conversions run inside the
   // hand-vectorised cell loop (lbm_half_run.hpp: on AVX-512, 1.5x the FP32 kernel at 256^3, where
   // widening whole runs into L1 float blocks and narrowing them back ran at 0.97x); elsewhere
-  // through those blocks (GCC 12 does not vectorise the conversion in the cell loop itself). All 15
-  // inputs of a cell are read before its outputs are written, so in place stays safe.
+  // through those blocks (GCC 12 does not vectorise the conversion in the cell loop itself). FP16C
+  // likewise, in the vector loop on AVX-512 hosts only. All 15 inputs of a cell are read before its
+  // outputs are written, so in place stays safe.
   void water_run(const Pop* const in[15], Pop* const out[15], const int m) const {
     if constexpr (LbmStore<Pop>::kHalf) {
 #if defined(IMMERSE_HALF_SIMD)
