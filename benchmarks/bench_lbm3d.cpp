@@ -94,7 +94,7 @@ void collide_stream(benchmark::State& state, Backend backend, lbm3d::Storage pre
   const double cells = double(n) * n * n;
   state.counters["lattice_updates_per_s"] =
       benchmark::Counter(2 * cells * state.iterations(), benchmark::Counter::kIsRate);
-  const int pop_bytes = p.storage == lbm3d::Storage::fp64 ? 8 : p.storage == lbm3d::Storage::fp32 ? 4 : 2;
+  const int pop_bytes = lbm3d::population_bytes(p.storage);
   state.SetBytesProcessed(static_cast<std::int64_t>((2 * 15 * pop_bytes + 1) * cells) * 2 * state.iterations());
   state.SetLabel(pattern == lbm3d::Pattern::aa ? "inplace" : "copy");  // AA: one buffer; pull: two
 }

@@ -51,7 +51,7 @@ void sw_step(benchmark::State& state, Backend backend, int n, swlbm::Storage sto
   if (!flow->status().healthy) state.SkipWithError("unhealthy water after the timed steps");
   const double cells = double(n) * n * state.iterations();
   state.counters["lattice_updates_per_s"] = benchmark::Counter(cells, benchmark::Counter::kIsRate);
-  const int pop_bytes = storage == swlbm::Storage::fp64 ? 8 : storage == swlbm::Storage::fp32 ? 4 : 2;
+  const int pop_bytes = swlbm::population_bytes(storage);
   const int field_bytes = storage == swlbm::Storage::fp64 ? 8 : 4;
   state.SetBytesProcessed(std::int64_t(18 * pop_bytes + 5 * field_bytes) * n * n * state.iterations());
   state.SetLabel("copy");  // populations read from f_old, written to f_new

@@ -22,7 +22,7 @@ std::unique_ptr<LbmFlow> make_lbm_flow(Backend backend, const LbmParams& params)
   // Populations (one buffer in place with AA, two with pull), the body velocity and macroscopic
   // fields (7 reals) and two group bytes per cell.
   const double cells = double(params.nx) * params.ny * params.nz, real = params.storage == Storage::fp64 ? 8 : 4;
-  const double pop = params.storage == Storage::fp16s || params.storage == Storage::fp16c ? 2 : real;
+  const double pop = population_bytes(params.storage);
   const double per_cell = (params.pattern == Pattern::aa ? 15 : 30) * pop + 7 * real + 2;
   require_memory(backend, cells * per_cell,
                  fmt::format("{}: the {}x{}x{} lattice ({}, {})", params.source, params.nx, params.ny, params.nz,

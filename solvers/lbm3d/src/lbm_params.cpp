@@ -29,6 +29,8 @@ const Choices<Storage>& storage_choices() {
 
 std::string storage_name(const LbmParams& p) { return storage_choices().name(p.storage); }
 
+int population_bytes(const Storage s) { return s == Storage::fp64 ? 8 : s == Storage::fp32 ? 4 : 2; }
+
 const Choices<bool>& stores_choices() {
   static const Choices<bool> c{{"cached", false}, {"streaming", true}};
   return c;

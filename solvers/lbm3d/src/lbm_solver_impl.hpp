@@ -85,8 +85,7 @@ class LbmSolver final : public LbmFlow {
       lat_.ref[q] = lat_.rest_feq[q];
     }
     // 16-bit storage: deviations scaled so that rho0 sits between 2^(E-1) and 2^E (lbm_storage.hpp).
-    if constexpr (LbmStore<Pop>::kHalf)
-      lat_.inv_scale = static_cast<Real>(std::ldexp(1.0, std::ilogb(p.rho0) + 1 - LbmStore<Pop>::kScaleExponent));
+    if constexpr (LbmStore<Pop>::kHalf) lat_.inv_scale = static_cast<Real>(shifted16_inv_scale<Pop>(p.rho0));
     lat_.group = group_;
     lat_.ub = ub_;
     streaming_ = have_streaming_stores() && p.streaming_stores;
@@ -426,9 +425,7 @@ class LbmSolver final : public LbmFlow {
   long steps_done() const override { return steps_; }
   const LbmParams& params() const override { return p_; }
   Backend backend() const override { return backend_of<Exec>(); }
-  std::string precision() const override {
-    return std::is_same_v<Pop, Fp16c> ? "fp16c" : LbmStore<Pop>::kHalf ? "fp16s" : sizeof(Real) == 4 ? "fp32" : "fp64";
-  }
+  std::string precision() const override { return storage_name(p_); }  // make_lbm_flow picks Pop from it
   std::vector<std::pair<std::string, double>> phase_seconds() const override {
     return {timer_.totals_s().begin(), timer_.totals_s().end()};
   }

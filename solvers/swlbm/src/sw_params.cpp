@@ -18,6 +18,7 @@ const Choices<Collision> kCollision{{"bgk", Collision::bgk}, {"corrected", Colli
 }  // namespace
 
 std::string to_string(Storage s) { return kStorage.name(s); }
+int population_bytes(const Storage s) { return s == Storage::fp64 ? 8 : s == Storage::fp32 ? 4 : 2; }
 std::string to_string(Collision c) { return kCollision.name(c); }
 
 VolumeTolerance volume_roundoff_tolerance(Storage s) {

@@ -101,8 +101,7 @@ SwSolver<Exec, V>::SwSolver(const SwParams& p)
   // 1/2 and 1, below its largest, 2 (sw_storage.hpp).
   ref_depth_ = sum / (static_cast<double>(p.nx) * whole_ny) > 0 ? sum / (static_cast<double>(p.nx) * whole_ny) : 1.0;
   for (int a = 0; a < 9; ++a) ref_[a] = sw_equilibrium(a, ref_depth_, 0, 0, p.g, p.lattice_speed());
-  if constexpr (std::is_same_v<V, std::uint16_t> || std::is_same_v<V, Fp16c>)
-    inv_scale_ = std::ldexp(1.0, std::ilogb(ref_depth_) + 1 - SwStore<V>::kScaleExponent);
+  if constexpr (kShifted16<V>) inv_scale_ = shifted16_inv_scale<V>(ref_depth_);
   // The equilibrium populations of the initial fields.
   SwInitEquilibrium<device, V> k{f_[0], h_, ux_, uy_, p.g, p.lattice_speed()};
   if constexpr (!std::is_same_v<V, double>)

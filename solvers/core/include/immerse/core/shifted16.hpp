@@ -6,7 +6,9 @@
 // the still-water depth) sits between 2^(E-1) and 2^E of the format, leaving binary16 a factor 4
 // to 8 below its largest value (65504) and FP16C a factor 2 to 4 (below 2).
 #include <Kokkos_Core.hpp>
+#include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "immerse/core/fp16c.hpp"
 #include "immerse/core/half.hpp"
@@ -15,6 +17,16 @@ namespace immerse {
 
 template <class H>
 struct Shifted16;
+
+// Whether T is one of the two 16-bit formats.
+template <class T>
+inline constexpr bool kShifted16 = std::is_same_v<T, std::uint16_t> || std::is_same_v<T, Fp16c>;
+
+// 1 / the scale that puts `reference` between 2^(E-1) and 2^E of format H (a power of two).
+template <class H>
+double shifted16_inv_scale(double reference) {
+  return std::ldexp(1.0, std::ilogb(reference) + 1 - Shifted16<H>::kScaleExponent);
+}
 
 template <>
 struct Shifted16<std::uint16_t> {

@@ -26,8 +26,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "immerse/core/fp16c.hpp"
 #include "immerse/core/prefetch.hpp"
+#include "immerse/core/shifted16.hpp"
 #include "immerse/lbm3d/lbm_kernels.hpp"
 #include "immerse/lbm3d/streaming_store.hpp"
 
@@ -124,8 +124,7 @@ struct LineVector<Fp16c> : LineVector16<Fp16c> {  // FluidX3D's format, converte
 };
 
 template <class Pop>
-constexpr bool kLineVectors =
-    std::is_same_v<Pop, float> || std::is_same_v<Pop, std::uint16_t> || std::is_same_v<Pop, Fp16c>;
+constexpr bool kLineVectors = std::is_same_v<Pop, float> || kShifted16<Pop>;
 
 // The vector of cells a0 .. a0 + 15, direction q of cell a from in[q][a], result q to out[q][a].
 // Edge: a vector with an end (first / last: nullptr if not here) or past the line's last cell (mask:

@@ -91,9 +91,10 @@ Schema& add_storage_keys(Schema& lattice);
 const Choices<Pattern>& pattern_choices();
 // 'ladd' / 'paper' / 'paper_literal': the C3 rule (BodyBoundary).
 const Choices<BodyBoundary>& body_boundary_choices();
-// The names of lattice.storage's values; the name of p's storage.
+// The names of lattice.storage's values; the name of p's storage; the bytes one population takes.
 const Choices<Storage>& storage_choices();
 std::string storage_name(const LbmParams& p);
+int population_bytes(Storage s);
 // 'cached' / 'streaming' -> whether the pull kernel uses non-temporal stores.
 const Choices<bool>& stores_choices();
 std::string to_string(Border b);

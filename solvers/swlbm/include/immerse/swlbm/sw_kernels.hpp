@@ -140,7 +140,7 @@ struct SwStep {
 #if defined(IMMERSE_HALF_SIMD)
         k.interior_vectors(row + 1, nx - 2);
 #endif
-      } else if constexpr (std::is_same_v<V, std::uint16_t> || std::is_same_v<V, Fp16c>) {
+      } else if constexpr (kShifted16<V>) {
         for (int i = 1; i < nx - 1; i += kBlock) k.interior_block(row + i, (nx - 1 - i) < kBlock ? nx - 1 - i : kBlock);
       } else {
 #if defined(_OPENMP) && !defined(__CUDA_ARCH__)
@@ -201,7 +201,7 @@ struct SwStep {
   // FP16C's lanes are converted in AVX-512 integer lanes only (half_vector.hpp).
   static constexpr bool kVectorFormat =
 #if defined(IMMERSE_HALF_AVX512)
-      std::is_same_v<V, std::uint16_t> || std::is_same_v<V, Fp16c>;
+      kShifted16<V>;
 #else
       std::is_same_v<V, std::uint16_t>;
 #endif

@@ -73,6 +73,8 @@ struct SwParams {
 Schema sw_schema();
 SwParams sw_params_from_json(const json& resolved, const std::string& source);
 std::string to_string(Storage s);
+// The bytes one population takes in storage s.
+int population_bytes(Storage s);
 std::string to_string(Collision c);
 // The relative change of sum h a run without sources may show from rounding alone, and why: the
 // tolerance of the volume conservation checks. fp64: 1e-10 (double round-off); fp32: 1e-5 and fp16s:
