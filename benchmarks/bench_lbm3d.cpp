@@ -15,7 +15,9 @@
 //   collide_paired/<backend>/256               the FP32 and fp16s AA steps at 256^3 and the in-place
 //                                              bandwidth sweep, timed in turn for 10 rounds: the
 //                                              kernel's targets as ratios within a round (counters
-//                                              fp32_of_inplace, fp16s_over_fp32: median, min, max)
+//                                              fp32_of_inplace, fp16s_over_fp32: median, min, max),
+//                                              and the cores' rate of each round (core_GFLOPs: fp16s
+//                                              is held by arithmetic, FP32 by memory)
 //   jellyfish_frame/<backend>/<cells per edge> one frame of the jellyfish case (body, groups, lattice)
 //   stream15/<backend>/<pull|pull_nt|in_place>/128
 //                                              the ceiling for collide_stream's memory traffic: per
@@ -115,10 +117,11 @@ void collide_paired(benchmark::State& state, Backend backend, int n) {
     for (int s = 0; s < 4; ++s) f.step();
     return 4 * cells / std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
-  std::vector<double> bw, r32, r16, fraction, speedup;
+  std::vector<double> bw, core, r32, r16, fraction, speedup;
   for (auto _ : state)
     for (int r = 0; r < kPairedRounds; ++r) {
       bw.push_back(immerse::bench::inplace_bandwidth(backend, 4));
+      core.push_back(immerse::bench::core_flops(backend));
       r32.push_back(rate(*fp32));
       r16.push_back(rate(*fp16s));
       fraction.push_back(r32.back() * 121 / bw.back());
@@ -127,6 +130,9 @@ void collide_paired(benchmark::State& state, Backend backend, int n) {
   if (!fp32->health().ok || !fp16s->health().ok) state.SkipWithError("unhealthy lattice after the timed steps");
   state.counters["rounds"] = double(bw.size());
   state.counters["inplace_GBps"] = immerse::median(bw) / 1e9;
+  state.counters["core_GFLOPs"] = immerse::median(core) / 1e9;
+  state.counters["core_GFLOPs_min"] = *std::min_element(core.begin(), core.end()) / 1e9;
+  state.counters["core_GFLOPs_max"] = *std::max_element(core.begin(), core.end()) / 1e9;
   state.counters["fp32_MLUPS"] = immerse::median(r32) / 1e6;
   state.counters["fp16s_MLUPS"] = immerse::median(r16) / 1e6;
   state.counters["fp32_of_inplace"] = immerse::median(fraction);

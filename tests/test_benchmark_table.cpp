@@ -120,7 +120,9 @@ TEST(BenchmarkTable, FlagsANoisyRun) {
   after["others_cpu_pct"] = 2.0;
   std::string md = benchmark_table("bench_x", {{"context", context()}, {"benchmarks", {before, after}}});
   EXPECT_NE(md.find("**Noisy run**"), std::string::npos) << md;
-  EXPECT_NE(md.find("openmp 50.00 -> 35.00 GB/s (-30%); other processes used 2.0% of the CPU time"), std::string::npos)
+  EXPECT_NE(md.find("openmp 50.00 -> 35.00 GB/s (-30%); the cores' multiply-add rate: not measured; other processes "
+                    "used 2.0% of the CPU time"),
+            std::string::npos)
       << md;
   after["bytes_per_second"] = 49e9;
   after["others_cpu_pct"] = 25.0;
@@ -130,6 +132,28 @@ TEST(BenchmarkTable, FlagsANoisyRun) {
   after["others_cpu_pct"] = 1.0;
   md = benchmark_table("bench_x", {{"context", context()}, {"benchmarks", {before, after}}});
   EXPECT_NE(md.find("Quiet run"), std::string::npos) << md;
+}
+
+// A kernel held by arithmetic follows the cores' rate, not the bandwidth: a run whose core_fma rate
+// moved by more than 20% is flagged though its bandwidth held (this VM's vector throughput halved for
+// minutes while its memory did not), and the core rows show their rate.
+TEST(BenchmarkTable, FlagsACoreRateDrift) {
+  const json bw_before = bench("stream_inplace/openmp/before/real_time", 5, 100e9);
+  const json bw_after = bench("stream_inplace/openmp/real_time", 5, 104e9);
+  json core_before = bench("core_fma/openmp/before/real_time", 4.5);
+  core_before["flops_per_s"] = 440e9;
+  json core_after = bench("core_fma/openmp/real_time", 7.0);
+  core_after["flops_per_s"] = 290e9;
+  std::string md = benchmark_table(
+      "bench_x", {{"context", context()}, {"benchmarks", {bw_before, core_before, bw_after, core_after}}});
+  EXPECT_NE(md.find("**Noisy run**"), std::string::npos) << md;
+  EXPECT_NE(md.find("the cores' multiply-add rate: openmp 440.00 -> 290.00 GFLOP/s (-34%)"), std::string::npos) << md;
+  EXPECT_NE(md.find("| core_fma/openmp/before/real_time | 4.5 | 440.0 GFLOP/s |"), std::string::npos) << md;
+  core_after["flops_per_s"] = 420e9;
+  md = benchmark_table("bench_x",
+                       {{"context", context()}, {"benchmarks", {bw_before, core_before, bw_after, core_after}}});
+  EXPECT_NE(md.find("Quiet run"), std::string::npos) << md;
+  EXPECT_TRUE(!immerse::reports::noisy_run({{"benchmarks", {bw_before, core_before, bw_after, core_after}}}));
 }
 
 // A program without STREAM rows (bench_langevin): no fractions, and the triad line says so instead of

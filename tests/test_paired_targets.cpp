@@ -1,5 +1,6 @@
 // The jellyfish section's table of the kernel's targets (jellyfish_section.cpp, paired_targets):
-// bench_lbm3d's collide_paired rows, one per backend, each ratio with its range over the rounds.
+// bench_lbm3d's collide_paired rows, one per backend, each ratio and the cores' rate with its range
+// over the rounds.
 #include <gtest/gtest.h>
 
 #include "immerse/reports/report.hpp"
@@ -21,7 +22,10 @@ json paired_row(const std::string& backend, double fraction, double speedup) {
           {"fp32_of_inplace_max", fraction + 0.05},
           {"fp16s_over_fp32", speedup},
           {"fp16s_over_fp32_min", speedup - 0.2},
-          {"fp16s_over_fp32_max", speedup + 0.3}};
+          {"fp16s_over_fp32_max", speedup + 0.3},
+          {"core_GFLOPs", 420.0},
+          {"core_GFLOPs_min", 250.0},
+          {"core_GFLOPs_max", 440.0}};
 }
 
 }  // namespace
@@ -33,9 +37,11 @@ TEST(PairedTargets, OneRowPerBackendWithTheRangeOfTheRounds) {
                                      paired_row("serial", 0.85, 1.07),
                                      paired_row("openmp", 0.83, 1.18)}}};
   const std::string md = jellyfish_section(ctx);
-  EXPECT_NE(md.find("| serial | 10 | 100.0 | 700 | 0.85 (0.75-0.90) | 770 | 1.07 (0.87-1.37) |"), std::string::npos)
+  EXPECT_NE(md.find("| serial | 10 | 100.0 | 420 (250-440) | 700 | 0.85 (0.75-0.90) | 770 | 1.07 (0.87-1.37) |"),
+            std::string::npos)
       << md;
-  EXPECT_NE(md.find("| openmp | 10 | 100.0 | 700 | 0.83 (0.73-0.88) | 770 | 1.18 (0.98-1.48) |"), std::string::npos)
+  EXPECT_NE(md.find("| openmp | 10 | 100.0 | 420 (250-440) | 700 | 0.83 (0.73-0.88) | 770 | 1.18 (0.98-1.48) |"),
+            std::string::npos)
       << md;
 }
 

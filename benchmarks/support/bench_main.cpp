@@ -174,6 +174,52 @@ void record_machine(benchmark::State& state) {
   if (load >= 0) state.counters["loadavg_1m"] = load;
 }
 
+// --- the cores' arithmetic rate, written once over the execution space ----------------------------
+
+// A memory-bound kernel follows the bandwidth rows, but one held by arithmetic (fp16s at 256^3 on a
+// CPU, whose conversions and collision fill the vector pipes) follows the cores' own rate, which a
+// VM may lose to its host's other guests: on this project's 2-core VM a core's vector throughput
+// halved for minutes at a time while the memory bandwidth stayed. The core_fma rows measure it:
+// kCoreChains independent multiply-add chains per work item, in registers (on AVX-512: 8 vectors,
+// enough to keep two FMA pipes busy at a latency of 4), one work item per thread of the space.
+constexpr int kCoreChains = 128;
+constexpr double kCoreFlopsPerSweep = 2e9;
+
+template <class Exec>
+struct CoreFma {
+  Kokkos::View<float*, typename Exec::memory_space> out;
+  int reps;
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    float acc[kCoreChains];
+    for (int c = 0; c < kCoreChains; ++c) acc[c] = 1e-3f * float(c + i);
+    for (int r = 0; r < reps; ++r)
+      for (int c = 0; c < kCoreChains; ++c) acc[c] = acc[c] * 0.999999f + 1e-7f;
+    float sum = 0;
+    for (int c = 0; c < kCoreChains; ++c) sum += acc[c];
+    out(i) = sum;  // used: the chains cannot be dropped
+  }
+  static CoreFma make() {
+    const int items = Exec().concurrency();
+    const double reps = kCoreFlopsPerSweep / (2.0 * kCoreChains * items);
+    return {Kokkos::View<float*, typename Exec::memory_space>("core_fma", items), std::max(1, int(reps))};
+  }
+  double flops() const { return 2.0 * kCoreChains * double(reps) * double(out.extent(0)); }
+  void sweep() const {
+    Kokkos::parallel_for("bench::core_fma", Kokkos::RangePolicy<Exec>(0, int(out.extent(0))), *this);
+    Exec().fence();
+  }
+};
+
+template <class Exec>
+void core_fma(benchmark::State& state) {
+  const auto k = CoreFma<Exec>::make();
+  k.sweep();  // warm-up
+  for (auto _ : state) k.sweep();
+  state.counters["flops_per_s"] =
+      benchmark::Counter(k.flops() * double(state.iterations()), benchmark::Counter::kIsRate);
+  record_machine(state);
+}
+
 template <class Exec>
 void stream_copy(benchmark::State& state) {
   auto& x = StreamArrays<Exec>::get(2);
@@ -213,8 +259,8 @@ void stream_inplace(benchmark::State& state) {
   record_machine(state);
 }
 
-// Registers the bandwidth rows of every enabled backend: name/<backend> + suffix.
-void register_bandwidth(const std::vector<std::string>& kernels, const std::string& suffix) {
+// Registers the machine's rows (bandwidth, core_fma) of every enabled backend: name/<backend> + suffix.
+void register_machine_rows(const std::vector<std::string>& kernels, const std::string& suffix) {
   for (Backend b : immerse::enabled_backends()) {
     const std::string backend = immerse::to_string(b);
     immerse::with_backend(b, [&](auto tag) {
@@ -223,6 +269,7 @@ void register_bandwidth(const std::vector<std::string>& kernels, const std::stri
         void (*f)(benchmark::State&) = kernel == "stream_copy"     ? stream_copy<Exec>
                                        : kernel == "stream_memcpy" ? stream_memcpy<Exec>
                                        : kernel == "stream_triad"  ? stream_triad<Exec>
+                                       : kernel == "core_fma"      ? core_fma<Exec>
                                                                    : stream_inplace<Exec>;
         benchmark::RegisterBenchmark((kernel + "/" + backend + suffix).c_str(), f)
             ->UseRealTime()
@@ -288,6 +335,16 @@ std::unique_ptr<benchmark::BenchmarkReporter> make_display_reporter(const std::s
 
 }  // namespace
 
+double core_flops(immerse::Backend backend) {
+  return immerse::with_backend(backend, [](auto tag) {
+    const auto k = CoreFma<typename decltype(tag)::execution_space>::make();
+    k.sweep();  // warm-up
+    const auto t0 = std::chrono::steady_clock::now();
+    k.sweep();
+    return k.flops() / std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  });
+}
+
 double inplace_bandwidth(immerse::Backend backend, int passes) {
   return immerse::with_backend(backend, [passes](auto tag) {
     using Exec = typename decltype(tag)::execution_space;
@@ -319,12 +376,14 @@ int run(int argc, char** argv, const Options& options) {
   benchmark::AddCustomContext("kokkos_concurrency", std::to_string(Kokkos::DefaultExecutionSpace().concurrency()));
   benchmark::AddCustomContext("stream_array_mib", std::to_string(stream_length() * 8 >> 20));
 
-  // Benchmarks run in the order registered: the in-place bandwidth before the program's kernels and
-  // every pattern after them, so the report can tell a table whose bandwidth moved during the run.
+  // Benchmarks run in the order registered: the in-place bandwidth and the cores' rate before the
+  // program's kernels, every pattern and the cores' rate again after them, so the report can tell a
+  // table whose machine changed during the run.
   g_start = CpuTimes::now();
-  if (options.with_stream) register_bandwidth({"stream_inplace"}, "/before");
+  if (options.with_stream) register_machine_rows({"stream_inplace", "core_fma"}, "/before");
   if (options.register_benchmarks) options.register_benchmarks();
-  if (options.with_stream) register_bandwidth({"stream_copy", "stream_memcpy", "stream_triad", "stream_inplace"}, "");
+  if (options.with_stream)
+    register_machine_rows({"stream_copy", "stream_memcpy", "stream_triad", "stream_inplace", "core_fma"}, "");
 
   RecordingReporter reporter(make_display_reporter(format));
   benchmark::RunSpecifiedBenchmarks(&reporter);

@@ -9,7 +9,9 @@
 // "stream_inplace/<backend>/before" first (read an array and write it back: the AA pattern), then the
 // program's kernels, then "stream_copy/<backend>" (read one array, write another),
 // "stream_memcpy/<backend>" (the same bytes through the runtime's own copy; it counts for the copy and
-// the in-place pattern), "stream_triad/<backend>" and "stream_inplace/<backend>". Each carries
+// the in-place pattern), "stream_triad/<backend>" and "stream_inplace/<backend>". The cores' arithmetic
+// rate likewise: "core_fma/<backend>/before" and "core_fma/<backend>" (flops_per_s, single-precision
+// multiply-adds in registers: what a compute-bound kernel follows). Each carries
 // others_cpu_pct (the share of the machine's CPU time other processes used since the program started)
 // and loadavg_1m. A kernel declares its pattern with state.SetLabel("inplace") or SetLabel("copy");
 // unlabelled kernels are compared with the triad. Byte counts follow STREAM (no write-allocate).
@@ -34,5 +36,9 @@ int run(int argc, char** argv, const Options& options);
 // Bytes per second of `passes` sweeps of the stream_inplace row's kernel over its array on `backend`
 // (after one warm-up sweep): for a benchmark that times its kernels beside the bandwidth, in turn.
 double inplace_bandwidth(immerse::Backend backend, int passes);
+
+// Floating-point operations per second of one sweep of the core_fma rows' kernel on `backend` (after
+// a warm-up sweep): for a benchmark whose ratios depend on the cores' rate, timed beside it.
+double core_flops(immerse::Backend backend);
 
 }  // namespace immerse::bench

@@ -62,8 +62,9 @@ std::map<std::pair<std::string, std::string>, Measured> bandwidths(const json& o
   return m;
 }
 
-// The run's noise: the in-place bandwidth's change from before to after the kernels, per backend,
-// and the share of the CPU time other processes took (the largest others_cpu_pct of the rows).
+// The run's noise: the in-place bandwidth's and the cores' rate's change from before to after the
+// kernels, per backend, and the share of the CPU time other processes took (the largest
+// others_cpu_pct of the rows).
 constexpr double kDriftLimit = 0.2, kBusyPercent = 10;
 // A kernel measured above 1.1x its pattern's bandwidth cannot be streaming from memory, unless one
 // iteration moves more than any last-level cache holds (256 MiB; the bench programs' iterations are
@@ -82,23 +83,50 @@ bool drifted(const Measured& m) {
   return m.before > 0 && m.after > 0 && std::abs(m.after / m.before - 1) > kDriftLimit;
 }
 
-std::string noise_note(const json& out, const std::map<std::pair<std::string, std::string>, Measured>& bw) {
-  std::string drifts;
-  for (const auto& [key, m] : bw) {
-    if (key.second != "inplace" || m.before <= 0 || m.after <= 0) continue;
-    drifts += fmt::format("{}{} {:.2f} -> {:.2f} GB/s ({:+.0f}%)", drifts.empty() ? "" : ", ", key.first,
-                          m.before / 1e9, m.after / 1e9, 100 * (m.after / m.before - 1));
+// The cores' arithmetic rate per backend (core_fma rows, flops_per_s), before and after the kernels:
+// a kernel held by arithmetic follows it as a memory-bound one follows the bandwidth.
+std::map<std::string, Measured> core_rates(const json& out) {
+  std::map<std::string, Measured> m;
+  for (const auto& b : out["benchmarks"]) {
+    const std::string name = b.value("name", "");
+    if (name.rfind("core_fma/", 0) != 0 || !b.contains("flops_per_s") || b.value("run_type", "") == "aggregate")
+      continue;
+    Measured& to = m[backend_of_name(name)];
+    (name.find("/before") != std::string::npos ? to.before : to.after) = b["flops_per_s"].get<double>();
   }
+  return m;
+}
+
+// "backend a -> b unit (+x%), ..." (values in 1e9 per second) over the backends measured before and
+// after the kernels; empty if none.
+std::string drift_list(const std::vector<std::pair<std::string, Measured>>& by_backend, const char* unit) {
+  std::string list;
+  for (const auto& [backend, m] : by_backend) {
+    if (m.before <= 0 || m.after <= 0) continue;
+    list += fmt::format("{}{} {:.2f} -> {:.2f} {} ({:+.0f}%)", list.empty() ? "" : ", ", backend, m.before / 1e9,
+                        m.after / 1e9, unit, 100 * (m.after / m.before - 1));
+  }
+  return list;
+}
+
+std::string noise_note(const json& out, const std::map<std::pair<std::string, std::string>, Measured>& bw) {
+  std::vector<std::pair<std::string, Measured>> inplace;
+  for (const auto& [key, m] : bw)
+    if (key.second == "inplace") inplace.emplace_back(key.first, m);
+  const auto core = core_rates(out);
+  const std::string drifts = drift_list(inplace, "GB/s");
+  const std::string cores = drift_list({core.begin(), core.end()}, "GFLOP/s");
   const double others = others_cpu_percent(out);
   const bool noisy = noisy_run(out);
-  if (drifts.empty() && others < 0) return "";
-  const std::string facts =
-      fmt::format("in-place bandwidth before and after the kernels: {}; other processes used {} of the CPU time",
-                  drifts.empty() ? "not measured" : drifts,
-                  others < 0 ? std::string("an unknown share") : fmt::format("{:.1f}%", others));
+  if (drifts.empty() && cores.empty() && others < 0) return "";
+  const std::string facts = fmt::format(
+      "in-place bandwidth before and after the kernels: {}; the cores' multiply-add rate: {}; other processes "
+      "used {} of the CPU time",
+      drifts.empty() ? "not measured" : drifts, cores.empty() ? "not measured" : cores,
+      others < 0 ? std::string("an unknown share") : fmt::format("{:.1f}%", others));
   return noisy ? fmt::format(
-                     "**Noisy run** (bandwidth moved by more than {:.0f}% or others used more than {:.0f}%): "
-                     "{}. Ratios in this table are unreliable; rerun on a quiet machine.\n\n",
+                     "**Noisy run** (bandwidth or the cores' rate moved by more than {:.0f}%, or others used more "
+                     "than {:.0f}%): {}. Ratios in this table are unreliable; rerun on a quiet machine.\n\n",
                      100 * kDriftLimit, kBusyPercent, facts)
                : fmt::format("Quiet run: {}.\n\n", facts);
 }
@@ -108,14 +136,23 @@ std::string noise_note(const json& out, const std::map<std::pair<std::string, st
 bool noisy_run(const json& out) {
   for (const auto& [key, m] : bandwidths(out))
     if (key.second == "inplace" && drifted(m)) return true;
+  for (const auto& [backend, m] : core_rates(out))
+    if (drifted(m)) return true;
   return others_cpu_percent(out) > kBusyPercent;
 }
 
 namespace {
 
-// Throughput counters a benchmark may carry, shown in millions per second.
-const std::vector<std::pair<std::string, std::string>> kRateCounters = {
-    {"cells_per_s", "Mcells/s"}, {"lattice_updates_per_s", "MLUPS"}, {"bodies_per_s", "M bodies/s"}};
+// Throughput counters a benchmark may carry: the counter, its unit, and what one of that unit is.
+struct RateCounter {
+  const char* key;
+  const char* unit;
+  double scale;
+};
+const std::vector<RateCounter> kRateCounters = {{"cells_per_s", "Mcells/s", 1e6},
+                                                {"lattice_updates_per_s", "MLUPS", 1e6},
+                                                {"bodies_per_s", "M bodies/s", 1e6},
+                                                {"flops_per_s", "GFLOP/s", 1e9}};
 
 }  // namespace
 
@@ -151,8 +188,8 @@ std::string benchmark_table(const std::string& program, const json& out) {
     const double ceiling =
         bandwidth_row(b["name"]).pattern.empty() && measured != bw.end() ? measured->second.best() : 0.0;
     std::string rate, other;
-    for (const auto& [key, unit] : kRateCounters)
-      if (b.contains(key)) rate = fmt::format("{:.1f} {}", b[key].get<double>() / 1e6, unit);
+    for (const auto& r : kRateCounters)
+      if (b.contains(r.key)) rate = fmt::format("{:.1f} {}", b[r.key].get<double>() / r.scale, r.unit);
     static const std::vector<std::string> kStandard = {"name",
                                                        "run_name",
                                                        "run_type",
@@ -174,7 +211,7 @@ std::string benchmark_table(const std::string& program, const json& out) {
       const json& value = item.value();
       const bool known =
           std::find(kStandard.begin(), kStandard.end(), key) != kStandard.end() ||
-          std::any_of(kRateCounters.begin(), kRateCounters.end(), [&](const auto& r) { return r.first == key; });
+          std::any_of(kRateCounters.begin(), kRateCounters.end(), [&](const auto& r) { return key == r.key; });
       if (!known && value.is_number())
         other += fmt::format("{}{} {:.4g}", other.empty() ? "" : ", ", key, value.get<double>());
     }

@@ -109,11 +109,14 @@ std::string paired_targets(const json& out) {
     if (name.rfind(prefix, 0) != 0 || !b.contains("fp32_of_inplace")) continue;
     const std::string backend = name.substr(prefix.size(), name.find('/', prefix.size()) - prefix.size());
     auto c = [&](const char* key) { return b.contains(key) ? b[key].get<double>() : NAN; };
-    rows +=
-        fmt::format("| {} | {:.0f} | {:.1f} | {:.0f} | {:.2f} ({:.2f}-{:.2f}) | {:.0f} | {:.2f} ({:.2f}-{:.2f}) |\n",
-                    backend, c("rounds"), c("inplace_GBps"), c("fp32_MLUPS"), c("fp32_of_inplace"),
-                    c("fp32_of_inplace_min"), c("fp32_of_inplace_max"), c("fp16s_MLUPS"), c("fp16s_over_fp32"),
-                    c("fp16s_over_fp32_min"), c("fp16s_over_fp32_max"));
+    const std::string core = b.contains("core_GFLOPs") ? fmt::format("{:.0f} ({:.0f}-{:.0f})", c("core_GFLOPs"),
+                                                                     c("core_GFLOPs_min"), c("core_GFLOPs_max"))
+                                                       : "";
+    rows += fmt::format(
+        "| {} | {:.0f} | {:.1f} | {} | {:.0f} | {:.2f} ({:.2f}-{:.2f}) | {:.0f} | {:.2f} ({:.2f}-{:.2f}) |\n", backend,
+        c("rounds"), c("inplace_GBps"), core, c("fp32_MLUPS"), c("fp32_of_inplace"), c("fp32_of_inplace_min"),
+        c("fp32_of_inplace_max"), c("fp16s_MLUPS"), c("fp16s_over_fp32"), c("fp16s_over_fp32_min"),
+        c("fp16s_over_fp32_max"));
   }
   if (rows.empty()) return "";
   return "The kernel's targets at 256^3 (`collide_paired`): the FP32 and fp16s AA steps and the in-place sweep "
@@ -121,10 +124,12 @@ std::string paired_targets(const json& out) {
          "round in parentheses (single rows of the table above ran up to a minute apart). Targets: FP32 at >= 0.9 "
          "of the in-place bandwidth with every thread (openmp), >= 0.8 on one (serial); fp16s >= 1.4x FP32. "
          "fp16s moves half the bytes but on CPUs its rate is held mostly by its arithmetic (its binary16 "
-         "conversions), so its gain over FP32 grows as the bandwidth each core gets shrinks: compare the ratio "
-         "with the in-place column.\n\n"
-         "| backend | rounds | in-place GB/s | FP32 MLUPS | FP32 x 121 B / in-place | fp16s MLUPS | fp16s / FP32 "
-         "|\n|---|---|---|---|---|---|---|\n" +
+         "conversions), so its gain over FP32 grows as the bandwidth each core gets shrinks and as the cores' own "
+         "rate grows: compare the ratio with the in-place column and with the cores' single-precision "
+         "multiply-add rate measured in the same rounds (a VM's cores may lose their rate to its host's other "
+         "guests while its memory keeps its bandwidth).\n\n"
+         "| backend | rounds | in-place GB/s | cores' GFLOP/s | FP32 MLUPS | FP32 x 121 B / in-place | fp16s MLUPS | "
+         "fp16s / FP32 |\n|---|---|---|---|---|---|---|---|\n" +
          rows + "\n";
 }
 

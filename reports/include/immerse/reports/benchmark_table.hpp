@@ -4,8 +4,9 @@
 // bandwidth of the memory pattern the kernel uses (its label: "inplace", "copy"; else the triad),
 // measured by the same program on the same backend (the second element of the benchmark's name,
 // e.g. collide_stream/openmp/...). Kernels above 1.1x that bandwidth are marked cache-resident; a
-// run whose in-place bandwidth moved by more than 20% between before and after the kernels, or
-// where other processes took more than 10% of the CPU time, is flagged as noisy.
+// run whose in-place bandwidth or cores' multiply-add rate (core_fma rows) moved by more than 20%
+// between before and after the kernels, or where other processes took more than 10% of the CPU
+// time, is flagged as noisy.
 #include <nlohmann/json.hpp>
 
 #include <map>
@@ -21,8 +22,9 @@ std::string kernel_pattern(const nlohmann::json& row);
 // not run.
 double pattern_bandwidth(const nlohmann::json& out, const nlohmann::json& row);
 
-// Whether a bench program's run was noisy: its in-place bandwidth moved by more than 20 % from
-// before to after the kernels, or other processes took more than 10 % of the CPU time.
+// Whether a bench program's run was noisy: its in-place bandwidth or its cores' multiply-add rate
+// moved by more than 20 % from before to after the kernels, or other processes took more than 10 %
+// of the CPU time.
 bool noisy_run(const nlohmann::json& out);
 
 // With --benchmark_repetitions=N Google Benchmark writes N rows per benchmark and its aggregates
