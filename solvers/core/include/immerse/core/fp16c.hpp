@@ -13,35 +13,50 @@ namespace immerse {
 
 enum class Fp16c : std::uint16_t {};
 
+// The conversions' constants, shared by the one-value and the 16-lane forms.
+namespace fp16c_bits {
+constexpr float kWiden = 5.192296858534828e+33f;        // 2^112: a float's exponent bias less FP16C's
+constexpr std::uint32_t kMagnitude = 0x7fffffffu;       // a float's bits less its sign
+constexpr std::uint32_t kRebias = 0x38000000u;          // 112 << 23: subtracted from a normal's float bits
+constexpr std::uint32_t kBelowHalf = 0x7ffu;            // added with the kept lowest bit: round to nearest even
+constexpr std::uint32_t kSmallestNormal = 0x38800000u;  // 2^-14 as float bits
+constexpr float kSubnormalAdder = 0.25f;                // its float ulp is the subnormal step 2^-25
+constexpr std::uint32_t kSubnormalBits = 0x3e800000u;   // 0.25f as bits: the adder taken back off
+constexpr std::uint32_t kLargest = 0x7fffu;             // the largest magnitude (2 - 2^-11)
+constexpr std::uint32_t kSign = 0x8000u;
+}  // namespace fp16c_bits
+
 // The 15 bits of exponent and mantissa placed in a float's exponent and mantissa at the same
 // distance from its binary point make a float 2^-112 times the value (a float subnormal where the
 // exponent is 0); the product by 2^112 is then exact. Needs subnormal floats not flushed to zero.
 KOKKOS_FORCEINLINE_FUNCTION float fp16c_to_float(Fp16c h) {
+  using namespace fp16c_bits;
   const std::uint32_t x = static_cast<std::uint16_t>(h);
-  const std::uint32_t bits = ((x & 0x7fffu) << 12) | ((x & 0x8000u) << 16);
+  const std::uint32_t bits = ((x & kLargest) << 12) | ((x & kSign) << 16);
   float f;
   std::memcpy(&f, &bits, 4);
-  return f * 5.192296858534828e+33f;  // 2^112
+  return f * kWiden;
 }
 
 // Both roundings are computed and one selected, without branches: deviations near zero fall on
 // either side of 2^-14 from cell to cell, and mispredicted branches made the shallow-water step,
 // which converts value by value, 12x slower than binary16's.
 KOKKOS_FORCEINLINE_FUNCTION Fp16c float_to_fp16c(float v) {
+  using namespace fp16c_bits;
   std::uint32_t bits;
   std::memcpy(&bits, &v, 4);
-  const std::uint32_t sign = (bits >> 16) & 0x8000u, a = bits & 0x7fffffffu;
+  const std::uint32_t sign = (bits >> 16) & kSign, a = bits & kMagnitude;
   // |v| >= 2^-14: the exponent rebiased by -112, the mantissa rounded to nearest even (a carry
   // into the exponent is right; 2 - 2^-12 and above, NaN included, reach 0x8000 or more).
-  const std::uint32_t normal = (a - 0x38000000u + 0x7ffu + ((a >> 12) & 1u)) >> 12;
+  const std::uint32_t normal = (a - kRebias + kBelowHalf + ((a >> 12) & 1u)) >> 12;
   // Below: the subnormal step 2^-25 is the float ulp at 0.25, so the adder rounds there.
   float t;
   std::memcpy(&t, &a, 4);
-  t += 0.25f;
+  t += kSubnormalAdder;
   std::uint32_t r;
   std::memcpy(&r, &t, 4);
-  std::uint32_t h = a >= 0x38800000u ? normal : r - 0x3e800000u;
-  h = h < 0x7fffu ? h : 0x7fffu;  // saturated at the largest
+  std::uint32_t h = a >= kSmallestNormal ? normal : r - kSubnormalBits;
+  h = h < kLargest ? h : kLargest;  // saturated at the largest
   return static_cast<Fp16c>(h | sign);
 }
 
@@ -73,23 +88,27 @@ inline __m512i srli32(__m512i a, unsigned n) { return _mm512_maskz_srli_epi32(kA
 // put the sign at bit 31 and exponent and mantissa at bits 12..26; the mask clears the sign's copies.
 inline __m512 fp16c_to_float16(__m256i h) {
   using namespace fp16c_lanes;
-  const __m512i x =
-      _mm512_and_si512(slli32(_mm512_maskz_cvtepi16_epi32(kAllLanes, h), 12), _mm512_set1_epi32(0x87fff000));
-  return _mm512_mul_ps(_mm512_castsi512_ps(x), _mm512_set1_ps(5.192296858534828e+33f));
+  using namespace fp16c_bits;
+  const __m512i x = _mm512_and_si512(slli32(_mm512_maskz_cvtepi16_epi32(kAllLanes, h), 12),
+                                     _mm512_set1_epi32(int((kSign << 16) | (kLargest << 12))));
+  return _mm512_mul_ps(_mm512_castsi512_ps(x), _mm512_set1_ps(kWiden));
 }
 
 inline __m256i float16_to_fp16c(__m512 v) {
   using namespace fp16c_lanes;
+  using namespace fp16c_bits;
   const __m512i bits = _mm512_castps_si512(v);
-  const __m512i a = _mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff));
+  const __m512i a = _mm512_and_si512(bits, _mm512_set1_epi32(int(kMagnitude)));
   const __m512i odd = _mm512_and_si512(srli32(a, 12), _mm512_set1_epi32(1));
-  const __m512i normal = srli32(_mm512_add_epi32(_mm512_add_epi32(a, _mm512_set1_epi32(0x7ff - 0x38000000)), odd), 12);
-  const __m512i subnormal = _mm512_sub_epi32(
-      _mm512_castps_si512(_mm512_add_ps(_mm512_castsi512_ps(a), _mm512_set1_ps(0.25f))), _mm512_set1_epi32(0x3e800000));
-  const __mmask16 is_normal = _mm512_cmpge_epu32_mask(a, _mm512_set1_epi32(0x38800000));
+  const __m512i normal =
+      srli32(_mm512_add_epi32(_mm512_add_epi32(a, _mm512_set1_epi32(int(kBelowHalf - kRebias))), odd), 12);
+  const __m512i subnormal =
+      _mm512_sub_epi32(_mm512_castps_si512(_mm512_add_ps(_mm512_castsi512_ps(a), _mm512_set1_ps(kSubnormalAdder))),
+                       _mm512_set1_epi32(int(kSubnormalBits)));
+  const __mmask16 is_normal = _mm512_cmpge_epu32_mask(a, _mm512_set1_epi32(int(kSmallestNormal)));
   __m512i h = _mm512_maskz_min_epu32(kAllLanes, _mm512_mask_blend_epi32(is_normal, subnormal, normal),
-                                     _mm512_set1_epi32(0x7fff));
-  h = _mm512_or_si512(h, _mm512_and_si512(srli32(bits, 16), _mm512_set1_epi32(0x8000)));
+                                     _mm512_set1_epi32(int(kLargest)));
+  h = _mm512_or_si512(h, _mm512_and_si512(srli32(bits, 16), _mm512_set1_epi32(int(kSign))));
   return _mm512_maskz_cvtepi32_epi16(kAllLanes, h);
 }
 
