@@ -1,6 +1,6 @@
 // The jellyfish section's table of the kernel's targets (jellyfish_section.cpp, paired_targets):
 // bench_lbm3d's collide_paired rows, one per backend, each ratio and the cores' rate with its range
-// over the rounds.
+// over the rounds, and each storage's rate against its own in cache.
 #include <gtest/gtest.h>
 
 #include "immerse/reports/report.hpp"
@@ -25,7 +25,9 @@ json paired_row(const std::string& backend, double fraction, double speedup) {
           {"fp16s_over_fp32_max", speedup + 0.3},
           {"core_GFLOPs", 420.0},
           {"core_GFLOPs_min", 250.0},
-          {"core_GFLOPs_max", 440.0}};
+          {"core_GFLOPs_max", 440.0},
+          {"fp32_of_in_cache", 0.72},
+          {"fp16s_of_in_cache", 0.98}};
 }
 
 }  // namespace
@@ -37,11 +39,15 @@ TEST(PairedTargets, OneRowPerBackendWithTheRangeOfTheRounds) {
                                      paired_row("serial", 0.85, 1.07),
                                      paired_row("openmp", 0.83, 1.18)}}};
   const std::string md = jellyfish_section(ctx);
-  EXPECT_NE(md.find("| serial | 10 | 100.0 | 420 (250-440) | 700 | 0.85 (0.75-0.90) | 770 | 1.07 (0.87-1.37) |"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find(
+          "| serial | 10 | 100.0 | 420 (250-440) | 700 | 0.85 (0.75-0.90) | 0.72 | 770 | 1.07 (0.87-1.37) | 0.98 |"),
+      std::string::npos)
       << md;
-  EXPECT_NE(md.find("| openmp | 10 | 100.0 | 420 (250-440) | 700 | 0.83 (0.73-0.88) | 770 | 1.18 (0.98-1.48) |"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find(
+          "| openmp | 10 | 100.0 | 420 (250-440) | 700 | 0.83 (0.73-0.88) | 0.72 | 770 | 1.18 (0.98-1.48) | 0.98 |"),
+      std::string::npos)
       << md;
 }
 

@@ -176,12 +176,15 @@ void record_machine(benchmark::State& state) {
 
 // --- the cores' arithmetic rate, written once over the execution space ----------------------------
 
-// A memory-bound kernel follows the bandwidth rows, but one held by arithmetic (fp16s at 256^3 on a
-// CPU, whose conversions and collision fill the vector pipes) follows the cores' own rate, which a
-// VM may lose to its host's other guests: on this project's 2-core VM a core's vector throughput
-// halved for minutes at a time while the memory bandwidth stayed. The core_fma rows measure it:
-// kCoreChains independent multiply-add chains per work item, in registers (on AVX-512: 8 vectors,
-// enough to keep two FMA pipes busy at a latency of 4), one work item per thread of the space.
+// A memory-bound kernel follows the bandwidth rows; a compute-bound one (fp16s at 256^3 on a CPU,
+// whose conversions and collision fill the vector pipes) is slowed by other work on its cores,
+// which the bandwidth rows may not show: with two competing processes started mid-run the core_fma
+// rate fell by a third while the in-place row held. The core_fma rows measure the vector pipes
+// alone: kCoreChains independent multiply-add chains per work item, in registers (on AVX-512: 8
+// vectors, enough to keep two FMA pipes busy at a latency of 4), one work item per thread of the
+// space. They do not catch every slowdown of a larger kernel (shared caches, the front end): on this
+// project's VM the fp16s line kernel ran 30-40 % slower in cache for a while as this rate held
+// within 5 %; bench_lbm3d's collide_paired times the kernels in cache for that.
 constexpr int kCoreChains = 128;
 constexpr double kCoreFlopsPerSweep = 2e9;
 
