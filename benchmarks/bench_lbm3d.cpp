@@ -147,19 +147,19 @@ void collide_paired(benchmark::State& state, Backend backend, int n) {
     }
   for (const auto* f : {&fp32, &fp16s, &fp32_cached, &fp16s_cached})
     if (!(*f)->health().ok) state.SkipWithError("unhealthy lattice after the timed steps");
+  // name: the median over the rounds, name_min / name_max: the lowest and highest round; over unit.
+  auto spread = [&state](const std::string& name, const std::vector<double>& v, double unit = 1) {
+    state.counters[name] = immerse::median(v) / unit;
+    state.counters[name + "_min"] = *std::min_element(v.begin(), v.end()) / unit;
+    state.counters[name + "_max"] = *std::max_element(v.begin(), v.end()) / unit;
+  };
   state.counters["rounds"] = double(bw.size());
   state.counters["inplace_GBps"] = immerse::median(bw) / 1e9;
-  state.counters["core_GFLOPs"] = immerse::median(core) / 1e9;
-  state.counters["core_GFLOPs_min"] = *std::min_element(core.begin(), core.end()) / 1e9;
-  state.counters["core_GFLOPs_max"] = *std::max_element(core.begin(), core.end()) / 1e9;
+  spread("core_GFLOPs", core, 1e9);
   state.counters["fp32_MLUPS"] = immerse::median(r32) / 1e6;
   state.counters["fp16s_MLUPS"] = immerse::median(r16) / 1e6;
-  state.counters["fp32_of_inplace"] = immerse::median(fraction);
-  state.counters["fp32_of_inplace_min"] = *std::min_element(fraction.begin(), fraction.end());
-  state.counters["fp32_of_inplace_max"] = *std::max_element(fraction.begin(), fraction.end());
-  state.counters["fp16s_over_fp32"] = immerse::median(speedup);
-  state.counters["fp16s_over_fp32_min"] = *std::min_element(speedup.begin(), speedup.end());
-  state.counters["fp16s_over_fp32_max"] = *std::max_element(speedup.begin(), speedup.end());
+  spread("fp32_of_inplace", fraction);
+  spread("fp16s_over_fp32", speedup);
   state.counters["fp32_in_cache_MLUPS"] = immerse::median(c32) / 1e6;
   state.counters["fp16s_in_cache_MLUPS"] = immerse::median(c16) / 1e6;
   state.counters["fp32_of_in_cache"] = immerse::median(held32);

@@ -11,7 +11,8 @@
 // "stream_memcpy/<backend>" (the same bytes through the runtime's own copy; it counts for the copy and
 // the in-place pattern), "stream_triad/<backend>" and "stream_inplace/<backend>". The cores' arithmetic
 // rate likewise: "core_fma/<backend>/before" and "core_fma/<backend>" (flops_per_s, single-precision
-// multiply-adds in registers: what a compute-bound kernel follows). Each carries
+// multiply-adds in registers: cores taken by other work show there, not every slowdown of a larger
+// kernel). Each carries
 // others_cpu_pct (the share of the machine's CPU time other processes used since the program started)
 // and loadavg_1m. A kernel declares its pattern with state.SetLabel("inplace") or SetLabel("copy");
 // unlabelled kernels are compared with the triad. Byte counts follow STREAM (no write-allocate).

@@ -84,7 +84,7 @@ bool drifted(const Measured& m) {
 }
 
 // The cores' arithmetic rate per backend (core_fma rows, flops_per_s), before and after the kernels:
-// a kernel held by arithmetic follows it as a memory-bound one follows the bandwidth.
+// it falls when other work takes the cores, which the bandwidth rows may not show.
 std::map<std::string, Measured> core_rates(const json& out) {
   std::map<std::string, Measured> m;
   for (const auto& b : out["benchmarks"]) {
