@@ -1,6 +1,7 @@
 #include "immerse/coupling/jelly_groups.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -77,28 +78,47 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
     all[2 * a] = std::min(all[2 * a], previous_[2 * a]);
     all[2 * a + 1] = std::max(all[2 * a + 1], previous_[2 * a + 1]);
   }
-  // Forget the old groups in both boxes; every cell there is re-applied on the lattice.
-  g_.region.resize(static_cast<size_t>(std::max(0, all[1] - all[0] + 1)) * std::max(0, all[3] - all[2] + 1) *
-                   std::max(0, all[5] - all[4] + 1));
-  int* region = g_.region.data();
+  // Forget the old groups in both boxes; every cell there is re-applied on the lattice. One z layer
+  // per work item: each writes only its own cells and its own stretch of the region list.
+  const int all_len = std::max(0, all[1] - all[0] + 1), all_rows = std::max(0, all[3] - all[2] + 1);
+  g_.region.resize(static_cast<size_t>(all_len) * all_rows * std::max(0, all[5] - all[4] + 1));
+  int* const region = g_.region.data();
   float* const ub = g_.ub.data();
   unsigned char* const group = g_.group.data();
-  for (int k = all[4]; k <= all[5]; ++k)
-    for (int j = all[2]; j <= all[3]; ++j) {
-      const long c0 = at(all[0], j, k), len = all[1] - all[0] + 1;
-      std::fill(group + c0, group + c0 + len, static_cast<unsigned char>(lbm3d::kWater));
-      for (int a = 0; a < 3; ++a) std::fill(ub + a * n + c0, ub + a * n + c0 + len, 0.f);
-      std::fill(samples_in_cell_.begin() + c0, samples_in_cell_.begin() + c0 + len, 0);
-      for (long c = c0; c < c0 + len; ++c) *region++ = static_cast<int>(c);
-    }
+  int* const in_cell = samples_in_cell_.data();
+  {
+    const int nx = nx_, ny = ny_;
+    bodies::jelly_host_for(backend_, std::max(0, all[5] - all[4] + 1), [=](long layer) {
+      const int k = all[4] + static_cast<int>(layer);
+      for (int j = all[2]; j <= all[3]; ++j) {
+        const long c0 = all[0] + static_cast<long>(nx) * (j + static_cast<long>(ny) * k);
+        std::fill(group + c0, group + c0 + all_len, static_cast<unsigned char>(lbm3d::kWater));
+        for (int a = 0; a < 3; ++a) std::fill(ub + a * n + c0, ub + a * n + c0 + all_len, 0.f);
+        std::fill(in_cell + c0, in_cell + c0 + all_len, 0);
+        int* r = region + (layer * all_rows + (j - all[2])) * all_len;
+        for (long c = c0; c < c0 + all_len; ++c) *r++ = static_cast<int>(c);
+      }
+    });
+  }
 
-  // C1: cells hit by surface samples, with the samples' mean velocity (summed in sample order).
-  for (long m = 0; m < ns; ++m) {
-    const long c = sample_cell_[m];
-    if (c < 0) continue;
-    group[c] = lbm3d::kSurface;
-    ++samples_in_cell_[c];
-    for (int a = 0; a < 3; ++a) ub[a * n + c] += sample_ub_[3 * m + a];
+  // C1: cells hit by surface samples, with the samples' mean velocity (summed in sample order). The
+  // box's cells are cut into one stretch per host thread; each thread scans every sample and takes
+  // those in its stretch, so each cell still sums its samples in sample order.
+  {
+    const long first = at(0, 0, std::max(box[4], 0)), end = std::max(first, at(0, 0, box[5] + 1));
+    const long parts = backend_ == Backend::serial ? 1 : Kokkos::DefaultHostExecutionSpace().concurrency();
+    const long* const cells = sample_cell_.data();
+    const float* const v = sample_ub_.data();
+    bodies::jelly_host_for(backend_, parts, [=](long p) {
+      const long lo = first + (end - first) * p / parts, hi = first + (end - first) * (p + 1) / parts;
+      for (long m = 0; m < ns; ++m) {
+        const long c = cells[m];
+        if (c < lo || c >= hi) continue;  // outside the lattice (-1) or another thread's
+        group[c] = lbm3d::kSurface;
+        ++in_cell[c];
+        for (int a = 0; a < 3; ++a) ub[a * n + c] += v[3 * m + a];
+      }
+    });
   }
   const int bx = box[1] - box[0] + 1, by = box[3] - box[2] + 1, bz = box[5] - box[4] + 1;
   const long box_cells = bx < 1 || by < 1 || bz < 1 ? 0 : static_cast<long>(bx) * by * bz;
@@ -115,7 +135,7 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
       for (int i = box[0]; i <= box[1]; ++i) {
         const long c = at(i, j, k);
         if (group[c] != lbm3d::kSurface) continue;
-        for (int a = 0; a < 3; ++a) ub[a * n + c] /= static_cast<float>(samples_in_cell_[c]);
+        for (int a = 0; a < 3; ++a) ub[a * n + c] /= static_cast<float>(in_cell[c]);
         // Inward radial speed at the cell centre (positive while the bell closes).
         const Eigen::Vector3d centre((i + 0.5) * cell_, (j + 0.5) * cell_, (k + 0.5) * cell_);
         Eigen::Vector3d radial = centre - origin;
@@ -150,14 +170,18 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
   // velocity the mean of its C1 neighbours') or A (the swimming velocity). The marks made on the way do
   // not change what later cells read: C3 is marked only on water (never body), C2 replaces an inside mark
   // (still body) and C1 does not change, so the order of the sweep does not matter.
+  // Three passes over the box's z layers, k = box[4] + colour + 3 m, each pass's layers in parallel: a
+  // body cell of layer k reads and writes only layers k - 1 .. k + 1, so layers three apart share no
+  // cell, and the order does not matter (above): the groups of a serial sweep on every backend.
   const Eigen::Vector3d swim = bell.swim_speed() * to_lattice * axis;
-  long offset[15];
+  std::array<long, 15> offset;
   for (int q = 0; q < 15; ++q)
     offset[q] = D3Q15::cx(q) + static_cast<long>(nx_) * (D3Q15::cy(q) + static_cast<long>(ny_) * D3Q15::cz(q));
-  for (int k = box[4]; k <= box[5]; ++k)
+  const int nx = nx_, ny = ny_;
+  auto mark_layer = [=](int k) {
     for (int j = box[2]; j <= box[3]; ++j)
       for (int i = box[0]; i <= box[1]; ++i) {
-        const long c = at(i, j, k);
+        const long c = i + static_cast<long>(nx) * (j + static_cast<long>(ny) * k);
         const unsigned char g = group[c];
         if (g != lbm3d::kSurface && g != lbm3d::kInner) continue;
         const bool interior = i > box[0] && j > box[2] && k > box[4] && i < box[1] && j < box[3] && k < box[5];
@@ -186,12 +210,25 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
         }
         for (int a = 0; a < 3; ++a) ub[a * n + c] = static_cast<float>(u[a]);
       }
+  };
+  for (int colour = 0; colour < 3; ++colour)
+    bodies::jelly_host_for(backend_, std::max(0, bz - colour + 2) / 3,
+                           [=](long m) { mark_layer(box[4] + colour + 3 * static_cast<int>(m)); });
+  // Cells per group: per z layer in parallel (integers: any order gives the same sums).
+  layer_counts_.assign(static_cast<size_t>(std::max(0, bz)), {0, 0, 0, 0, 0});
+  {
+    std::array<long, 5>* const counts = layer_counts_.data();
+    bodies::jelly_host_for(backend_, std::max(0, bz), [=](long layer) {
+      const int k = box[4] + static_cast<int>(layer);
+      for (int j = box[2]; j <= box[3]; ++j) {
+        const unsigned char* row = group + box[0] + static_cast<long>(nx) * (j + static_cast<long>(ny) * k);
+        for (int i = 0; i < bx; ++i) ++counts[layer][row[i]];
+      }
+    });
+  }
   for (int g = 0; g < 5; ++g) st.count[g] = 0;
-  for (int k = box[4]; k <= box[5]; ++k)
-    for (int j = box[2]; j <= box[3]; ++j) {
-      const unsigned char* row = group + at(box[0], j, k);
-      for (int i = 0; i <= box[1] - box[0]; ++i) ++st.count[row[i]];
-    }
+  for (const auto& c : layer_counts_)
+    for (int g = 0; g < 5; ++g) st.count[g] += c[g];
   st.count[lbm3d::kWater] += n - box_cells;
   previous_ = box;
   stats_ = st;

@@ -10,9 +10,9 @@
 //  - water cells: C3 when a D3Q15 neighbour is a body cell (C1, C2 or A), B otherwise.
 // Velocities are handed to the lattice in lattice units (v dt / cell).
 // Cost: only the cells of the body's box (and of the previous frame's) are touched; the surface samples,
-// their cells and the inside tests run in parallel on the run's host execution space; the
-// order-dependent sums (sample velocities per cell, the propulsion's inward speeds) and the neighbour
-// marks from the body cells run serially, so every backend gives the same bits.
+// their cells, the inside tests, the neighbour marks (z layers three apart at once) and the counts run
+// in parallel on the run's host execution space, each cell's sample velocities summed in sample order
+// and the propulsion's inward speeds serially, so every backend gives the same bits.
 #include <array>
 #include <vector>
 
@@ -61,6 +61,7 @@ class JellyGroups {
   std::vector<long> sample_cell_;
   std::vector<float> sample_ub_;
   std::vector<Box> row_box_;
+  std::vector<std::array<long, 5>> layer_counts_;  // cells per group in each z layer of the box
   Box previous_{0, -1, 0, -1, 0, -1};
   JellyGroupStats stats_;
 };
