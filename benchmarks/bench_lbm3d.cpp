@@ -17,7 +17,7 @@
 //                                              kernel's targets as ratios within a round (counters
 //                                              fp32_of_inplace, fp16s_over_fp32: median, min, max),
 //                                              the cores' rate of each round (core_GFLOPs), and both
-//                                              storages on a 256 x 32 x 32 lattice that stays in the
+//                                              storages on a 256 x 32 x 32 lattice (in_cache_side) that stays in the
 //                                              caches (*_in_cache_MLUPS; *_of_in_cache: the 256^3
 //                                              rate against it, near 1 where the cores hold it)
 //   jellyfish_frame/<backend>/<cells per edge> one frame of the jellyfish case (body, groups, lattice)
@@ -160,6 +160,7 @@ void collide_paired(benchmark::State& state, Backend backend, int n) {
   state.counters["fp16s_MLUPS"] = immerse::median(r16) / 1e6;
   spread("fp32_of_inplace", fraction);
   spread("fp16s_over_fp32", speedup);
+  state.counters["in_cache_side"] = kInCacheSide;  // the in-cache lattice is N x side x side
   state.counters["fp32_in_cache_MLUPS"] = immerse::median(c32) / 1e6;
   state.counters["fp16s_in_cache_MLUPS"] = immerse::median(c16) / 1e6;
   state.counters["fp32_of_in_cache"] = immerse::median(held32);

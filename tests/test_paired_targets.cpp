@@ -1,6 +1,6 @@
 // The jellyfish section's table of the kernel's targets (jellyfish_section.cpp, paired_targets):
 // bench_lbm3d's collide_paired rows, one per backend, each ratio and the cores' rate with its range
-// over the rounds, and each storage's rate against its own in cache.
+// over the rounds, and each storage's rate against its own in cache (the lattice's size from the rows).
 #include <gtest/gtest.h>
 
 #include "immerse/reports/report.hpp"
@@ -27,7 +27,8 @@ json paired_row(const std::string& backend, double fraction, double speedup) {
           {"core_GFLOPs_min", 250.0},
           {"core_GFLOPs_max", 440.0},
           {"fp32_of_in_cache", 0.72},
-          {"fp16s_of_in_cache", 0.98}};
+          {"fp16s_of_in_cache", 0.98},
+          {"in_cache_side", 16}};
 }
 
 }  // namespace
@@ -49,6 +50,8 @@ TEST(PairedTargets, OneRowPerBackendWithTheRangeOfTheRounds) {
           "| openmp | 10 | 100.0 | 420 (250-440) | 700 | 0.83 (0.73-0.88) | 0.72 | 770 | 1.18 (0.98-1.48) | 0.98 |"),
       std::string::npos)
       << md;
+  // The in-cache lattice as the rows record it (a side of 16 here, not the bench's 32).
+  EXPECT_NE(md.find("on a 256 x 16 x 16 lattice that stays in the caches"), std::string::npos) << md;
 }
 
 TEST(PairedTargets, LeftOutWithoutPairedRows) {

@@ -103,12 +103,17 @@ const json* bench(const ReportContext& ctx, const std::string& name) {
 // time the FP32 and fp16s lattices and the in-place sweep in turn; "" where the program had none.
 std::string paired_targets(const json& out) {
   const std::string prefix = "collide_paired/";  // then <backend>/256
-  std::string rows;
+  std::string rows, in_cache = "lattice";
   for (const auto& b : out["benchmarks"]) {
     const std::string name = b.value("name", "");
     if (name.rfind(prefix, 0) != 0 || !b.contains("fp32_of_inplace")) continue;
     const std::string backend = name.substr(prefix.size(), name.find('/', prefix.size()) - prefix.size());
     auto c = [&](const char* key) { return b.contains(key) ? b[key].get<double>() : NAN; };
+    if (b.contains("in_cache_side")) {  // N x side x side, N the row's size (the part of its name after the backend)
+      const std::string size = name.substr(prefix.size() + backend.size() + 1);
+      in_cache = fmt::format("{} x {:.0f} x {:.0f} lattice", size.substr(0, size.find('/')), c("in_cache_side"),
+                             c("in_cache_side"));
+    }
     const std::string core = b.contains("core_GFLOPs") ? fmt::format("{:.0f} ({:.0f}-{:.0f})", c("core_GFLOPs"),
                                                                      c("core_GFLOPs_min"), c("core_GFLOPs_max"))
                                                        : "";
@@ -126,7 +131,9 @@ std::string paired_targets(const json& out) {
          "of the in-place bandwidth with every thread (openmp), >= 0.8 on one (serial); fp16s >= 1.4x FP32. "
          "fp16s moves half the bytes but on CPUs its rate is held mostly by its arithmetic (its binary16 "
          "conversions), so its gain over FP32 grows as the bandwidth each core gets shrinks. The \"/ in cache\" "
-         "columns put each rate against the same kernel's on a 256 x 32 x 32 lattice that stays in the caches, "
+         "columns put each rate against the same kernel's on a " +
+         in_cache +
+         " that stays in the caches, "
          "timed in the same rounds: near 1, the cores hold the kernel, not the memory. The cores' "
          "single-precision multiply-add rate of the rounds stands beside them (it catches cores taken by other "
          "work, not every slowdown of a kernel).\n\n"
