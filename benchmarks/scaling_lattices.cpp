@@ -17,6 +17,10 @@
 // hide); halo_bytes_per_step, what the busiest rank sent per step, as its exchange buffers counted
 // it (halo_bytes_sent; D3Q15 AA: a fill before the exchange step and a give-back after it, none
 // around the local step); for the exchange row, halo_GBps: those bytes over that time, per rank.
+// The machine's rates come first and last, machine/before and machine/after: every rank sweeps the
+// in-place bandwidth row's array and runs the core_fma rows' kernel (bench_main) at once, and the
+// ranks' rates are added, so each arrangement measures the whole machine (inplace_GBps,
+// core_GFLOPs): what tells a slower sitting, or a run that shared the cores, from a slower split.
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
@@ -32,6 +36,7 @@
 #include "immerse/lbm3d/lbm_halo.hpp"
 #include "immerse/lbm3d/lbm_kernels.hpp"
 #include "immerse/swlbm/sw_blocks.hpp"
+#include "support/bench_main.hpp"
 
 using namespace immerse;
 
@@ -133,6 +138,29 @@ void water_steps(benchmark::State& state, bool weak, bool overlap, int n) {
   time_steps(state, *flow, 1, double(p.nx) * p.ny);
 }
 
+// The sum over the ranks of `rate()`, each rank measuring at once after a barrier.
+template <class Rate>
+double summed_over_ranks(const Rate& rate) {
+  Comm& comm = world();
+  comm.barrier();
+  double sum = 0;
+  for (double r : comm.allgather({rate()})) sum += r;
+  return sum;
+}
+
+void machine_rates(benchmark::State& state) {
+  double bandwidth = 0, flops = 0;
+  for (auto _ : state) {
+    bandwidth = summed_over_ranks([] { return bench::inplace_bandwidth(default_backend(), 4); });
+    flops = summed_over_ranks([] { return bench::core_flops(default_backend()); });
+  }
+  bench::release_stream_arrays();
+  state.counters["inplace_GBps"] = bandwidth / 1e9;
+  state.counters["core_GFLOPs"] = flops / 1e9;
+  state.counters["ranks"] = world().size();
+  state.counters["threads"] = backend_concurrency(default_backend());
+}
+
 // Rank 0 reports; the others run the same benchmarks silently.
 class Silent : public benchmark::BenchmarkReporter {
  public:
@@ -165,6 +193,12 @@ int main(int argc, char** argv) {
     const char* name;
     bool weak, overlap;
   };
+  auto machine = [&suffix](const char* when) {
+    benchmark::RegisterBenchmark((std::string("machine/") + when + suffix).c_str(), machine_rates)
+        ->Iterations(1)
+        ->Unit(benchmark::kMillisecond);
+  };
+  machine("before");
   for (const Lattice& l : {Lattice{"lbm3d", lattice_steps, {64, 128}}, Lattice{"swlbm", water_steps, {1024, 2048}}})
     for (int k = 0; k < 2; ++k)
       for (const Row& r :
@@ -180,6 +214,7 @@ int main(int argc, char** argv) {
           ->UseManualTime()
           ->Iterations(n == 64 ? 400 : 100)
           ->Unit(benchmark::kMillisecond);
+  machine("after");
   Silent silent;
   if (world().rank() == 0)
     benchmark::RunSpecifiedBenchmarks();

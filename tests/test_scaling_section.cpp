@@ -1,6 +1,6 @@
 // The report's "Scaling over MPI ranks" section (scaling_section.cpp): the rows of the two
-// arrangements' scaling_lattices runs side by side, what the overlap hides per lattice, and the
-// model past this machine. The benchmark files of each round are written here.
+// arrangements' scaling_lattices runs side by side, the machine's rates in each round, what the
+// overlap hides per lattice, and the model past this machine. The benchmark files of each round are written here.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -152,6 +152,60 @@ TEST(ScalingSection, RoundsTakeTheirMediansAndPairTheirRatios) {
   const std::string md = scaling_section(ctx);
   EXPECT_NE(md.find("| lbm3d_strong/128 | 200 | 220 | 1.00 | 0.400 | 655 |"), std::string::npos) << md;
   EXPECT_NE(md.find("in 3 rounds of the report run"), std::string::npos) << md;
+  fs::remove_all(dir);
+}
+
+// Each run's machine/before and machine/after rows: the range over the rounds, and the rounds whose
+// rates moved by more than 20 % across their two runs (round 2: the cores at 300 in the 2-rank run,
+// 440 in the 1-rank run: 47 % apart; round 1's bandwidth 100-115: 15 %, not flagged).
+TEST(ScalingSection, TheMachineOfEachRoundAndTheRoundsWhereItMoved) {
+  const fs::path dir = fs::temp_directory_path() / "immerse_scaling_section_machine";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::vector<Row> rows = {{"lbm3d_strong/128", 300e6, 285e6, 0.4, 655360}};
+  // {in-place GB/s, cores GFLOP/s} before and after, per round, for the threads and the ranks run.
+  const double machine[2][2][2][2] = {{{{100, 440}, {110, 438}}, {{115, 441}, {105, 436}}},
+                                      {{{100, 440}, {101, 439}}, {{99, 300}, {100, 305}}}};
+  for (int r = 0; r < 2; ++r)
+    for (int a = 0; a < 2; ++a) {
+      const fs::path file = dir / ((a == 0 ? "scaling_threads." : "scaling_ranks.") + std::to_string(r + 1) + ".json");
+      write_run(file, a == 0 ? 1 : 2, a == 0 ? 2 : 1, rows);
+      std::ifstream in(file);
+      json out = json::parse(in);
+      in.close();
+      for (int w = 0; w < 2; ++w)
+        out["benchmarks"].push_back({{"name", std::string("machine/") + (w == 0 ? "before" : "after") + "/ranks:1"},
+                                     {"inplace_GBps", machine[r][a][w][0]},
+                                     {"core_GFLOPs", machine[r][a][w][1]}});
+      std::ofstream(file) << out.dump();
+    }
+  ReportContext ctx;
+  ctx.dir = dir.string();
+  const std::string md = scaling_section(ctx);
+  EXPECT_NE(md.find("| lbm3d_strong/128 |"), std::string::npos) << md;
+  EXPECT_EQ(md.find("| machine"), std::string::npos) << md;  // not a row of the table
+  EXPECT_NE(md.find("in-place 99-115 GB/s, cores 300-441 GFLOP/s."), std::string::npos) << md;
+  EXPECT_NE(
+      md.find("more than 20 % across the round's two runs: round 2 (in-place 99-101 GB/s, cores 300-440 GFLOP/s)"),
+      std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("round 1 ("), std::string::npos) << md;
+  fs::remove_all(dir);
+}
+
+// Without machine rows (an older scaling_lattices) the section says nothing of the machine.
+TEST(ScalingSection, NoMachineNoteWithoutMachineRows) {
+  const fs::path dir = fs::temp_directory_path() / "immerse_scaling_section_no_machine";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::vector<Row> rows = {{"lbm3d_strong/128", 300e6, 285e6, 0.4, 655360}};
+  write_run(dir / "scaling_threads.1.json", 1, 2, rows);
+  write_run(dir / "scaling_ranks.1.json", 2, 1, rows);
+  ReportContext ctx;
+  ctx.dir = dir.string();
+  const std::string md = scaling_section(ctx);
+  EXPECT_NE(md.find("| lbm3d_strong/128 |"), std::string::npos) << md;
+  EXPECT_EQ(md.find("The machine in these rounds"), std::string::npos) << md;
   fs::remove_all(dir);
 }
 

@@ -360,6 +360,10 @@ double inplace_bandwidth(immerse::Backend backend, int passes) {
   });
 }
 
+void release_stream_arrays() {
+  if (g_release_stream_arrays) g_release_stream_arrays();
+}
+
 int run(int argc, char** argv, const Options& options) {
   Kokkos::ScopeGuard kokkos(argc, argv);  // consumes --kokkos-* options
   const std::string format = format_flag(argc, argv);
@@ -391,7 +395,7 @@ int run(int argc, char** argv, const Options& options) {
   RecordingReporter reporter(make_display_reporter(format));
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
-  if (g_release_stream_arrays) g_release_stream_arrays();  // Views die before Kokkos is finalised
+  release_stream_arrays();  // Views die before Kokkos is finalised
 
   // Summary: each named kernel against the bandwidth of the pattern it declares (its label: copy,
   // inplace; none: triad) on its own backend, the best of the rows that bound it (bandwidth_row_bounds:

@@ -42,4 +42,7 @@ double inplace_bandwidth(immerse::Backend backend, int passes);
 // a warm-up sweep): for a benchmark whose ratios depend on the cores' rate, timed beside it.
 double core_flops(immerse::Backend backend);
 
+// Frees the arrays inplace_bandwidth sweeps; before Kokkos is finalised, in a program with its own main.
+void release_stream_arrays();
+
 }  // namespace immerse::bench

@@ -65,7 +65,7 @@ std::map<std::pair<std::string, std::string>, Measured> bandwidths(const json& o
 // The run's noise: the in-place bandwidth's and the cores' rate's change from before to after the
 // kernels, per backend, and the share of the CPU time other processes took (the largest
 // others_cpu_pct of the rows).
-constexpr double kDriftLimit = 0.2, kBusyPercent = 10;
+constexpr double kDriftLimit = kMachineDriftLimit, kBusyPercent = 10;
 // A kernel measured above 1.1x its pattern's bandwidth cannot be streaming from memory, unless one
 // iteration moves more than any last-level cache holds (256 MiB; the bench programs' iterations are
 // one or two passes over their arrays, so this is the working set to within 2-4x): then the bandwidth

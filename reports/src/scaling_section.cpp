@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "immerse/core/median.hpp"
+#include "immerse/reports/benchmark_table.hpp"
 #include "immerse/reports/report.hpp"
 #include "immerse/reports/weak_scaling_model.hpp"
 #include "unbound_command.hpp"
@@ -84,6 +85,62 @@ std::map<std::string, json> median_over_rounds(const Rounds& rounds) {
 }
 
 double counter(const json& row, const char* key) { return row.contains(key) ? row[key].get<double>() : NAN; }
+
+// The machine's rates in one run's machine/before and machine/after rows (every rank at once, added):
+// in-place bandwidth (GB/s) and the cores' multiply-add rate (GFLOP/s); empty where not measured.
+struct MachineRates {
+  std::vector<double> inplace_GBps, core_GFLOPs;
+};
+void add_machine_rates(const fs::path& file, MachineRates& to) {
+  std::ifstream in(file);
+  const json out = json::parse(in, nullptr, false);
+  if (out.is_discarded() || !out.contains("benchmarks")) return;
+  for (const auto& b : out["benchmarks"])
+    if (b.value("name", "").rfind("machine/", 0) == 0) {
+      if (b.contains("inplace_GBps")) to.inplace_GBps.push_back(b["inplace_GBps"].get<double>());
+      if (b.contains("core_GFLOPs")) to.core_GFLOPs.push_back(b["core_GFLOPs"].get<double>());
+    }
+}
+
+// "a-b unit" over `v`, and whether its highest exceeds its lowest by more than the drift limit.
+std::string range_of(const std::vector<double>& v, const char* unit, bool& drifted) {
+  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  drifted = drifted || *hi > (1 + kMachineDriftLimit) * *lo;
+  return fmt::format("{:.0f}-{:.0f} {}", *lo, *hi, unit);
+}
+
+// The machine during the rounds: each round's rates before and after both arrangements' runs, and
+// the rounds in which they moved by more than the drift limit (their ratio compares the two
+// arrangements on different machines). "" where the round files hold no machine rows.
+std::string machine_note(const fs::path& dir, std::size_t rounds) {
+  MachineRates all;
+  std::string moved;
+  for (std::size_t r = 1; r <= rounds; ++r) {
+    MachineRates round;
+    for (const char* arrangement : {kThreads, kRanks})
+      add_machine_rates(dir / round_file(arrangement, static_cast<int>(r)), round);
+    if (round.inplace_GBps.empty() || round.core_GFLOPs.empty()) continue;
+    bool drifted = false;
+    const std::string bw = range_of(round.inplace_GBps, "GB/s", drifted),
+                      core = range_of(round.core_GFLOPs, "GFLOP/s", drifted);
+    if (drifted) moved += fmt::format("{}round {} (in-place {}, cores {})", moved.empty() ? "" : "; ", r, bw, core);
+    all.inplace_GBps.insert(all.inplace_GBps.end(), round.inplace_GBps.begin(), round.inplace_GBps.end());
+    all.core_GFLOPs.insert(all.core_GFLOPs.end(), round.core_GFLOPs.begin(), round.core_GFLOPs.end());
+  }
+  if (all.inplace_GBps.empty()) return "";
+  bool ignored = false;
+  return fmt::format(
+      "The machine in these rounds (`machine/before` and `machine/after` of every run: all ranks sweep the in-place "
+      "bandwidth test's array and run the cores' multiply-add kernel at once, their rates added, so both "
+      "arrangements measure the whole machine): in-place {}, cores {}. Rounds in which either moved by more than "
+      "{:.0f} % across the round's two runs: {}.\n\n",
+      range_of(all.inplace_GBps, "GB/s", ignored), range_of(all.core_GFLOPs, "GFLOP/s", ignored),
+      100 * kMachineDriftLimit,
+      moved.empty() ? std::string("none")
+                    : moved +
+                          ". A ratio from such a round compares the arrangements on a machine that changed "
+                          "under them");
+}
 
 // The model's rows (weak_scaling_model.hpp) for `m` at each rank count, `block`^3 cells per rank.
 std::string model_rows(const ScalingMachine& m, int block) {
@@ -165,8 +222,8 @@ std::string scaling_section(const ReportContext& ctx) {
     md += fmt::format("| {} | {:.0f} | {:.0f} | {:.2f} | {:.3f} | {:.0f} |\n", key, a, b, median(ratios, NAN),
                       counter(row, "halo_ms_per_step"), counter(row, "halo_bytes_per_step") / 1e3);
   }
+  md += "\n" + machine_note(ctx.dir, rounds);
   // What the overlap hides: the exposed exchange against the blocking one, per lattice.
-  md += "\n";
   for (const char* size : {"lbm3d_strong/128", "swlbm_strong/2048"}) {
     const std::string name(size), slash = name.substr(name.find('/'));
     const std::string blocking_name = name.substr(0, name.size() - slash.size()) + "_blocking" + slash;

@@ -16,6 +16,10 @@ namespace immerse::reports {
 
 std::string benchmark_table(const std::string& program, const nlohmann::json& out);
 
+// How far the machine's bandwidth or cores' rate may move during a run (relative) before the report
+// calls its figures noisy.
+constexpr double kMachineDriftLimit = 0.2;
+
 // The memory pattern a benchmark row declares: "inplace", "copy" or "triad" (no label).
 std::string kernel_pattern(const nlohmann::json& row);
 // The best bandwidth (B/s) of that row's pattern on its backend measured in the program's run; 0 if
