@@ -37,6 +37,8 @@ struct CollideStreamLines {
   CollideStream<Pop, Exec> k;      // lattice, buffers, relaxation and force
   bool streaming = false;          // water runs store around the caches (lattice.stores)
   static constexpr int kRun = 64;  // cells per SIMD run: the constant fills below are this long
+  // The relaxation's constants, worked out once per kernel (copied into a local by each run).
+  BgkCoefficients<Real> coefficients{k.omega, k.force_pref, k.force[0], k.force[1], k.force[2]};
 
   // Where the 15 populations arriving at cells of line (j, k) come from: at every interior cell
   // (0 < i < nx-1) for the line's plan, or at one end cell (i = 0 or nx-1) for an end plan.
@@ -325,7 +327,7 @@ struct CollideStreamLines {
   template <bool Forced, bool Prefetch = true>
   void vectors(const Real* const in[15], Real* const out[15], const int m) const {
     if (m == 1) {
-      const BgkCoefficients<Real> c(k.omega, k.force_pref, k.force[0], k.force[1], k.force[2]);
+      const BgkCoefficients<Real> c = coefficients;
       Real g[15];
       bgk_collide<Forced>(c, *in[0], *in[1], *in[2], *in[3], *in[4], *in[5], *in[6], *in[7], *in[8], *in[9], *in[10],
                           *in[11], *in[12], *in[13], *in[14], g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8],
@@ -344,11 +346,11 @@ struct CollideStreamLines {
 
   // Cells a0 .. a0 + m - 1 of a run. Masked: m < kLanes cells as one vector of kLanes lanes, the
   // lanes past m neither loaded (they relax a resting unit density) nor stored.
-  // The coefficients are a local here, on purpose: built once per run and passed in by reference,
-  // serial 256^3 ran at 45-47 against 51 GB/s (stores through `out` may alias a referenced object).
+  // The coefficients are a local copy here, on purpose: passed in by reference, serial 256^3 ran at
+  // 45-47 against 51 GB/s (stores through `out` may alias a referenced object).
   template <bool Forced, bool Masked>
   void cells(const Real* const in[15], Real* const out[15], const int a0, const int m) const {
-    const BgkCoefficients<Real> c(k.omega, k.force_pref, k.force[0], k.force[1], k.force[2]);
+    const BgkCoefficients<Real> c = coefficients;
     const Real *i0 = in[0] + a0, *i1 = in[1] + a0, *i2 = in[2] + a0, *i3 = in[3] + a0, *i4 = in[4] + a0;
     const Real *i5 = in[5] + a0, *i6 = in[6] + a0, *i7 = in[7] + a0, *i8 = in[8] + a0, *i9 = in[9] + a0;
     const Real *i10 = in[10] + a0, *i11 = in[11] + a0, *i12 = in[12] + a0, *i13 = in[13] + a0, *i14 = in[14] + a0;
