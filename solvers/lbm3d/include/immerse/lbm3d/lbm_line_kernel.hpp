@@ -248,8 +248,9 @@ struct CollideStreamLines {
   // out may be in (the AA pattern, lbm_aa_line_kernel.hpp): out[q] is then in[-q] at the same index,
   // and each cell loads all 15 of its values before it stores any. One pass over the cells, every
   // value in a register (bgk_collide), in whole SIMD vectors of kLanes cells: the last m % kLanes
-  // cells are a vector with the cells past m masked off (no scalar remainder loop, which cost as
-  // much as the rest of a 254-cell run). With `streaming` the results go to `staged` (L1) and are
+  // cells are a vector with the cells past m masked off on AVX-512 hosts, and vectors of half, a
+  // quarter and an eighth of that width elsewhere (no scalar remainder loop, which cost as much as
+  // the rest of a 254-cell run). With `streaming` the results go to `staged` (L1) and are
   // then stored around the caches.
   // Populations stored in binary16: on AVX-512 and AVX2 + F16C hosts the conversions run inside the
   // hand-vectorised cell loop (lbm_half_run.hpp: on AVX-512, 1.5x the FP32 kernel at 256^3, where
@@ -311,7 +312,12 @@ struct CollideStreamLines {
       for (int q = 0; q < 15; ++q) store_run(out[q], staged[q], m, true);
   }
 
-  static constexpr int kLanes = 64 / static_cast<int>(sizeof(Real));   // cells per 64-byte vector
+  static constexpr int kLanes = 64 / static_cast<int>(sizeof(Real));  // cells per 64-byte vector
+#if defined(__AVX512F__)
+  static constexpr bool kMaskedVectors = true;  // a run's last cells as one vector with lanes masked off
+#else
+  static constexpr bool kMaskedVectors = false;
+#endif
   static constexpr int kAhead = 256 / static_cast<int>(sizeof(Real));  // prefetch distance: 4 lines
   static constexpr int kHalfAhead = 256;                               // binary16: prefetch 512 bytes (8 lines) ahead
 
@@ -327,28 +333,55 @@ struct CollideStreamLines {
   template <bool Forced, bool Prefetch = true>
   void vectors(const Real* const in[15], Real* const out[15], const int m) const {
     if (m == 1) {
-      const BgkCoefficients<Real> c = coefficients;
-      Real g[15];
-      bgk_collide<Forced>(c, *in[0], *in[1], *in[2], *in[3], *in[4], *in[5], *in[6], *in[7], *in[8], *in[9], *in[10],
-                          *in[11], *in[12], *in[13], *in[14], g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8],
-                          g[9], g[10], g[11], g[12], g[13], g[14]);
-      for (int q = 0; q < 15; ++q) *out[q] = g[q];
+      one_cell<Forced>(in, out, 0);
       return;
     }
     const int full = m - m % kLanes;
     for (int a0 = 0; a0 < full; a0 += kLanes) {
       if constexpr (Prefetch)
         for (int q = 0; q < 15; ++q) prefetch_write(in[q] + a0 + kAhead);
-      cells<Forced, false>(in, out, a0, kLanes);
+      cells<Forced, false, kLanes>(in, out, a0, kLanes);
     }
-    if (full < m) cells<Forced, true>(in, out, full, m - full);
+    if (full == m) return;
+    if constexpr (kMaskedVectors) {
+      cells<Forced, true, kLanes>(in, out, full, m - full);
+    } else {
+      // Without mask registers GCC compiles the masked vector to scalar code over all kLanes lanes
+      // (the 14-cell tail of a 254-cell line: 16 scalar cells). Vectors of half, a quarter and an
+      // eighth of the width where they fill (FP32 on AVX2: 8, 4 and 2 cells), then at most one cell.
+      int a0 = full;
+      if (a0 + kLanes / 2 <= m) {
+        cells<Forced, false, kLanes / 2>(in, out, a0, kLanes / 2);
+        a0 += kLanes / 2;
+      }
+      if (a0 + kLanes / 4 <= m) {
+        cells<Forced, false, kLanes / 4>(in, out, a0, kLanes / 4);
+        a0 += kLanes / 4;
+      }
+      if (a0 + kLanes / 8 <= m) {
+        cells<Forced, false, kLanes / 8>(in, out, a0, kLanes / 8);
+        a0 += kLanes / 8;
+      }
+      for (; a0 < m; ++a0) one_cell<Forced>(in, out, a0);
+    }
   }
 
-  // Cells a0 .. a0 + m - 1 of a run. Masked: m < kLanes cells as one vector of kLanes lanes, the
-  // lanes past m neither loaded (they relax a resting unit density) nor stored.
+  // Cell a of a run, in scalar code.
+  template <bool Forced>
+  void one_cell(const Real* const in[15], Real* const out[15], const int a) const {
+    const BgkCoefficients<Real> c = coefficients;
+    Real g[15];
+    bgk_collide<Forced>(c, in[0][a], in[1][a], in[2][a], in[3][a], in[4][a], in[5][a], in[6][a], in[7][a], in[8][a],
+                        in[9][a], in[10][a], in[11][a], in[12][a], in[13][a], in[14][a], g[0], g[1], g[2], g[3], g[4],
+                        g[5], g[6], g[7], g[8], g[9], g[10], g[11], g[12], g[13], g[14]);
+    for (int q = 0; q < 15; ++q) out[q][a] = g[q];
+  }
+
+  // Cells a0 .. a0 + m - 1 of a run as one vector of Width lanes. Masked: m < Width cells, the lanes
+  // past m neither loaded (they relax a resting unit density) nor stored.
   // The coefficients are a local copy here, on purpose: passed in by reference, serial 256^3 ran at
   // 45-47 against 51 GB/s (stores through `out` may alias a referenced object).
-  template <bool Forced, bool Masked>
+  template <bool Forced, bool Masked, int Width>
   void cells(const Real* const in[15], Real* const out[15], const int a0, const int m) const {
     const BgkCoefficients<Real> c = coefficients;
     const Real *i0 = in[0] + a0, *i1 = in[1] + a0, *i2 = in[2] + a0, *i3 = in[3] + a0, *i4 = in[4] + a0;
@@ -357,7 +390,7 @@ struct CollideStreamLines {
     Real *o0 = out[0] + a0, *o1 = out[1] + a0, *o2 = out[2] + a0, *o3 = out[3] + a0, *o4 = out[4] + a0;
     Real *o5 = out[5] + a0, *o6 = out[6] + a0, *o7 = out[7] + a0, *o8 = out[8] + a0, *o9 = out[9] + a0;
     Real *o10 = out[10] + a0, *o11 = out[11] + a0, *o12 = out[12] + a0, *o13 = out[13] + a0, *o14 = out[14] + a0;
-    const int n = Masked ? kLanes : m;
+    constexpr int n = Width;  // cells (m = Width), or lanes with the cells past m masked off
     const Real rest = Real(1.0 / 15.0);
     IMMERSE_LBM_SIMD
     for (int a = 0; a < n; ++a) {
