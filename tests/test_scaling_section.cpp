@@ -37,12 +37,25 @@ void write_run(const fs::path& file, int ranks, int threads, const std::vector<R
   std::ofstream(file) << out.dump();
 }
 
+// An empty scratch folder for one test's round files.
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// The section the report writes from the round files in `dir`.
+std::string section_from(const fs::path& dir) {
+  ReportContext ctx;
+  ctx.dir = dir.string();
+  return scaling_section(ctx);
+}
+
 }  // namespace
 
 TEST(ScalingSection, BothLatticesSideBySideWithWhatTheOverlapHides) {
-  const fs::path dir = fs::temp_directory_path() / "immerse_scaling_section";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = fresh_dir("immerse_scaling_section");
   const std::vector<Row> rows = {{"lbm3d_strong/128", 150e6, 147e6, 0.5, 655360},
                                  {"lbm3d_strong_blocking/128", 150e6, 140e6, 2.0, 655360},
                                  {"swlbm_strong/2048", 120e6, 126e6, 0.3, 49152},
@@ -52,9 +65,7 @@ TEST(ScalingSection, BothLatticesSideBySideWithWhatTheOverlapHides) {
   auto with_exchange = rows;  // the exchange row runs on 2 ranks only
   with_exchange.push_back({"lbm3d_exchange/128", 0, 0, 0.25, 655360});
   write_run(dir / "scaling_ranks.1.json", 2, 1, with_exchange);
-  ReportContext ctx;
-  ctx.dir = dir.string();
-  const std::string md = scaling_section(ctx);
+  const std::string md = section_from(dir);
   EXPECT_NE(md.find("| lbm3d_strong/128 | 150 | 147 | 0.98 | 0.500 | 655 |"), std::string::npos) << md;
   EXPECT_NE(md.find("| swlbm_strong/2048 | 120 | 126 | 1.05 | 0.300 | 49 |"), std::string::npos) << md;
   EXPECT_EQ(md.find("bench_other"), std::string::npos) << md;  // not a scaling row
@@ -75,38 +86,28 @@ TEST(ScalingSection, BothLatticesSideBySideWithWhatTheOverlapHides) {
 
 // An exposed exchange a hair longer than the blocking one hides nothing: "0 %", never "-0 %".
 TEST(ScalingSection, NothingHiddenReadsZeroPercent) {
-  const fs::path dir = fs::temp_directory_path() / "immerse_scaling_section_zero";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = fresh_dir("immerse_scaling_section_zero");
   const std::vector<Row> rows = {{"lbm3d_strong/128", 150e6, 147e6, 0.2111, 655360},
                                  {"lbm3d_strong_blocking/128", 150e6, 140e6, 0.2110, 655360}};
   write_run(dir / "scaling_threads.1.json", 1, 2, rows);
   write_run(dir / "scaling_ranks.1.json", 2, 1, rows);
-  ReportContext ctx;
-  ctx.dir = dir.string();
-  const std::string md = scaling_section(ctx);
+  const std::string md = section_from(dir);
   EXPECT_NE(md.find("Hidden at lbm3d_strong/128: 0 % of the blocking exchange's 0.211 ms"), std::string::npos) << md;
   fs::remove_all(dir);
 }
 
 // Without the two runs (a build without MPI, or no mpirun) the section is left out.
 TEST(ScalingSection, LeftOutWithoutBothRuns) {
-  const fs::path dir = fs::temp_directory_path() / "immerse_scaling_section_missing";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = fresh_dir("immerse_scaling_section_missing");
   write_run(dir / "scaling_threads.1.json", 1, 2, {{"lbm3d_strong/128", 150e6, 150e6, 0, 0}});
-  ReportContext ctx;
-  ctx.dir = dir.string();
-  EXPECT_EQ(scaling_section(ctx), "");
+  EXPECT_EQ(section_from(dir), "");
   fs::remove_all(dir);
 }
 
 // A run with repetitions: each row is its median aggregate, not a repetition and not the mean,
 // standard deviation or coefficient of variation that Google Benchmark writes beside it.
 TEST(ScalingSection, RepeatedRowsTakeTheirMedian) {
-  const fs::path dir = fs::temp_directory_path() / "immerse_scaling_section_repeated";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = fresh_dir("immerse_scaling_section_repeated");
   write_run(dir / "scaling_threads.1.json", 1, 2, {{"lbm3d_strong/128", 300e6, 0, 0, 0}});
   const std::string name = "lbm3d_strong/128/ranks:2/threads:1/iterations:10/manual_time";
   json out = {{"context", json::object()}, {"benchmarks", json::array()}};
@@ -127,9 +128,7 @@ TEST(ScalingSection, RepeatedRowsTakeTheirMedian) {
   row("_stddev", "aggregate", "stddev", 66e6);
   row("_cv", "aggregate", "cv", 0.27);
   std::ofstream(dir / "scaling_ranks.1.json") << out.dump();
-  ReportContext ctx;
-  ctx.dir = dir.string();
-  const std::string md = scaling_section(ctx);
+  const std::string md = section_from(dir);
   EXPECT_NE(md.find("| lbm3d_strong/128 | 300 | 270 | 0.90 | 0.400 | 655 |"), std::string::npos) << md;
   fs::remove_all(dir);
 }
@@ -138,18 +137,14 @@ TEST(ScalingSection, RepeatedRowsTakeTheirMedian) {
 // over the rounds, the ratio the median of each round's own ratio (285/300, 150/150, 220/200:
 // 1.00), not the ratio of the medians (220/200: 1.10).
 TEST(ScalingSection, RoundsTakeTheirMediansAndPairTheirRatios) {
-  const fs::path dir = fs::temp_directory_path() / "immerse_scaling_section_rounds";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = fresh_dir("immerse_scaling_section_rounds");
   const double threads[3] = {300e6, 150e6, 200e6}, ranks[3] = {285e6, 150e6, 220e6}, halo[3] = {0.4, 0.9, 0.3};
   for (int r = 0; r < 3; ++r) {
     const std::vector<Row> rows = {{"lbm3d_strong/128", threads[r], ranks[r], halo[r], 655360}};
     write_run(dir / ("scaling_threads." + std::to_string(r + 1) + ".json"), 1, 2, rows);
     write_run(dir / ("scaling_ranks." + std::to_string(r + 1) + ".json"), 2, 1, rows);
   }
-  ReportContext ctx;
-  ctx.dir = dir.string();
-  const std::string md = scaling_section(ctx);
+  const std::string md = section_from(dir);
   EXPECT_NE(md.find("| lbm3d_strong/128 | 200 | 220 | 1.00 | 0.400 | 655 |"), std::string::npos) << md;
   EXPECT_NE(md.find("in 3 rounds of the report run"), std::string::npos) << md;
   fs::remove_all(dir);
@@ -159,9 +154,7 @@ TEST(ScalingSection, RoundsTakeTheirMediansAndPairTheirRatios) {
 // rates moved by more than 20 % across their two runs (round 2: the cores at 300 in the 2-rank run,
 // 440 in the 1-rank run: 47 % apart; round 1's bandwidth 100-115: 15 %, not flagged).
 TEST(ScalingSection, TheMachineOfEachRoundAndTheRoundsWhereItMoved) {
-  const fs::path dir = fs::temp_directory_path() / "immerse_scaling_section_machine";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = fresh_dir("immerse_scaling_section_machine");
   const std::vector<Row> rows = {{"lbm3d_strong/128", 300e6, 285e6, 0.4, 655360}};
   // {in-place GB/s, cores GFLOP/s} before and after, per round, for the threads and the ranks run.
   const double machine[2][2][2][2] = {{{{100, 440}, {110, 438}}, {{115, 441}, {105, 436}}},
@@ -179,9 +172,7 @@ TEST(ScalingSection, TheMachineOfEachRoundAndTheRoundsWhereItMoved) {
                                      {"core_GFLOPs", machine[r][a][w][1]}});
       std::ofstream(file) << out.dump();
     }
-  ReportContext ctx;
-  ctx.dir = dir.string();
-  const std::string md = scaling_section(ctx);
+  const std::string md = section_from(dir);
   EXPECT_NE(md.find("| lbm3d_strong/128 |"), std::string::npos) << md;
   EXPECT_EQ(md.find("| machine"), std::string::npos) << md;  // not a row of the table
   EXPECT_NE(md.find("in-place 99-115 GB/s, cores 300-441 GFLOP/s."), std::string::npos) << md;
@@ -195,15 +186,11 @@ TEST(ScalingSection, TheMachineOfEachRoundAndTheRoundsWhereItMoved) {
 
 // Without machine rows (an older scaling_lattices) the section says nothing of the machine.
 TEST(ScalingSection, NoMachineNoteWithoutMachineRows) {
-  const fs::path dir = fs::temp_directory_path() / "immerse_scaling_section_no_machine";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = fresh_dir("immerse_scaling_section_no_machine");
   const std::vector<Row> rows = {{"lbm3d_strong/128", 300e6, 285e6, 0.4, 655360}};
   write_run(dir / "scaling_threads.1.json", 1, 2, rows);
   write_run(dir / "scaling_ranks.1.json", 2, 1, rows);
-  ReportContext ctx;
-  ctx.dir = dir.string();
-  const std::string md = scaling_section(ctx);
+  const std::string md = section_from(dir);
   EXPECT_NE(md.find("| lbm3d_strong/128 |"), std::string::npos) << md;
   EXPECT_EQ(md.find("The machine in these rounds"), std::string::npos) << md;
   fs::remove_all(dir);
