@@ -65,7 +65,7 @@ std::map<std::pair<std::string, std::string>, Measured> bandwidths(const json& o
 // The run's noise: the in-place bandwidth's and the cores' rate's change from before to after the
 // kernels, per backend, and the share of the CPU time other processes took (the largest
 // others_cpu_pct of the rows).
-constexpr double kDriftLimit = kMachineDriftLimit, kBusyPercent = 10;
+constexpr double kBusyPercent = 10;
 // A kernel measured above 1.1x its pattern's bandwidth cannot be streaming from memory, unless one
 // iteration moves more than any last-level cache holds (256 MiB; the bench programs' iterations are
 // one or two passes over their arrays, so this is the working set to within 2-4x): then the bandwidth
@@ -80,7 +80,7 @@ double others_cpu_percent(const json& out) {  // -1: not measured
   return others;
 }
 bool drifted(const Measured& m) {
-  return m.before > 0 && m.after > 0 && std::abs(m.after / m.before - 1) > kDriftLimit;
+  return m.before > 0 && m.after > 0 && std::abs(m.after / m.before - 1) > kMachineDriftLimit;
 }
 
 // The cores' arithmetic rate per backend (core_fma rows, flops_per_s), before and after the kernels:
@@ -127,7 +127,7 @@ std::string noise_note(const json& out, const std::map<std::pair<std::string, st
   return noisy ? fmt::format(
                      "**Noisy run** (bandwidth or the cores' rate moved by more than {:.0f}%, or others used more "
                      "than {:.0f}%): {}. Ratios in this table are unreliable; rerun on a quiet machine.\n\n",
-                     100 * kDriftLimit, kBusyPercent, facts)
+                     100 * kMachineDriftLimit, kBusyPercent, facts)
                : fmt::format("Quiet run: {}.\n\n", facts);
 }
 

@@ -35,15 +35,16 @@ std::string round_file(const char* arrangement, int round) {
 }
 
 // Row "lbm3d_strong/128/ranks:2/threads:1/..." -> key "lbm3d_strong/128", with its counters (and
-// the same for the swlbm_ rows): the median of its repetitions where the file has them (written
-// after the repetitions, so it replaces them), else its one run.
+// the same for the swlbm_ rows and the machine rows, "machine/before" and "machine/after"): the
+// median of its repetitions where the file has them (written after the repetitions, so it replaces
+// them), else its one run.
 std::map<std::string, json> rows_of(const fs::path& file) {
   std::map<std::string, json> rows;
   std::ifstream in(file);
   if (!in) return rows;
   const json out = json::parse(in, nullptr, false);
   if (out.is_discarded() || !out.contains("benchmarks")) return rows;
-  const std::regex name(R"(^((lbm3d|swlbm)_\w+/\d+)/ranks:\d+/threads:\d+)");
+  const std::regex name(R"(^((lbm3d|swlbm)_\w+/\d+|machine/(before|after))/ranks:\d+/threads:\d+)");
   for (const auto& b : out["benchmarks"]) {
     std::smatch m;
     const std::string n = b.value("name", "");
@@ -86,58 +87,57 @@ std::map<std::string, json> median_over_rounds(const Rounds& rounds) {
 
 double counter(const json& row, const char* key) { return row.contains(key) ? row[key].get<double>() : NAN; }
 
-// The machine's rates in one run's machine/before and machine/after rows (every rank at once, added):
-// in-place bandwidth (GB/s) and the cores' multiply-add rate (GFLOP/s); empty where not measured.
-struct MachineRates {
-  std::vector<double> inplace_GBps, core_GFLOPs;
-};
-void add_machine_rates(const fs::path& file, MachineRates& to) {
-  std::ifstream in(file);
-  const json out = json::parse(in, nullptr, false);
-  if (out.is_discarded() || !out.contains("benchmarks")) return;
-  for (const auto& b : out["benchmarks"])
-    if (b.value("name", "").rfind("machine/", 0) == 0) {
-      if (b.contains("inplace_GBps")) to.inplace_GBps.push_back(b["inplace_GBps"].get<double>());
-      if (b.contains("core_GFLOPs")) to.core_GFLOPs.push_back(b["core_GFLOPs"].get<double>());
-    }
+// The machine's rates in the machine rows of `rows` (one run of an arrangement) added to `inplace`
+// (GB/s) and `cores` (GFLOP/s).
+void add_machine_rates(const std::map<std::string, json>& rows, std::vector<double>& inplace,
+                       std::vector<double>& cores) {
+  for (const char* key : {"machine/before", "machine/after"}) {
+    const auto it = rows.find(key);
+    if (it == rows.end()) continue;
+    if (it->second.contains("inplace_GBps")) inplace.push_back(counter(it->second, "inplace_GBps"));
+    if (it->second.contains("core_GFLOPs")) cores.push_back(counter(it->second, "core_GFLOPs"));
+  }
 }
 
-// "a-b unit" over `v`, and whether its highest exceeds its lowest by more than the drift limit.
-std::string range_of(const std::vector<double>& v, const char* unit, bool& drifted) {
+// "a-b unit": the lowest and highest of `v`.
+std::string range_of(const std::vector<double>& v, const char* unit) {
   const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-  drifted = drifted || *hi > (1 + kMachineDriftLimit) * *lo;
   return fmt::format("{:.0f}-{:.0f} {}", *lo, *hi, unit);
 }
 
-// The machine during the rounds: each round's rates before and after both arrangements' runs, and
-// the rounds in which they moved by more than the drift limit (their ratio compares the two
-// arrangements on different machines). "" where the round files hold no machine rows.
-std::string machine_note(const fs::path& dir, std::size_t rounds) {
-  MachineRates all;
-  std::string moved;
-  for (std::size_t r = 1; r <= rounds; ++r) {
-    MachineRates round;
-    for (const char* arrangement : {kThreads, kRanks})
-      add_machine_rates(dir / round_file(arrangement, static_cast<int>(r)), round);
-    if (round.inplace_GBps.empty() || round.core_GFLOPs.empty()) continue;
-    bool drifted = false;
-    const std::string bw = range_of(round.inplace_GBps, "GB/s", drifted),
-                      core = range_of(round.core_GFLOPs, "GFLOP/s", drifted);
-    if (drifted) moved += fmt::format("{}round {} (in-place {}, cores {})", moved.empty() ? "" : "; ", r, bw, core);
-    all.inplace_GBps.insert(all.inplace_GBps.end(), round.inplace_GBps.begin(), round.inplace_GBps.end());
-    all.core_GFLOPs.insert(all.core_GFLOPs.end(), round.core_GFLOPs.begin(), round.core_GFLOPs.end());
+// Whether the highest of `v` exceeds its lowest by more than the drift limit.
+bool moved(const std::vector<double>& v) {
+  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  return *hi > (1 + kMachineDriftLimit) * *lo;
+}
+
+// The machine during the rounds: each round's rates before and after both arrangements' runs (the
+// machine rows of `threads` and `ranks`, round by round), and the rounds in which they moved by more
+// than the drift limit (their ratio compares the two arrangements on different machines). "" where
+// the rounds hold no machine rows.
+std::string machine_note(const Rounds& threads, const Rounds& ranks, std::size_t rounds) {
+  std::vector<double> all_inplace, all_cores;
+  std::string which;
+  for (std::size_t r = 0; r < rounds; ++r) {
+    std::vector<double> inplace, cores;
+    add_machine_rates(threads[r], inplace, cores);
+    add_machine_rates(ranks[r], inplace, cores);
+    if (inplace.empty() || cores.empty()) continue;
+    if (moved(inplace) || moved(cores))
+      which += fmt::format("{}round {} (in-place {}, cores {})", which.empty() ? "" : "; ", r + 1,
+                           range_of(inplace, "GB/s"), range_of(cores, "GFLOP/s"));
+    all_inplace.insert(all_inplace.end(), inplace.begin(), inplace.end());
+    all_cores.insert(all_cores.end(), cores.begin(), cores.end());
   }
-  if (all.inplace_GBps.empty()) return "";
-  bool ignored = false;
+  if (all_inplace.empty()) return "";
   return fmt::format(
       "The machine in these rounds (`machine/before` and `machine/after` of every run: all ranks sweep the in-place "
       "bandwidth test's array and run the cores' multiply-add kernel at once, their rates added, so both "
       "arrangements measure the whole machine): in-place {}, cores {}. Rounds in which either moved by more than "
       "{:.0f} % across the round's two runs: {}.\n\n",
-      range_of(all.inplace_GBps, "GB/s", ignored), range_of(all.core_GFLOPs, "GFLOP/s", ignored),
-      100 * kMachineDriftLimit,
-      moved.empty() ? std::string("none")
-                    : moved +
+      range_of(all_inplace, "GB/s"), range_of(all_cores, "GFLOP/s"), 100 * kMachineDriftLimit,
+      which.empty() ? std::string("none")
+                    : which +
                           ". A ratio from such a round compares the arrangements on a machine that changed "
                           "under them");
 }
@@ -209,7 +209,7 @@ std::string scaling_section(const ReportContext& ctx) {
       "| row | 1 x {} MLUPS | {} x 1 MLUPS | ratio | halo ms/step | halo kB/step |\n|---|---|---|---|---|---|\n",
       threads, ranks, rounds, ranks, ranks, ranks, threads, threads, ranks);
   for (const auto& [key, row] : by_ranks) {
-    if (key.rfind("lbm3d_exchange", 0) == 0) continue;  // no update: said below the table
+    if (key.rfind("lbm3d_exchange", 0) == 0 || key.rfind("machine/", 0) == 0) continue;  // said below the table
     const auto t = by_threads.find(key);
     const double a = t == by_threads.end() ? NAN : counter(t->second, "lattice_updates_per_s") / 1e6;
     const double b = counter(row, "lattice_updates_per_s") / 1e6;
@@ -222,7 +222,7 @@ std::string scaling_section(const ReportContext& ctx) {
     md += fmt::format("| {} | {:.0f} | {:.0f} | {:.2f} | {:.3f} | {:.0f} |\n", key, a, b, median(ratios, NAN),
                       counter(row, "halo_ms_per_step"), counter(row, "halo_bytes_per_step") / 1e3);
   }
-  md += "\n" + machine_note(ctx.dir, rounds);
+  md += "\n" + machine_note(threads_rounds, ranks_rounds, rounds);
   // What the overlap hides: the exposed exchange against the blocking one, per lattice.
   for (const char* size : {"lbm3d_strong/128", "swlbm_strong/2048"}) {
     const std::string name(size), slash = name.substr(name.find('/'));
