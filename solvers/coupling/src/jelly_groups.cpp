@@ -91,7 +91,7 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
     bodies::jelly_host_for(backend_, std::max(0, all[5] - all[4] + 1), [=](long layer) {
       const int k = all[4] + static_cast<int>(layer);
       for (int j = all[2]; j <= all[3]; ++j) {
-        const long c0 = all[0] + static_cast<long>(nx) * (j + static_cast<long>(ny) * k);
+        const long c0 = index(nx, ny, all[0], j, k);
         std::fill(group + c0, group + c0 + all_len, static_cast<unsigned char>(lbm3d::kWater));
         for (int a = 0; a < 3; ++a) std::fill(ub + a * n + c0, ub + a * n + c0 + all_len, 0.f);
         std::fill(in_cell + c0, in_cell + c0 + all_len, 0);
@@ -105,7 +105,7 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
   // box's cells are cut into one stretch per host thread; each thread scans every sample and takes
   // those in its stretch, so each cell still sums its samples in sample order.
   {
-    const long first = at(0, 0, std::max(box[4], 0)), end = std::max(first, at(0, 0, box[5] + 1));
+    const long first = at(0, 0, box[4]), end = std::max(first, at(0, 0, box[5] + 1));
     const long parts = backend_ == Backend::serial ? 1 : Kokkos::DefaultHostExecutionSpace().concurrency();
     const long* const cells = sample_cell_.data();
     const float* const v = sample_ub_.data();
@@ -157,7 +157,7 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
       int j, k;
       row_of(r, j, k);
       for (int i = i0; i <= i1; ++i) {
-        const long c = i + static_cast<long>(nx) * (j + static_cast<long>(ny) * k);
+        const long c = index(nx, ny, i, j, k);
         if (group[c] == lbm3d::kSurface) continue;
         if (b->inside(Eigen::Vector3d((i + 0.5) * cell, (j + 0.5) * cell, (k + 0.5) * cell), *pr))
           group[c] = lbm3d::kInner;
@@ -181,7 +181,7 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
   auto mark_layer = [=](int k) {
     for (int j = box[2]; j <= box[3]; ++j)
       for (int i = box[0]; i <= box[1]; ++i) {
-        const long c = i + static_cast<long>(nx) * (j + static_cast<long>(ny) * k);
+        const long c = index(nx, ny, i, j, k);
         const unsigned char g = group[c];
         if (g != lbm3d::kSurface && g != lbm3d::kInner) continue;
         const bool interior = i > box[0] && j > box[2] && k > box[4] && i < box[1] && j < box[3] && k < box[5];
@@ -221,7 +221,7 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
     bodies::jelly_host_for(backend_, std::max(0, bz), [=](long layer) {
       const int k = box[4] + static_cast<int>(layer);
       for (int j = box[2]; j <= box[3]; ++j) {
-        const unsigned char* row = group + box[0] + static_cast<long>(nx) * (j + static_cast<long>(ny) * k);
+        const unsigned char* row = group + index(nx, ny, box[0], j, k);
         for (int i = 0; i < bx; ++i) ++counts[layer][row[i]];
       }
     });

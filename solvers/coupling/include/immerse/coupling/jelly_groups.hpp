@@ -46,10 +46,14 @@ class JellyGroups {
     a.value("groups.box", previous_);
     a.value("groups.stats", stats_);
   }
-  long at(int i, int j, int k) const { return i + static_cast<long>(nx_) * (j + static_cast<long>(ny_) * k); }
+  long at(int i, int j, int k) const { return index(nx_, ny_, i, j, k); }
 
  private:
   using Box = std::array<int, 6>;  // i0, i1, j0, j1, k0, k1 (inclusive)
+  // Cell (i, j, k) of an nx x ny x nz lattice (at(), and the parallel loops, which copy nx and ny).
+  static long index(int nx, int ny, int i, int j, int k) {
+    return i + static_cast<long>(nx) * (j + static_cast<long>(ny) * k);
+  }
   int nx_, ny_, nz_;
   double cell_, dt_;
   Backend backend_;
