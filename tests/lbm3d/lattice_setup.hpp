@@ -129,9 +129,13 @@ long count_differences(const View& a, const View& b, const LatticeSetup& s, long
 }
 
 // The setups both kernel tests run: every border kind with and without a body force; lines longer
-// than one SIMD run (kRun = 64) so that they split into several; periodic seams cut by a body.
+// than one SIMD run (kRun = 64) so that they split into several; periodic seams cut by a body; and
+// lines of 8 and 12 cells, whose whole-line vectors (lbm_line_run.hpp: 8 or 16 cells) hold both
+// ends in one vector, or end in a partial one, with the x wrap read inside the line's own vectors.
 inline std::vector<LatticeSetup> border_setups() {
   return {
+      {8, 7, 5, {kPeriodic, kPeriodic, kPeriodic, kPeriodic, kPeriodic, kPeriodic}, true},
+      {12, 7, 6, {kPeriodic, kPeriodic, kBounceBack, kVelocity, kPeriodic, kPeriodic}, false},
       {70, 9, 8, {kVelocity, kOutflow, kPeriodic, kPeriodic, kBounceBack, kBounceBack}, false},
       {70, 9, 8, {kVelocity, kOutflow, kPeriodic, kPeriodic, kBounceBack, kBounceBack}, true},
       {19, 11, 10, {kPeriodic, kPeriodic, kOutflow, kVelocity, kPeriodic, kPeriodic}, true},

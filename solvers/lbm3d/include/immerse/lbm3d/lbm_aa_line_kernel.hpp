@@ -14,9 +14,10 @@
 //   result's destination; the two x ends are one-cell runs with their end plans (plan_end); cells
 //   next to a body, lines where a periodic face brings a body in, and ends with a body across a
 //   face go cell by cell through AaStep::exchange_cell, the reference the device spaces run.
-// - whole lines (AVX-512 hosts, FP32 and binary16; lbm_line_run.hpp): in the local step a line of
-//   plain water, in the exchange step one whose plan pulls every direction and whose ends are
-//   plain too, runs as one pass of 16-cell vectors, the end cells in the first and last vector.
+// - whole lines (AVX-512 and AVX2 hosts, FP32 and binary16; lbm_line_run.hpp): in the local step a
+//   line of plain water, in the exchange step one whose plan pulls every direction and whose ends
+//   are plain too, runs as one pass of vectors (16 or 8 cells), the end cells in the first and last.
+// - cells next to a body in whole vectors too (AVX-512 hosts only; lbm_near_body_run.hpp).
 #include <array>
 
 #include "immerse/lbm3d/lbm_aa_kernels.hpp"
@@ -46,7 +47,7 @@ struct AaLines {
     Pop value[2][15];     // their constant-kind sources as stored
   };
   InsideEnds inside_ends = make_inside_ends();
-#if defined(IMMERSE_LBM_LINE_AVX512)
+#if defined(IMMERSE_LBM_LINE_VECTORS)
   // Whole lines (lbm_line_run.hpp): the exchange step's lines by class (line_class: the first,
   // inner or last line along y, the same along z), their run and their ends' fixes worked out once
   // per step from one line of the class; lines of a class without one go line by line. The inner
@@ -61,7 +62,9 @@ struct AaLines {
   };
   std::array<std::array<WholeLines, 3>, 3> whole = make_whole_lines();  // [y class][z class]
   BgkCoefficients<Real> line_coefficients = make_line_coefficients();   // binary16: with the storage's shift
-  NearBodyCells<Pop> near_body_cells{step.k.lat, step.f.data()};        // lbm_near_body_run.hpp
+#endif
+#if defined(IMMERSE_LBM_LINE_AVX512)
+  NearBodyCells<Pop> near_body_cells{step.k.lat, step.f.data()};  // lbm_near_body_run.hpp
 #endif
 
   InsideEnds make_inside_ends() const {
@@ -83,7 +86,7 @@ struct AaLines {
     return e;
   }
 
-#if defined(IMMERSE_LBM_LINE_AVX512)
+#if defined(IMMERSE_LBM_LINE_VECTORS)
   // End cell `cell` of a line whose run reads direction q of cell i at in[q] + i and writes result
   // q to out[q] + i (offsets from the line's first cell), by its end plan `end` (shift: added to its
   // pull sources to make them relative to that cell; `value`: its constant-kind sources as stored):
@@ -167,7 +170,7 @@ struct AaLines {
       Pop* from[15];
       Pop* to[15];
       for (int q = 0; q < 15; ++q) from[q] = f + in[q], to[q] = f + out[q];
-      const BgkCoefficients<FloatLanes<64>> c(line_coefficients);
+      const BgkCoefficients<LineLanes> c(line_coefficients);
       if (step.k.forced)
         relax_line<true>(c, from, to, f, step.k.lat.nx, ends);
       else
@@ -179,7 +182,7 @@ struct AaLines {
   // The local step's line `base` in whole vectors (lbm_line_run.hpp) when it is plain water
   // throughout. False: not done, take the runs.
   bool local_whole(const long base) const {
-#if defined(IMMERSE_LBM_LINE_AVX512)
+#if defined(IMMERSE_LBM_LINE_VECTORS)
     const auto& lat = step.k.lat;
     if (!kLineVectors<Pop> || lines.water_cells(base, lat.nx, kWater) != lat.nx) return false;
     long in[15], out[15];
@@ -200,7 +203,7 @@ struct AaLines {
   // False: not done, take the runs. Which lines qualify depends on the lattice's faces, bodies and
   // groups only, never on its split into blocks.
   bool exchange_whole(const int j, const int kk, const long base) const {
-#if defined(IMMERSE_LBM_LINE_AVX512)
+#if defined(IMMERSE_LBM_LINE_VECTORS)
     const auto& lat = step.k.lat;
     if (!kLineVectors<Pop> || lat.nx < 2 || lines.water_cells(base, lat.nx, kWater) != lat.nx) return false;
     if (inside_ends.usable) {  // then ny, nz > 2: the three classes along each are apart

@@ -1,6 +1,6 @@
 #pragma once
-// A whole x line of plain water relaxed in one pass of AVX-512 vectors, its two end cells included
-// (host, GCC; FP32 and 16-bit storage, 16 cells per vector).
+// A whole x line of plain water relaxed in one pass of host vectors, its two end cells included
+// (GCC; FP32 and 16-bit storage: 16 cells per vector on AVX-512 hosts, 8 on AVX2 + F16C hosts).
 //
 // An end cell differs from the line's other cells only in the few directions that cross its x face
 // (a periodic wrap, a bounce-back, a constant, a result dropped into an open face). LineEnd lists
@@ -13,14 +13,17 @@
 // before it stores a result, and an end's listed inputs and outputs are its own slots, as a one-cell
 // run by its end plan reads and writes them.
 //
-// The arithmetic is bgk_collide on 16 float lanes, as in the binary16 runs (lbm_half_run.hpp). For
+// The arithmetic is bgk_collide on float lanes, as in the binary16 runs (lbm_half_run.hpp). For
 // FP32 it may round differently in the last bit from the compiler-vectorised runs (which fuse
 // multiply-adds their own way), so which lines run whole depends only on the lattice (its faces,
 // bodies and groups), never on how it is split into blocks: a cell gets the same bits either way.
 #include "immerse/lbm3d/lbm_half_run.hpp"
 
+#if defined(IMMERSE_HALF_SIMD)
+#define IMMERSE_LBM_LINE_VECTORS 1
 #if defined(IMMERSE_HALF_AVX512)
-#define IMMERSE_LBM_LINE_AVX512 1
+#define IMMERSE_LBM_LINE_AVX512 1  // the near-body vectors (lbm_near_body_run.hpp) need its mask registers
+#endif
 #include <immintrin.h>
 
 #include <cstdint>
@@ -32,6 +35,16 @@
 #include "immerse/lbm3d/streaming_store.hpp"
 
 namespace immerse::lbm3d {
+
+// One vector's cells, its float lanes, and a set of its lanes as bits (lane l: bit l).
+#if defined(IMMERSE_HALF_AVX512)
+inline constexpr int kLineWidth = 16;
+#else
+inline constexpr int kLineWidth = 8;
+#endif
+using LineLanes = FloatLanes<4 * kLineWidth>;
+using LineMask = unsigned;
+inline constexpr LineMask kAllLanes = (1u << kLineWidth) - 1;
 
 // An end cell of a line: where its plan reads or writes a direction elsewhere than the line's run.
 // Offsets are from the line's first cell in the population buffer (the block stride included).
@@ -51,9 +64,9 @@ struct LineEnd {
   unsigned short store_keep[15];  // by direction: the lanes stored to the line
 
   LineEnd() {
-    for (int q = 0; q < 15; ++q) load_keep[q] = store_keep[q] = 0xFFFF;
+    for (int q = 0; q < 15; ++q) load_keep[q] = store_keep[q] = kAllLanes;
   }
-  unsigned short lane_bit() const { return static_cast<unsigned short>(1u << (cell % 16)); }
+  unsigned short lane_bit() const { return static_cast<unsigned short>(1u << (cell % kLineWidth)); }
   void add_read(const int q, const bool constant, const long at) {
     read[q] = constant ? kConstant : kSlot;
     read_at[q] = at;
@@ -66,24 +79,28 @@ struct LineEnd {
   }
 };
 
-// The stored type's vector of 16 cells: the raw stored lanes, and the float lanes of the arithmetic.
+// The stored type's vector of kLineWidth cells: the raw stored lanes, and the float lanes of the
+// arithmetic. Loads with a mask fill the lanes left out with a resting cell (no division by zero):
+// 1/15 for full populations, 0 for deviations.
 template <class Pop>
 struct LineVector;
 
+#if defined(IMMERSE_HALF_AVX512)
 template <>
 struct LineVector<float> {
   using Raw = __m512;
   static constexpr bool kShifted = false;  // full populations
   static Raw load(const float* p) { return _mm512_loadu_ps(p); }
-  // Masked-off lanes hold a resting cell of unit density (no division by zero).
-  static Raw load(const float* p, __mmask16 m) { return _mm512_mask_loadu_ps(_mm512_set1_ps(1.0f / 15.0f), m, p); }
+  static Raw load(const float* p, LineMask m) {
+    return _mm512_mask_loadu_ps(_mm512_set1_ps(1.0f / 15.0f), static_cast<__mmask16>(m), p);
+  }
   static Raw with_lane(Raw v, int lane, float x) {
     return _mm512_mask_broadcastss_ps(v, __mmask16(1u << lane), _mm_set_ss(x));
   }
-  static FloatLanes<64> widen(Raw v) { return FloatLanes<64>(v); }
-  static Raw narrow(FloatLanes<64> x) { return x.x; }
+  static LineLanes widen(Raw v) { return LineLanes(v); }
+  static Raw narrow(LineLanes x) { return x.x; }
   static void store(float* p, Raw v) { _mm512_storeu_ps(p, v); }
-  static void store(float* p, __mmask16 m, Raw v) { _mm512_mask_storeu_ps(p, m, v); }
+  static void store(float* p, LineMask m, Raw v) { _mm512_mask_storeu_ps(p, static_cast<__mmask16>(m), v); }
   static float lane(Raw v, int lane) {
     return _mm512_cvtss_f32(_mm512_maskz_permutexvar_ps(__mmask16(0xFFFF), _mm512_set1_epi32(lane), v));
   }
@@ -95,12 +112,12 @@ struct LineVector16 {
   using Raw = __m256i;
   static constexpr bool kShifted = true;
   static Raw load(const P* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
-  static Raw load(const P* p, __mmask16 m) { return _mm256_maskz_loadu_epi16(m, p); }
+  static Raw load(const P* p, LineMask m) { return _mm256_maskz_loadu_epi16(static_cast<__mmask16>(m), p); }
   static Raw with_lane(Raw v, int lane, P x) {
     return _mm256_mask_set1_epi16(v, __mmask16(1u << lane), static_cast<short>(x));
   }
   static void store(P* p, Raw v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
-  static void store(P* p, __mmask16 m, Raw v) { _mm256_mask_storeu_epi16(p, m, v); }
+  static void store(P* p, LineMask m, Raw v) { _mm256_mask_storeu_epi16(p, static_cast<__mmask16>(m), v); }
   static P lane(Raw v, int lane) {
     const __m256i x = _mm256_permutexvar_epi16(_mm256_set1_epi16(static_cast<short>(lane)), v);
     return static_cast<P>(static_cast<std::uint16_t>(_mm_cvtsi128_si32(_mm256_castsi256_si128(x))));
@@ -111,30 +128,94 @@ template <>
 struct LineVector<std::uint16_t> : LineVector16<std::uint16_t> {  // binary16
   // The zero-masked forms with every lane set: the same instructions, and GCC 12's plain forms pass
   // an undefined vector that -Wuninitialized reports at every use.
-  static FloatLanes<64> widen(Raw v) { return FloatLanes<64>(_mm512_maskz_cvtph_ps(__mmask16(0xFFFF), v)); }
-  static Raw narrow(FloatLanes<64> x) {
+  static LineLanes widen(Raw v) { return LineLanes(_mm512_maskz_cvtph_ps(__mmask16(0xFFFF), v)); }
+  static Raw narrow(LineLanes x) {
     return _mm512_maskz_cvtps_ph(__mmask16(0xFFFF), x.x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
   }
 };
 
 template <>
 struct LineVector<Fp16c> : LineVector16<Fp16c> {  // FluidX3D's format, converted in integer lanes
-  static FloatLanes<64> widen(Raw v) { return FloatLanes<64>(fp16c_to_float16(v)); }
-  static Raw narrow(FloatLanes<64> x) { return float16_to_fp16c(x.x); }
+  static LineLanes widen(Raw v) { return LineLanes(fp16c_to_float16(v)); }
+  static Raw narrow(LineLanes x) { return float16_to_fp16c(x.x); }
 };
 
 template <class Pop>
 constexpr bool kLineVectors = std::is_same_v<Pop, float> || kShifted16<Pop>;
+#else
+// AVX2: no mask registers. The masked forms (an end's lanes, a line's last cells) go through lane
+// masks in vector registers (FP32) or an 8-cell buffer (binary16); they run in the first and last
+// vector of a line only.
+inline __m256i line_lanes(const LineMask m) {  // all ones in the lanes of m
+  const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+  return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(m)), bit), bit);
+}
 
-// The vector of cells a0 .. a0 + 15, direction q of cell a from in[q][a], result q to out[q][a].
+template <>
+struct LineVector<float> {
+  using Raw = __m256;
+  static constexpr bool kShifted = false;  // full populations
+  static Raw load(const float* p) { return _mm256_loadu_ps(p); }
+  static Raw load(const float* p, LineMask m) {
+    const __m256i k = line_lanes(m);
+    return _mm256_blendv_ps(_mm256_set1_ps(1.0f / 15.0f), _mm256_maskload_ps(p, k), _mm256_castsi256_ps(k));
+  }
+  static Raw with_lane(Raw v, int lane, float x) {
+    return _mm256_blendv_ps(v, _mm256_set1_ps(x), _mm256_castsi256_ps(line_lanes(1u << lane)));
+  }
+  static LineLanes widen(Raw v) { return LineLanes(v); }
+  static Raw narrow(LineLanes x) { return x.x; }
+  static void store(float* p, Raw v) { _mm256_storeu_ps(p, v); }
+  static void store(float* p, LineMask m, Raw v) { _mm256_maskstore_ps(p, line_lanes(m), v); }
+  static float lane(Raw v, int lane) { return _mm256_cvtss_f32(_mm256_permutevar8x32_ps(v, _mm256_set1_epi32(lane))); }
+};
+
+template <>
+struct LineVector<std::uint16_t> {  // binary16 deviations; lanes left out: 0, the rest state
+  using Raw = __m128i;
+  static constexpr bool kShifted = true;
+  static Raw load(const std::uint16_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+  static Raw load(const std::uint16_t* p, LineMask m) {
+    alignas(16) std::uint16_t part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (int l = 0; l < 8; ++l)
+      if (m >> l & 1u) part[l] = p[l];
+    return _mm_load_si128(reinterpret_cast<const __m128i*>(part));
+  }
+  static Raw with_lane(Raw v, int lane, std::uint16_t x) {
+    alignas(16) std::uint16_t part[8];
+    _mm_store_si128(reinterpret_cast<__m128i*>(part), v);
+    part[lane] = x;
+    return _mm_load_si128(reinterpret_cast<const __m128i*>(part));
+  }
+  static LineLanes widen(Raw v) { return LineLanes(_mm256_cvtph_ps(v)); }
+  static Raw narrow(LineLanes x) { return _mm256_cvtps_ph(x.x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+  static void store(std::uint16_t* p, Raw v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
+  static void store(std::uint16_t* p, LineMask m, Raw v) {
+    alignas(16) std::uint16_t part[8];
+    _mm_store_si128(reinterpret_cast<__m128i*>(part), v);
+    for (int l = 0; l < 8; ++l)
+      if (m >> l & 1u) p[l] = part[l];
+  }
+  static std::uint16_t lane(Raw v, int lane) {
+    alignas(16) std::uint16_t part[8];
+    _mm_store_si128(reinterpret_cast<__m128i*>(part), v);
+    return part[lane];
+  }
+};
+
+// FP16C keeps its runs here: its integer-lane conversions are written for AVX-512.
+template <class Pop>
+constexpr bool kLineVectors = std::is_same_v<Pop, float> || std::is_same_v<Pop, std::uint16_t>;
+#endif
+
+// The vector of cells a0 .. a0 + kLineWidth - 1, direction q of cell a from in[q][a], result q to out[q][a].
 // Edge: a vector with an end (first / last: nullptr if not here) or past the line's last cell (mask:
 // the cells in the line); the others load and store without masks, which on AMD's cores cost
 // several times a plain store.
 template <bool Forced, bool Edge, class Pop>
-__attribute__((always_inline)) inline void relax_line_vector(const BgkCoefficients<FloatLanes<64>>& c,
-                                                             Pop* const in[15], Pop* const out[15], Pop* const line,
-                                                             const int a0, const __mmask16 mask,
-                                                             const LineEnd<Pop>* const first,
+__attribute__((always_inline)) inline void relax_line_vector(const BgkCoefficients<LineLanes>& c, Pop* const in[15],
+                                                             Pop* const out[15], Pop* const line, const int a0,
+                                                             const LineMask mask, const LineEnd<Pop>* const first,
                                                              const LineEnd<Pop>* const last) {
   using V = LineVector<Pop>;
   typename V::Raw raw[15];
@@ -142,8 +223,8 @@ __attribute__((always_inline)) inline void relax_line_vector(const BgkCoefficien
     for (int q = 0; q < 15; ++q) raw[q] = V::load(in[q] + a0);
   } else {
     for (int q = 0; q < 15; ++q) {
-      const __mmask16 keep = mask & (first ? first->load_keep[q] : 0xFFFF) & (last ? last->load_keep[q] : 0xFFFF);
-      raw[q] = keep == 0xFFFF ? V::load(in[q] + a0) : V::load(in[q] + a0, keep);
+      const LineMask keep = mask & (first ? first->load_keep[q] : kAllLanes) & (last ? last->load_keep[q] : kAllLanes);
+      raw[q] = keep == kAllLanes ? V::load(in[q] + a0) : V::load(in[q] + a0, keep);
     }
 #pragma GCC unroll 15
     for (int q = 0; q < 15; ++q)
@@ -152,7 +233,7 @@ __attribute__((always_inline)) inline void relax_line_vector(const BgkCoefficien
           raw[q] = V::with_lane(raw[q], e->cell - a0,
                                 e->read[q] == LineEnd<Pop>::kConstant ? e->value[q] : line[e->read_at[q]]);
   }
-  FloatLanes<64> f[15], g[15];
+  LineLanes f[15], g[15];
   for (int q = 0; q < 15; ++q) f[q] = V::widen(raw[q]);
   bgk_collide<Forced, V::kShifted>(c, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12],
                                    f[13], f[14], g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9], g[10],
@@ -162,8 +243,9 @@ __attribute__((always_inline)) inline void relax_line_vector(const BgkCoefficien
     for (int q = 0; q < 15; ++q) V::store(out[q] + a0, raw[q]);
   } else {
     for (int q = 0; q < 15; ++q) {
-      const __mmask16 keep = mask & (first ? first->store_keep[q] : 0xFFFF) & (last ? last->store_keep[q] : 0xFFFF);
-      if (keep == 0xFFFF)
+      const LineMask keep =
+          mask & (first ? first->store_keep[q] : kAllLanes) & (last ? last->store_keep[q] : kAllLanes);
+      if (keep == kAllLanes)
         V::store(out[q] + a0, raw[q]);
       else
         V::store(out[q] + a0, keep, raw[q]);
@@ -180,9 +262,9 @@ __attribute__((always_inline)) inline void relax_line_vector(const BgkCoefficien
 // The n cells of a line; `line` is its first cell, which the ends' offsets start from (ends:
 // cells 0 and n - 1, or nullptr: none listed, as in the local step).
 template <bool Forced, class Pop>
-inline void relax_line(const BgkCoefficients<FloatLanes<64>>& c, Pop* const in[15], Pop* const out[15], Pop* const line,
+inline void relax_line(const BgkCoefficients<LineLanes>& c, Pop* const in[15], Pop* const out[15], Pop* const line,
                        const int n, const LineEnd<Pop>* const ends) {
-  constexpr int kWidth = 16;
+  constexpr int kWidth = kLineWidth;
   constexpr int kAhead = 256 / static_cast<int>(sizeof(Pop));  // prefetch 256 bytes ahead, once per cache line
   const int a_last = (n - 1) / kWidth * kWidth;                // the vector holding the last cell
   // With ends the first vector goes last: its reads across a periodic x face are the far end of a
@@ -192,14 +274,14 @@ inline void relax_line(const BgkCoefficients<FloatLanes<64>>& c, Pop* const in[1
     if ((a0 * static_cast<int>(sizeof(Pop))) % 64 == 0)
       for (int q = 0; q < 15; ++q) prefetch_write(in[q] + a0 + kAhead);
     if (a0 != a_last && (a0 != 0 || !ends)) {
-      relax_line_vector<Forced, false, Pop>(c, in, out, line, a0, 0xFFFF, nullptr, nullptr);
+      relax_line_vector<Forced, false, Pop>(c, in, out, line, a0, kAllLanes, nullptr, nullptr);
       continue;
     }
-    const __mmask16 mask = n - a0 >= kWidth ? __mmask16(0xFFFF) : __mmask16((1u << (n - a0)) - 1);
+    const LineMask mask = n - a0 >= kWidth ? kAllLanes : (1u << (n - a0)) - 1;
     const LineEnd<Pop>* first = ends && a0 == 0 ? &ends[0] : nullptr;
     relax_line_vector<Forced, true, Pop>(c, in, out, line, a0, mask, first, ends ? &ends[1] : nullptr);
   }
-  if (start > 0) relax_line_vector<Forced, true, Pop>(c, in, out, line, 0, 0xFFFF, ends, nullptr);
+  if (start > 0) relax_line_vector<Forced, true, Pop>(c, in, out, line, 0, kAllLanes, ends, nullptr);
 }
 
 }  // namespace immerse::lbm3d
