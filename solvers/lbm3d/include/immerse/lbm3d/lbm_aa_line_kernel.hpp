@@ -17,7 +17,7 @@
 // - whole lines (AVX-512 and AVX2 hosts, FP32 and binary16; lbm_line_run.hpp): in the local step a
 //   line of plain water, in the exchange step one whose plan pulls every direction and whose ends
 //   are plain too, runs as one pass of vectors (16 or 8 cells), the end cells in the first and last.
-// - cells next to a body in whole vectors too (AVX-512 hosts only; lbm_near_body_run.hpp).
+// - cells next to a body in vectors too, on the same hosts (lbm_near_body_run.hpp).
 #include <array>
 
 #include "immerse/lbm3d/lbm_aa_kernels.hpp"
@@ -62,9 +62,7 @@ struct AaLines {
   };
   std::array<std::array<WholeLines, 3>, 3> whole = make_whole_lines();  // [y class][z class]
   BgkCoefficients<Real> line_coefficients = make_line_coefficients();   // binary16: with the storage's shift
-#endif
-#if defined(IMMERSE_LBM_LINE_AVX512)
-  NearBodyCells<Pop> near_body_cells{step.k.lat, step.f.data()};  // lbm_near_body_run.hpp
+  NearBodyCells<Pop> near_body_cells{step.k.lat, step.f.data()};        // lbm_near_body_run.hpp
 #endif
 
   InsideEnds make_inside_ends() const {
@@ -226,15 +224,15 @@ struct AaLines {
 
   // Cells base + i .. nx - 2 at most of a line with `plan` (every direction pulling), from a cell
   // next to a body or in one, as one vector (lbm_near_body_run.hpp): how many it took. 0: not done
-  // (no AVX-512 line kernel, or a stored type without one), take the cell.
+  // (no vector line kernel on this host, or a stored type without one), take the cell.
   int near_body(const Plan& plan, const long base, const int i, const bool exchange) const {
-#if defined(IMMERSE_LBM_LINE_AVX512)
+#if defined(IMMERSE_LBM_LINE_VECTORS)
     if constexpr (kLineVectors<Pop>) {
-      const int w = (step.k.lat.nx - 1 - i) < 16 ? (step.k.lat.nx - 1 - i) : 16;
+      const int w = (step.k.lat.nx - 1 - i) < kLineWidth ? (step.k.lat.nx - 1 - i) : kLineWidth;
       if (w <= 0 || i < 1) return 0;
       const NearBodyCells<Pop>& b = near_body_cells;
-      const BgkCoefficients<FloatLanes<64>> c(line_coefficients);
-      const __mmask16 lanes = static_cast<__mmask16>((1u << w) - 1);
+      const BgkCoefficients<LineLanes> c(line_coefficients);
+      const LineMask lanes = (1u << w) - 1;
       if (exchange)
         step.k.forced ? relax_near_body<true, true>(c, b, plan.source, base, i, lanes)
                       : relax_near_body<false, true>(c, b, plan.source, base, i, lanes);

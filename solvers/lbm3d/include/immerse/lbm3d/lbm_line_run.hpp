@@ -21,9 +21,6 @@
 
 #if defined(IMMERSE_HALF_SIMD)
 #define IMMERSE_LBM_LINE_VECTORS 1
-#if defined(IMMERSE_HALF_AVX512)
-#define IMMERSE_LBM_LINE_AVX512 1  // the near-body vectors (lbm_near_body_run.hpp) need its mask registers
-#endif
 #include <immintrin.h>
 
 #include <cstdint>
@@ -157,6 +154,7 @@ struct LineVector<float> {
   static constexpr bool kShifted = false;  // full populations
   static Raw load(const float* p) { return _mm256_loadu_ps(p); }
   static Raw load(const float* p, LineMask m) {
+    if (m == kAllLanes) return load(p);  // the near-body vectors' usual case
     const __m256i k = line_lanes(m);
     return _mm256_blendv_ps(_mm256_set1_ps(1.0f / 15.0f), _mm256_maskload_ps(p, k), _mm256_castsi256_ps(k));
   }
@@ -166,7 +164,12 @@ struct LineVector<float> {
   static LineLanes widen(Raw v) { return LineLanes(v); }
   static Raw narrow(LineLanes x) { return x.x; }
   static void store(float* p, Raw v) { _mm256_storeu_ps(p, v); }
-  static void store(float* p, LineMask m, Raw v) { _mm256_maskstore_ps(p, line_lanes(m), v); }
+  static void store(float* p, LineMask m, Raw v) {
+    if (m == kAllLanes)
+      store(p, v);
+    else
+      _mm256_maskstore_ps(p, line_lanes(m), v);
+  }
   static float lane(Raw v, int lane) { return _mm256_cvtss_f32(_mm256_permutevar8x32_ps(v, _mm256_set1_epi32(lane))); }
 };
 
@@ -176,6 +179,7 @@ struct LineVector<std::uint16_t> {  // binary16 deviations; lanes left out: 0, t
   static constexpr bool kShifted = true;
   static Raw load(const std::uint16_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
   static Raw load(const std::uint16_t* p, LineMask m) {
+    if (m == kAllLanes) return load(p);
     alignas(16) std::uint16_t part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     for (int l = 0; l < 8; ++l)
       if (m >> l & 1u) part[l] = p[l];
@@ -191,6 +195,7 @@ struct LineVector<std::uint16_t> {  // binary16 deviations; lanes left out: 0, t
   static Raw narrow(LineLanes x) { return _mm256_cvtps_ph(x.x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
   static void store(std::uint16_t* p, Raw v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
   static void store(std::uint16_t* p, LineMask m, Raw v) {
+    if (m == kAllLanes) return store(p, v);
     alignas(16) std::uint16_t part[8];
     _mm_store_si128(reinterpret_cast<__m128i*>(part), v);
     for (int l = 0; l < 8; ++l)

@@ -1,6 +1,6 @@
 #pragma once
-// Vectors of 16 cells next to a body, for both steps of the AA pattern (host, GCC, AVX-512; FP32 and
-// binary16 storage, as lbm_line_run.hpp).
+// Vectors of cells next to a body, for both steps of the AA pattern (host, GCC; FP32 and binary16
+// storage; 16 cells on AVX-512 hosts, 8 on AVX2 + F16C hosts, as lbm_line_run.hpp).
 //
 // Water cells with a body neighbour (C3) went one by one through AaStep::exchange_cell and
 // local_cell: the gather with a border and body test per direction, about 90 ns a cell, two fifths
@@ -19,8 +19,27 @@
 // the slots AaStep's cell rules give that cell, which no other cell touches in the same step.
 #include "immerse/lbm3d/lbm_line_run.hpp"
 
-#if defined(IMMERSE_LBM_LINE_AVX512)
+#if defined(IMMERSE_LBM_LINE_VECTORS)
+#include <cstring>
+
 namespace immerse::lbm3d {
+
+// The float lanes of m from p, the others 0; v where m is set, else a.
+#if defined(IMMERSE_HALF_AVX512)
+inline LineLanes line_floats(const float* p, const LineMask m) {
+  return LineLanes(_mm512_maskz_loadu_ps(static_cast<__mmask16>(m), p));
+}
+inline LineLanes line_select(const LineMask m, const LineLanes v, const LineLanes a) {
+  return LineLanes(_mm512_mask_mov_ps(a.x, static_cast<__mmask16>(m), v.x));
+}
+#else
+inline LineLanes line_floats(const float* p, const LineMask m) {
+  return LineLanes(_mm256_maskload_ps(p, line_lanes(m)));
+}
+inline LineLanes line_select(const LineMask m, const LineLanes v, const LineLanes a) {
+  return LineLanes(_mm256_blendv_ps(a.x, v.x, _mm256_castsi256_ps(line_lanes(m))));
+}
+#endif
 
 // What the vectors need of the lattice and its bodies (the same for every line).
 template <class Pop>
@@ -56,50 +75,62 @@ struct NearBodyCells {
     }
   }
 
-  // The lanes of `lanes` whose cell c + lane is a body cell (the others are not read).
-  __mmask16 bodies_at(const long c, const __mmask16 lanes) const {
-    const __m128i g = _mm_maskz_loadu_epi8(lanes, group + c);
-    return _mm_mask_cmpge_epu8_mask(lanes, g, _mm_set1_epi8(static_cast<char>(kSurface)));
+  // The lanes of `lanes` (the low bits, contiguous) whose cell c + lane is a body cell; the group
+  // bytes past the last lane are not read.
+  LineMask bodies_at(const long c, const LineMask lanes) const {
+#if defined(IMMERSE_HALF_AVX512)
+    const __m128i g = _mm_maskz_loadu_epi8(static_cast<__mmask16>(lanes), group + c);
+    return _mm_mask_cmpge_epu8_mask(static_cast<__mmask16>(lanes), g, _mm_set1_epi8(static_cast<char>(kSurface)));
+#else
+    std::uint64_t word = 0;
+    if (lanes == kAllLanes)
+      std::memcpy(&word, group + c, 8);
+    else
+      for (int l = 0; l < 8 && (lanes >> l & 1u); ++l) word |= std::uint64_t(group[c + l]) << (8 * l);
+    const __m128i g = _mm_cvtsi64_si128(static_cast<long long>(word));
+    // Unsigned g >= kSurface: max(g, kSurface) == g.
+    const __m128i body = _mm_cmpeq_epi8(_mm_max_epu8(g, _mm_set1_epi8(static_cast<char>(kSurface))), g);
+    return static_cast<LineMask>(_mm_movemask_epi8(body)) & lanes;
+#endif
   }
 };
 
-// Cells i .. i + 15 (the lanes set in `lanes`) of the line whose cell 0 is `line`, in the exchange
+// Cells i .. i + kLineWidth - 1 (the lanes set in `lanes`) of the line whose cell 0 is `line`, in the exchange
 // step (Exchange) or the local step; up[q]: the upwind cell x - e_q of the line's cell 0 (its plan's
 // source).
 template <bool Forced, bool Exchange, class Pop>
-inline void relax_near_body(const BgkCoefficients<FloatLanes<64>>& c, const NearBodyCells<Pop>& b, const long up[15],
-                            const long line, const int i, const __mmask16 lanes) {
+inline void relax_near_body(const BgkCoefficients<LineLanes>& c, const NearBodyCells<Pop>& b, const long up[15],
+                            const long line, const int i, const LineMask lanes) {
   using V = LineVector<Pop>;
-  using L = FloatLanes<64>;
+  using L = LineLanes;
   const long S = b.stride, x = line + i;
-  const __mmask16 live = lanes & static_cast<__mmask16>(~b.bodies_at(x, lanes));
-  __mmask16 from_body[15];  // lanes whose direction q arrives from a body cell, x - e_q
+  const LineMask live = lanes & ~b.bodies_at(x, lanes);
+  LineMask from_body[15];  // lanes whose direction q arrives from a body cell, x - e_q
   from_body[0] = 0;
-  for (int q = 1; q < 15; ++q) from_body[q] = b.bodies_at(up[q] + i, live);
+  for (int q = 1; q < 15; ++q) from_body[q] = b.bodies_at(up[q] + i, lanes) & live;
   L a[15];
 #pragma GCC unroll 15
   for (int q = 0; q < 15; ++q) {
     const int r = D3Q15::opposite(q);
     const long sc = up[q] + i;
     // Exchange: q comes from x - e_q's slot -q (the swapped state); local: the cell's own slot q.
-    a[q] = Exchange ? V::widen(V::load(b.f + r * S + sc, live & static_cast<__mmask16>(~from_body[q])))
-                    : V::widen(V::load(b.f + q * S + x, live));
-    const __mmask16 m = from_body[q];
+    a[q] =
+        Exchange ? V::widen(V::load(b.f + r * S + sc, live & ~from_body[q])) : V::widen(V::load(b.f + q * S + x, live));
+    const LineMask m = from_body[q];
     if (m == 0) continue;
     // The cell's own population -q, the one that went into the body: in slot q in both states.
     const L own = Exchange ? V::widen(V::load(b.f + q * S + x, m)) : a[q];
     L v;
     if (b.rule == kBodyLadd) {
-      const __m512 ux = _mm512_maskz_loadu_ps(m, b.ub + sc), uy = _mm512_maskz_loadu_ps(m, b.ub + b.n + sc),
-                   uz = _mm512_maskz_loadu_ps(m, b.ub + 2 * b.n + sc);
-      const L eu = L(_mm512_set1_ps(float(D3Q15::cx(q)))) * L(ux) + L(_mm512_set1_ps(float(D3Q15::cy(q)))) * L(uy) +
-                   L(_mm512_set1_ps(float(D3Q15::cz(q)))) * L(uz);
-      v = own + L(_mm512_set1_ps(b.momentum[q])) * eu;
+      const L ux = line_floats(b.ub + sc, m), uy = line_floats(b.ub + b.n + sc, m),
+              uz = line_floats(b.ub + 2 * b.n + sc, m);
+      const L eu = L(float(D3Q15::cx(q))) * ux + L(float(D3Q15::cy(q))) * uy + L(float(D3Q15::cz(q))) * uz;
+      v = own + L(b.momentum[q]) * eu;
     } else {  // the body cell's own population q (stored unswapped)
       const L body = V::widen(V::load(b.f + q * S + sc, m));
-      v = b.rule == kBodyPaper ? body : own + body + L(_mm512_set1_ps(b.twice_shifted[q]));
+      v = b.rule == kBodyPaper ? body : own + body + L(b.twice_shifted[q]);
     }
-    a[q] = L(_mm512_mask_mov_ps(a[q].x, m, v.x));
+    a[q] = line_select(m, v, a[q]);
   }
   L g[15];
   bgk_collide<Forced, V::kShifted>(c, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12],
@@ -115,8 +146,8 @@ inline void relax_near_body(const BgkCoefficients<FloatLanes<64>>& c, const Near
     }
     // Result q to x + e_q (the upwind cell of -q), slot q, or where that is a body, reversed into
     // the cell's own slot -q.
-    const __mmask16 to_body = from_body[r];
-    V::store(b.f + q * S + up[r] + i, live & static_cast<__mmask16>(~to_body), out);
+    const LineMask to_body = from_body[r];
+    V::store(b.f + q * S + up[r] + i, live & ~to_body, out);
     if (to_body) V::store(b.f + r * S + x, to_body, out);
   }
 }
