@@ -104,6 +104,24 @@ TEST(Fp16c, SixteenLanesEqualTheScalarForm) {
       ASSERT_EQ(out[l], immerse::fp16c_to_float(static_cast<Fp16c>(in[l]))) << std::hex << h + l;
   }
 }
+#elif defined(IMMERSE_FP16C_AVX2)
+TEST(Fp16c, EightLanesEqualTheScalarForm) {
+  std::vector<float> x = samples();
+  x.resize(x.size() / 8 * 8);
+  for (std::size_t k = 0; k < x.size(); k += 8) {
+    alignas(16) std::uint16_t out[8];
+    _mm_store_si128(reinterpret_cast<__m128i*>(out), immerse::float8_to_fp16c(_mm256_loadu_ps(&x[k])));
+    for (int l = 0; l < 8; ++l) ASSERT_EQ(out[l], bits(immerse::float_to_fp16c(x[k + l]))) << x[k + l];
+  }
+  for (int h = 0; h < 0x10000; h += 8) {
+    alignas(16) std::uint16_t in[8];
+    alignas(32) float out[8];
+    for (int l = 0; l < 8; ++l) in[l] = static_cast<std::uint16_t>(h + l);
+    _mm256_store_ps(out, immerse::fp16c_to_float8(_mm_load_si128(reinterpret_cast<const __m128i*>(in))));
+    for (int l = 0; l < 8; ++l)
+      ASSERT_EQ(out[l], immerse::fp16c_to_float(static_cast<Fp16c>(in[l]))) << std::hex << h + l;
+  }
+}
 #endif
 
 template <class Exec>

@@ -27,7 +27,7 @@ using FloatLanes = Lanes<float, Bytes>;
 
 // One vector of binary16 cells, widened to floats on load and narrowed on store, for the n cells
 // that are there (n >= width: a whole vector). Missing lanes load zeros (the rest state) and are not
-// stored. The AVX-512 form also loads and stores FP16C (fp16c.hpp). load_floats / store_floats: the same cells of a
+// stored. Both forms also load and store FP16C (fp16c.hpp). load_floats / store_floats: the same cells of a
 // float array (a lattice's fields). first_lane(x, others): x in the first lane, others in the rest (not a broadcast,
 // whose operations the compiler would turn into scalar ones).
 #if defined(IMMERSE_HALF_AVX512)
@@ -70,6 +70,23 @@ struct HalfVector {  // 8 cells; the tail goes through an 8-cell buffer
     alignas(16) std::uint16_t part[8];
     _mm_store_si128(reinterpret_cast<__m128i*>(part), h);
     std::memcpy(p, part, sizeof(std::uint16_t) * n);
+  }
+  // FluidX3D's 16-bit format (fp16c.hpp), converted in integer lanes, the tail as above.
+  Lanes load(const Fp16c* p) const {
+    if (n == 8) return fp16c_to_float8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    alignas(16) Fp16c part[8] = {};
+    std::memcpy(part, p, sizeof(Fp16c) * n);
+    return fp16c_to_float8(_mm_load_si128(reinterpret_cast<const __m128i*>(part)));
+  }
+  void store(Fp16c* p, Lanes x) const {
+    const __m128i h = float8_to_fp16c(x.x);
+    if (n == 8) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(p), h);
+      return;
+    }
+    alignas(16) Fp16c part[8];
+    _mm_store_si128(reinterpret_cast<__m128i*>(part), h);
+    std::memcpy(p, part, sizeof(Fp16c) * n);
   }
   static Lanes first_lane(float x, float others) {
     return _mm256_blend_ps(_mm256_set1_ps(others), _mm256_set1_ps(x), 1);

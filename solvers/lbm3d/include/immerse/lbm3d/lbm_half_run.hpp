@@ -6,7 +6,7 @@
 // float blocks in L1 between (lbm_line_kernel.hpp's water_run otherwise widens and narrows whole runs). The last
 // cells are one partial vector (AVX-512: masked; AVX2: through an 8-cell buffer). All 15 loads of a
 // vector come before its stores, so in place (the AA pattern) stays safe. FP16C (fp16c.hpp) runs
-// here too on AVX-512 hosts, converted in integer lanes.
+// here too, converted in integer lanes.
 #include "immerse/core/half_vector.hpp"
 #if defined(IMMERSE_HALF_SIMD)
 #include "immerse/lbm3d/lbm_kernels.hpp"
@@ -20,7 +20,7 @@ using immerse::HalfVector;
 // the relaxation constants as CollideStream holds them. The widened halves are the deviations
 // bgk_collide relaxes with the lattice's shift (BgkShift), so no population is shifted and scaled
 // on its way in or out: two vector operations less per population.
-// Half: std::uint16_t (binary16) or, with AVX-512, Fp16c.
+// Half: std::uint16_t (binary16) or Fp16c.
 template <bool Forced, class Half>
 inline void relax_half_run(const float omega, const float pref, const float force[3], const float ref[15],
                            const float inv_scale, const Half* const in[15], Half* const out[15], const int m) {

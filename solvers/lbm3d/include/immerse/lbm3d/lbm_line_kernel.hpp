@@ -256,17 +256,12 @@ struct CollideStreamLines {
   // hand-vectorised cell loop (lbm_half_run.hpp: on AVX-512, 1.5x the FP32 kernel at 256^3, where
   // widening whole runs into L1 float blocks and narrowing them back ran at 0.97x); elsewhere
   // through those blocks (GCC 12 does not vectorise the conversion in the cell loop itself). FP16C
-  // likewise, in the vector loop on AVX-512 hosts only. All 15 inputs of a cell are read before its
+  // likewise, its conversions in integer lanes (fp16c.hpp). All 15 inputs of a cell are read before its
   // outputs are written, so in place stays safe.
   void water_run(const Pop* const in[15], Pop* const out[15], const int m) const {
     if constexpr (LbmStore<Pop>::kHalf) {
 #if defined(IMMERSE_HALF_SIMD)
-#if defined(IMMERSE_HALF_AVX512)
-      constexpr bool kVectorRun = true;  // binary16 and FP16C
-#else
-      constexpr bool kVectorRun = std::is_same_v<Pop, std::uint16_t>;
-#endif
-      if constexpr (kVectorRun) {
+      {  // binary16 and FP16C
         for (int q = 0; q < 15; ++q) {
           prefetch_write(in[q] + kHalfAhead);
           prefetch_write(in[q] + kHalfAhead + 32);

@@ -24,6 +24,7 @@
 #include <immintrin.h>
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "immerse/core/prefetch.hpp"
@@ -137,12 +138,9 @@ struct LineVector<Fp16c> : LineVector16<Fp16c> {  // FluidX3D's format, converte
   static Raw narrow(LineLanes x) { return float16_to_fp16c(x.x); }
 };
 
-template <class Pop>
-constexpr bool kLineVectors = std::is_same_v<Pop, float> || kShifted16<Pop>;
 #else
-// AVX2: no mask registers. The masked forms (an end's lanes, a line's last cells) go through lane
-// masks in vector registers (FP32) or an 8-cell buffer (binary16); they run in the first and last
-// vector of a line only.
+// AVX2: no mask registers. The masked forms (an end's lanes, a line's last cells, the lanes next to
+// a body) go through lane masks in vector registers (FP32) or an 8-cell buffer (16-bit storage).
 inline __m256i line_lanes(const LineMask m) {  // all ones in the lanes of m
   const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
   return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(m)), bit), bit);
@@ -173,45 +171,56 @@ struct LineVector<float> {
   static float lane(Raw v, int lane) { return _mm256_cvtss_f32(_mm256_permutevar8x32_ps(v, _mm256_set1_epi32(lane))); }
 };
 
-template <>
-struct LineVector<std::uint16_t> {  // binary16 deviations; lanes left out: 0, the rest state
+// The raw lanes of a 16-bit stored type P: deviations; lanes left out: 0, the rest state.
+template <class P>
+struct LineVector16 {
   using Raw = __m128i;
   static constexpr bool kShifted = true;
-  static Raw load(const std::uint16_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
-  static Raw load(const std::uint16_t* p, LineMask m) {
+  static Raw load(const P* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+  static Raw load(const P* p, LineMask m) {
     if (m == kAllLanes) return load(p);
     alignas(16) std::uint16_t part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     for (int l = 0; l < 8; ++l)
-      if (m >> l & 1u) part[l] = p[l];
+      if (m >> l & 1u) std::memcpy(&part[l], p + l, 2);
     return _mm_load_si128(reinterpret_cast<const __m128i*>(part));
   }
-  static Raw with_lane(Raw v, int lane, std::uint16_t x) {
-    alignas(16) std::uint16_t part[8];
+  static Raw with_lane(Raw v, int lane, P x) {
+    alignas(16) P part[8];
     _mm_store_si128(reinterpret_cast<__m128i*>(part), v);
     part[lane] = x;
     return _mm_load_si128(reinterpret_cast<const __m128i*>(part));
   }
-  static LineLanes widen(Raw v) { return LineLanes(_mm256_cvtph_ps(v)); }
-  static Raw narrow(LineLanes x) { return _mm256_cvtps_ph(x.x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
-  static void store(std::uint16_t* p, Raw v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
-  static void store(std::uint16_t* p, LineMask m, Raw v) {
+  static void store(P* p, Raw v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
+  static void store(P* p, LineMask m, Raw v) {
     if (m == kAllLanes) return store(p, v);
-    alignas(16) std::uint16_t part[8];
+    alignas(16) P part[8];
     _mm_store_si128(reinterpret_cast<__m128i*>(part), v);
     for (int l = 0; l < 8; ++l)
       if (m >> l & 1u) p[l] = part[l];
   }
-  static std::uint16_t lane(Raw v, int lane) {
-    alignas(16) std::uint16_t part[8];
+  static P lane(Raw v, int lane) {
+    alignas(16) P part[8];
     _mm_store_si128(reinterpret_cast<__m128i*>(part), v);
     return part[lane];
   }
 };
 
-// FP16C keeps its runs here: its integer-lane conversions are written for AVX-512.
-template <class Pop>
-constexpr bool kLineVectors = std::is_same_v<Pop, float> || std::is_same_v<Pop, std::uint16_t>;
+template <>
+struct LineVector<std::uint16_t> : LineVector16<std::uint16_t> {  // binary16
+  static LineLanes widen(Raw v) { return LineLanes(_mm256_cvtph_ps(v)); }
+  static Raw narrow(LineLanes x) { return _mm256_cvtps_ph(x.x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+};
+
+template <>
+struct LineVector<Fp16c> : LineVector16<Fp16c> {  // FluidX3D's format, converted in integer lanes
+  static LineLanes widen(Raw v) { return LineLanes(fp16c_to_float8(v)); }
+  static Raw narrow(LineLanes x) { return float8_to_fp16c(x.x); }
+};
+
 #endif
+
+template <class Pop>
+constexpr bool kLineVectors = std::is_same_v<Pop, float> || kShifted16<Pop>;
 
 // The vector of cells a0 .. a0 + kLineWidth - 1, direction q of cell a from in[q][a], result q to out[q][a].
 // Edge: a vector with an end (first / last: nullptr if not here) or past the line's last cell (mask:

@@ -198,16 +198,10 @@ struct SwStep {
   // narrowed into f_new, with no float block in L1 between. The stream's widening and narrowing
   // through blocks cost as much as the relaxation: the block path ran at about half the float
   // storage's rate in cache.
-  // FP16C's lanes are converted in AVX-512 integer lanes only (half_vector.hpp).
-  static constexpr bool kVectorFormat =
-#if defined(IMMERSE_HALF_AVX512)
-      kShifted16<V>;
-#else
-      std::is_same_v<V, std::uint16_t>;
-#endif
+  // FP16C's lanes are converted in integer lanes (half_vector.hpp).
   static constexpr bool kHalfVectors =
 #if defined(IMMERSE_HALF_SIMD)
-      kVectorFormat && !Corrected;
+      kShifted16<V> && !Corrected;
 #else
       false;
 #endif
