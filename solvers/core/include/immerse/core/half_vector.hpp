@@ -55,38 +55,30 @@ struct HalfVector {  // 8 cells; the tail goes through an 8-cell buffer
   using Lanes = FloatLanes<32>;
   int n;
   explicit HalfVector(int count) : n(count < 8 ? count : 8) {}
-  Lanes load(const std::uint16_t* p) const {
-    if (n == 8) return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
-    alignas(16) std::uint16_t part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    std::memcpy(part, p, sizeof(std::uint16_t) * n);
-    return _mm256_cvtph_ps(_mm_load_si128(reinterpret_cast<const __m128i*>(part)));
-  }
+  Lanes load(const std::uint16_t* p) const { return _mm256_cvtph_ps(load_raw(p)); }
   void store(std::uint16_t* p, Lanes x) const {
-    const __m128i h = _mm256_cvtps_ph(x.x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    store_raw(p, _mm256_cvtps_ph(x.x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  }
+  // FluidX3D's 16-bit format (fp16c.hpp), converted in integer lanes.
+  Lanes load(const Fp16c* p) const { return fp16c_to_float8(load_raw(p)); }
+  void store(Fp16c* p, Lanes x) const { store_raw(p, float8_to_fp16c(x.x)); }
+  // The n cells' 16 bits, missing lanes 0, and back.
+  template <class P>
+  __m128i load_raw(const P* p) const {
+    if (n == 8) return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    alignas(16) std::uint16_t part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    std::memcpy(part, p, sizeof(P) * n);
+    return _mm_load_si128(reinterpret_cast<const __m128i*>(part));
+  }
+  template <class P>
+  void store_raw(P* p, const __m128i h) const {
     if (n == 8) {
       _mm_storeu_si128(reinterpret_cast<__m128i*>(p), h);
       return;
     }
     alignas(16) std::uint16_t part[8];
     _mm_store_si128(reinterpret_cast<__m128i*>(part), h);
-    std::memcpy(p, part, sizeof(std::uint16_t) * n);
-  }
-  // FluidX3D's 16-bit format (fp16c.hpp), converted in integer lanes, the tail as above.
-  Lanes load(const Fp16c* p) const {
-    if (n == 8) return fp16c_to_float8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
-    alignas(16) Fp16c part[8] = {};
-    std::memcpy(part, p, sizeof(Fp16c) * n);
-    return fp16c_to_float8(_mm_load_si128(reinterpret_cast<const __m128i*>(part)));
-  }
-  void store(Fp16c* p, Lanes x) const {
-    const __m128i h = float8_to_fp16c(x.x);
-    if (n == 8) {
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(p), h);
-      return;
-    }
-    alignas(16) Fp16c part[8];
-    _mm_store_si128(reinterpret_cast<__m128i*>(part), h);
-    std::memcpy(p, part, sizeof(Fp16c) * n);
+    std::memcpy(p, part, sizeof(P) * n);
   }
   static Lanes first_lane(float x, float others) {
     return _mm256_blend_ps(_mm256_set1_ps(others), _mm256_set1_ps(x), 1);

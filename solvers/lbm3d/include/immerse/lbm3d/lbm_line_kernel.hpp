@@ -260,26 +260,21 @@ struct CollideStreamLines {
   // outputs are written, so in place stays safe.
   void water_run(const Pop* const in[15], Pop* const out[15], const int m) const {
     if constexpr (LbmStore<Pop>::kHalf) {
-#if defined(IMMERSE_HALF_SIMD)
-      {  // binary16 and FP16C
-        for (int q = 0; q < 15; ++q) {
-          prefetch_write(in[q] + kHalfAhead);
-          prefetch_write(in[q] + kHalfAhead + 32);
-        }
-        if (k.forced)
-          relax_half_run<true>(k.omega, k.force_pref, k.force, k.lat.ref, k.lat.inv_scale, in, out, m);
-        else
-          relax_half_run<false>(k.omega, k.force_pref, k.force, k.lat.ref, k.lat.inv_scale, in, out, m);
-        return;
+      for (int q = 0; q < 15; ++q) {
+        prefetch_write(in[q] + kHalfAhead);
+        prefetch_write(in[q] + kHalfAhead + 32);
       }
-#endif
+#if defined(IMMERSE_HALF_SIMD)  // binary16 and FP16C
+      if (k.forced)
+        relax_half_run<true>(k.omega, k.force_pref, k.force, k.lat.ref, k.lat.inv_scale, in, out, m);
+      else
+        relax_half_run<false>(k.omega, k.force_pref, k.force, k.lat.ref, k.lat.inv_scale, in, out, m);
+#else
       alignas(64) Real wide_in[15][kRun], wide_out[15][kRun];
       const Real* win[15];
       Real* wout[15];
       const auto& lat = k.lat;
       for (int q = 0; q < 15; ++q) {
-        prefetch_write(in[q] + kHalfAhead);
-        prefetch_write(in[q] + kHalfAhead + 32);
         LbmStore<Pop>::widen(in[q], wide_in[q], m, lat.inv_scale, lat.ref[q]);
         win[q] = wide_in[q];
         wout[q] = wide_out[q];
@@ -289,6 +284,7 @@ struct CollideStreamLines {
       else
         vectors<false, false>(win, wout, m);
       for (int q = 0; q < 15; ++q) LbmStore<Pop>::narrow(wide_out[q], out[q], m, lat.inv_scale, lat.ref[q]);
+#endif
     } else {
       stored_run(in, out, m);
     }
