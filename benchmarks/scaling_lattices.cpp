@@ -7,6 +7,10 @@
 //   lbm3d_strong/<N>/ranks:R/threads:T  one N^3 lattice split among the ranks
 //   lbm3d_strong_blocking/<N>/...       the same with the exchange before and after the whole update
 //                                       instead of beside the interior's (LbmBlock::overlap off)
+//   On one node the ranks of these rows share the populations (split along z; LbmBlock::share_node):
+//   nothing is copied, the exchange is the wait for the neighbours' word that a step is done.
+//   lbm3d_strong_messages/<N>/...       the strong split with ghost layers and messages instead, as
+//   lbm3d_strong_messages_blocking/...  between nodes (share_node off), with and without overlap
 //   lbm3d_exchange/<N>/...              the strong split's exchanges alone (no update; 2 ranks or more)
 // and the same three for the shallow-water lattice (FP32, periodic; blocks of rows), swlbm_weak/<N>
 // (N^2 per rank), swlbm_strong/<N> and swlbm_strong_blocking/<N> (SwBlock::overlap off).
@@ -71,15 +75,20 @@ void time_steps(benchmark::State& state, Flow& flow, int steps_per_iteration, do
   state.counters["threads"] = backend_concurrency(default_backend());
 }
 
-void lattice_steps(benchmark::State& state, bool weak, bool overlap, int n) {
+void lattice_steps(benchmark::State& state, bool weak, bool overlap, bool share, int n) {
   Comm& comm = world();
   lbm3d::LbmParams p;
   p.nx = p.ny = p.nz = n;
-  const std::array<int, 3> dims = lbm3d::choose_dims(p, comm.size(), {0, 0, 0});
+  // Weak rows grow the lattice along the split's axes: along z where the ranks share the populations
+  // (make_lbm_flow_on_ranks splits along z there).
+  const bool shared = share && comm.size() > 1 && comm.one_node();
+  const std::array<int, 3> dims =
+      shared ? std::array<int, 3>{1, 1, comm.size()} : lbm3d::choose_dims(p, comm.size(), {0, 0, 0});
   if (weak) p.ny = n * dims[1], p.nz = n * dims[2];
   p.tau = 0.8;
   p.source = "scaling_lattices";
   p.block.overlap = overlap;
+  p.block.share_node = share;
   p.init_ux = "0.02 * sin(2 * pi * y / " + std::to_string(p.ny) + ")";
   auto flow = lbm3d::make_lbm_flow_on_ranks(default_backend(), p, comm, dims);
   time_steps(state, *flow, 2, double(p.cells()));  // two steps: the AA pattern's exchange and local steps
@@ -120,7 +129,7 @@ void exchange_only(benchmark::State& state, int n) {
 }
 
 // The shallow-water lattice, periodic, FP32, a shear flow; n x n per rank (weak) or in all (strong).
-void water_steps(benchmark::State& state, bool weak, bool overlap, int n) {
+void water_steps(benchmark::State& state, bool weak, bool overlap, bool, int n) {
   Comm& comm = world();
   swlbm::SwParams p;
   p.nx = n;
@@ -186,28 +195,36 @@ int main(int argc, char** argv) {
   // Per lattice: its rows' prefix, what times them, a small and a large size (iterations: 40, 10).
   struct Lattice {
     const char* prefix;
-    void (*steps)(benchmark::State&, bool weak, bool overlap, int n);
+    void (*steps)(benchmark::State&, bool weak, bool overlap, bool share, int n);
     int sizes[2];
+    int rows;  // of the list below: the shallow-water lattice has no shared form
   };
   struct Row {
     const char* name;
-    bool weak, overlap;
+    bool weak, overlap, share;
   };
+  const Row rows[] = {{"_weak/", true, true, true},
+                      {"_strong/", false, true, true},
+                      {"_strong_blocking/", false, false, true},
+                      {"_strong_messages/", false, true, false},
+                      {"_strong_messages_blocking/", false, false, false}};
   auto machine = [&suffix](const char* when) {
     benchmark::RegisterBenchmark((std::string("machine/") + when + suffix).c_str(), machine_rates)
         ->Iterations(1)
         ->Unit(benchmark::kMillisecond);
   };
   machine("before");
-  for (const Lattice& l : {Lattice{"lbm3d", lattice_steps, {64, 128}}, Lattice{"swlbm", water_steps, {1024, 2048}}})
+  for (const Lattice& l :
+       {Lattice{"lbm3d", lattice_steps, {64, 128}, 5}, Lattice{"swlbm", water_steps, {1024, 2048}, 3}})
     for (int k = 0; k < 2; ++k)
-      for (const Row& r :
-           {Row{"_weak/", true, true}, Row{"_strong/", false, true}, Row{"_strong_blocking/", false, false}})
+      for (int i = 0; i < l.rows; ++i) {
+        const Row& r = rows[i];
         benchmark::RegisterBenchmark((l.prefix + std::string(r.name) + std::to_string(l.sizes[k]) + suffix).c_str(),
-                                     l.steps, r.weak, r.overlap, l.sizes[k])
+                                     l.steps, r.weak, r.overlap, r.share, l.sizes[k])
             ->UseManualTime()
             ->Iterations(k == 0 ? 40 : 10)
             ->Unit(benchmark::kMillisecond);
+      }
   if (world().size() > 1)
     for (int n : {64, 128})
       benchmark::RegisterBenchmark(("lbm3d_exchange/" + std::to_string(n) + suffix).c_str(), exchange_only, n)

@@ -96,6 +96,28 @@ TEST(ScalingSection, NothingHiddenReadsZeroPercent) {
   fs::remove_all(dir);
 }
 
+// Ranks sharing the populations send nothing: their hidden line says the exchange is the wait for
+// the neighbours; the rows with ghost layers and messages get their own line.
+TEST(ScalingSection, SharedAndMessageRowsEachSayWhatIsHidden) {
+  const fs::path dir = fresh_dir("immerse_scaling_section_shared");
+  const std::vector<Row> rows = {{"lbm3d_strong/128", 150e6, 149e6, 0.02, 0},
+                                 {"lbm3d_strong_blocking/128", 150e6, 140e6, 0.08, 0},
+                                 {"lbm3d_strong_messages/128", 150e6, 140e6, 0.15, 655360},
+                                 {"lbm3d_strong_messages_blocking/128", 150e6, 135e6, 0.30, 655360}};
+  write_run(dir / "scaling_threads.1.json", 1, 2, rows);
+  write_run(dir / "scaling_ranks.1.json", 2, 1, rows);
+  const std::string md = section_from(dir);
+  EXPECT_NE(md.find("Hidden at lbm3d_strong/128: 75 % of the blocking exchange's 0.080 ms per step (exposed with "
+                    "overlap: 0.020 ms, nothing copied: the wait for the neighbours;"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("Hidden at lbm3d_strong_messages/128: 50 % of the blocking exchange's 0.300 ms per step (exposed "
+                    "with overlap: 0.150 ms; the goal"),
+            std::string::npos)
+      << md;
+  fs::remove_all(dir);
+}
+
 // Without the two runs (a build without MPI, or no mpirun) the section is left out.
 TEST(ScalingSection, LeftOutWithoutBothRuns) {
   const fs::path dir = fresh_dir("immerse_scaling_section_missing");

@@ -6,7 +6,8 @@
 // the gathered mass and kinetic energy per row, fields and fastest speed must equal the whole
 // lattice's to the bit (the sums are added in the whole lattice's order). With moving bodies
 // crossing the block borders (the whole lattice's groups given to every rank, as the jellyfish
-// scene does), the same.
+// scene does), the same. Splits along z alone run twice: the ranks sharing the populations (one
+// node, LbmBlock::share_node) and with ghost layers and messages.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -29,6 +30,16 @@ std::vector<std::array<int, 3>> splits(int ranks) {
   return {{1, ranks, 1}};
 }
 
+// Whether the ranks share the populations (share_node on) and whether they use ghost layers (off):
+// both for a split along z alone, which the ranks of one node can share; the latter for the others.
+std::vector<bool> sharing(const std::array<int, 3>& dims, const Comm& comm) {
+  if (dims[1] == 1 && comm.one_node()) return {true, false};
+  return {false};
+}
+std::string split_name(const std::array<int, 3>& dims, bool share) {
+  return "split 1x" + std::to_string(dims[1]) + "x" + std::to_string(dims[2]) + (share ? " shared" : "");
+}
+
 // This rank's block of `dims`, as make_lbm_flow_on_ranks lays the blocks out.
 BlockExtent own_block(const LbmParams& p, const std::array<int, 3>& dims, const Comm& comm) {
   return block_of(p, rank_layout_on(p, dims, comm), comm.rank());
@@ -41,36 +52,37 @@ TEST(LatticeRanks, BlocksHoldTheWholeLatticesPopulations) {
   ASSERT_GT(comm.size(), 1) << "run under mpirun -np N, N > 1";
   for (const auto& c : split_test::split_cases())
     for (const auto& dims : splits(comm.size()))
-      for (const auto precision : {Storage::fp64, Storage::fp32, Storage::fp16s, Storage::fp16c})
-        for (const auto pattern : {Pattern::aa, Pattern::pull})
-          for (const bool overlap : {true, false}) {
-            if (!overlap && precision != Storage::fp64) continue;  // the order of work, not the storage
-            LbmParams p = c.params;
-            p.storage = precision;
-            p.pattern = pattern;
-            p.block.overlap = overlap;
-            auto whole = make_lbm_flow(default_backend(), p);
-            auto split = make_lbm_flow_on_ranks(default_backend(), p, comm, dims);
-            const BlockExtent own = own_block(p, dims, comm);
-            for (int steps : {1, 4, 7}) {
-              while (whole->steps_done() < steps) whole->step(), split->step();
-              const std::string what = c.name + " " + storage_name(p) + " " + to_string(pattern) + " split 1x" +
-                                       std::to_string(dims[1]) + "x" + std::to_string(dims[2]) +
-                                       (overlap ? "" : " blocking") + ", rank " + std::to_string(comm.rank()) + ", " +
-                                       std::to_string(steps) + " steps";
-              EXPECT_EQ(split_test::bit_differences(split_test::block_from_whole(whole->raw_populations(), p, own),
-                                                    split->raw_populations()),
-                        0)
-                  << what;
-              EXPECT_EQ(whole->mass(), split->mass()) << what;
-              EXPECT_EQ(split_test::bit_differences(whole->row_kinetic_energies(), split->row_kinetic_energies()), 0)
-                  << what;
-              const Macro a = whole->macro(), b = split->macro();
-              EXPECT_EQ(split_test::bit_differences(a.rho, b.rho), 0) << what;
-              EXPECT_EQ(split_test::bit_differences(a.uz, b.uz), 0) << what;
-              EXPECT_EQ(whole->health().max_speed, split->health().max_speed) << what;
+      for (const bool share : sharing(dims, comm))
+        for (const auto precision : {Storage::fp64, Storage::fp32, Storage::fp16s, Storage::fp16c})
+          for (const auto pattern : {Pattern::aa, Pattern::pull})
+            for (const bool overlap : {true, false}) {
+              if (!overlap && precision != Storage::fp64) continue;  // the order of work, not the storage
+              LbmParams p = c.params;
+              p.storage = precision;
+              p.pattern = pattern;
+              p.block.overlap = overlap;
+              p.block.share_node = share;
+              auto whole = make_lbm_flow(default_backend(), p);
+              auto split = make_lbm_flow_on_ranks(default_backend(), p, comm, dims);
+              const BlockExtent own = own_block(p, dims, comm);
+              for (int steps : {1, 4, 7}) {
+                while (whole->steps_done() < steps) whole->step(), split->step();
+                const std::string what = c.name + " " + storage_name(p) + " " + to_string(pattern) + " " +
+                                         split_name(dims, share) + (overlap ? "" : " blocking") + ", rank " +
+                                         std::to_string(comm.rank()) + ", " + std::to_string(steps) + " steps";
+                EXPECT_EQ(split_test::bit_differences(split_test::block_from_whole(whole->raw_populations(), p, own),
+                                                      split->raw_populations()),
+                          0)
+                    << what;
+                EXPECT_EQ(whole->mass(), split->mass()) << what;
+                EXPECT_EQ(split_test::bit_differences(whole->row_kinetic_energies(), split->row_kinetic_energies()), 0)
+                    << what;
+                const Macro a = whole->macro(), b = split->macro();
+                EXPECT_EQ(split_test::bit_differences(a.rho, b.rho), 0) << what;
+                EXPECT_EQ(split_test::bit_differences(a.uz, b.uz), 0) << what;
+                EXPECT_EQ(whole->health().max_speed, split->health().max_speed) << what;
+              }
             }
-          }
 }
 
 // The AA exchange step leaves its give-back travelling beside the next step's interior
@@ -81,7 +93,6 @@ TEST(LatticeRanks, EachQueryAfterAnExchangeStepCompletesTheGiveBack) {
   LbmParams p = split_test::split_cases().front().params;
   p.storage = Storage::fp64;
   p.pattern = Pattern::aa;
-  const std::array<int, 3> dims = splits(comm.size()).front();
   auto fields = [](const Macro& m) {
     std::vector<double> v = m.rho;
     for (const auto* f : {&m.ux, &m.uy, &m.uz}) v.insert(v.end(), f->begin(), f->end());
@@ -102,16 +113,19 @@ TEST(LatticeRanks, EachQueryAfterAnExchangeStepCompletesTheGiveBack) {
        }},
       {"health", [](const LbmFlow& f) { return std::vector<double>{f.health().max_speed}; }},
       {"raw_populations", [](const LbmFlow& f) { return f.raw_populations(); }}};
-  for (const auto& [name, query] : queries) {
-    auto whole = make_lbm_flow(default_backend(), p);
-    auto split = make_lbm_flow_on_ranks(default_backend(), p, comm, dims);
-    whole->step(), split->step();
-    std::vector<double> expected = query(*whole);
-    if (name == "raw_populations")  // this rank's block of the whole lattice's
-      expected = split_test::block_from_whole(expected, p, own_block(p, dims, comm));
-    EXPECT_EQ(split_test::bit_differences(expected, query(*split)), 0)
-        << name << ", rank " << comm.rank() << " of " << comm.size();
-  }
+  // Along y (ghost layers) and along z (shared where the ranks are on one node).
+  for (const std::array<int, 3> dims : {std::array<int, 3>{1, comm.size(), 1}, std::array<int, 3>{1, 1, comm.size()}})
+    for (const auto& [name, query] : queries) {
+      auto whole = make_lbm_flow(default_backend(), p);
+      auto split = make_lbm_flow_on_ranks(default_backend(), p, comm, dims);
+      whole->step(), split->step();
+      std::vector<double> expected = query(*whole);
+      if (name == "raw_populations")  // this rank's block of the whole lattice's
+        expected = split_test::block_from_whole(expected, p, own_block(p, dims, comm));
+      EXPECT_EQ(split_test::bit_differences(expected, query(*split)), 0)
+          << name << ", " << split_name(dims, dims[1] == 1 && comm.one_node()) << ", rank " << comm.rank() << " of "
+          << comm.size();
+    }
 }
 
 // Two bodies move across the block borders every step (a cube along y and z, a plate that the z
@@ -122,39 +136,41 @@ TEST(LatticeRanks, MovingBodiesCrossTheBlockBorders) {
   Comm& comm = world();
   for (const auto& c : split_test::split_cases())
     for (const auto& dims : splits(comm.size()))
-      for (const auto rule : {BodyBoundary::ladd, BodyBoundary::paper})
-        for (const auto precision : {Storage::fp64, Storage::fp32})
-          for (const auto pattern : {Pattern::aa, Pattern::pull}) {
-            LbmParams p = c.params;
-            p.storage = precision;
-            p.pattern = pattern;
-            p.body_boundary = rule;
-            auto whole = make_lbm_flow(default_backend(), p);
-            auto split = make_lbm_flow_on_ranks(default_backend(), p, comm, dims);
-            const BlockExtent own = own_block(p, dims, comm);
-            CellGroups before;
-            for (int s = 0; s < 9; ++s) {
-              CellGroups g = body_test::cube_and_plate(p, 2, 2 + s % 6, 2 + s % 4, 6, 3);
-              if (s > 0) g = body_test::changed_since(before, g);
-              whole->set_groups(g);
-              split->set_groups(g);
-              before = g;
-              whole->step(), split->step();
-              const std::string what = c.name + " " + storage_name(p) + " " + to_string(pattern) + " C3 rule " +
-                                       body_boundary_choices().name(rule) + " split 1x" + std::to_string(dims[1]) +
-                                       "x" + std::to_string(dims[2]) + ", rank " + std::to_string(comm.rank()) + ", " +
-                                       std::to_string(s + 1) + " steps";
-              const long mine = split_test::bit_differences(
-                  split_test::block_from_whole(whole->raw_populations(), p, own), split->raw_populations());
-              EXPECT_EQ(mine, 0) << what;
-              // Every rank stops at once (a rank left alone would wait in the next exchange).
-              ASSERT_EQ(comm.max(mine != 0 ? 1.0 : 0.0), 0.0) << what << ": populations differ on some rank";
-              EXPECT_EQ(whole->mass(), split->mass()) << what;
-              const Macro a = whole->macro({3, 2, 1}, {9, 8, 6}), b = split->macro({3, 2, 1}, {9, 8, 6});
-              EXPECT_EQ(split_test::bit_differences(a.ux, b.ux), 0) << what;
-              EXPECT_EQ(a.group, b.group) << what;
+      for (const bool share : sharing(dims, comm))
+        for (const auto rule : {BodyBoundary::ladd, BodyBoundary::paper})
+          for (const auto precision : {Storage::fp64, Storage::fp32})
+            for (const auto pattern : {Pattern::aa, Pattern::pull}) {
+              LbmParams p = c.params;
+              p.storage = precision;
+              p.pattern = pattern;
+              p.body_boundary = rule;
+              p.block.share_node = share;
+              auto whole = make_lbm_flow(default_backend(), p);
+              auto split = make_lbm_flow_on_ranks(default_backend(), p, comm, dims);
+              const BlockExtent own = own_block(p, dims, comm);
+              CellGroups before;
+              for (int s = 0; s < 9; ++s) {
+                CellGroups g = body_test::cube_and_plate(p, 2, 2 + s % 6, 2 + s % 4, 6, 3);
+                if (s > 0) g = body_test::changed_since(before, g);
+                whole->set_groups(g);
+                split->set_groups(g);
+                before = g;
+                whole->step(), split->step();
+                const std::string what = c.name + " " + storage_name(p) + " " + to_string(pattern) + " C3 rule " +
+                                         body_boundary_choices().name(rule) + " " + split_name(dims, share) +
+                                         ", rank " + std::to_string(comm.rank()) + ", " + std::to_string(s + 1) +
+                                         " steps";
+                const long mine = split_test::bit_differences(
+                    split_test::block_from_whole(whole->raw_populations(), p, own), split->raw_populations());
+                EXPECT_EQ(mine, 0) << what;
+                // Every rank stops at once (a rank left alone would wait in the next exchange).
+                ASSERT_EQ(comm.max(mine != 0 ? 1.0 : 0.0), 0.0) << what << ": populations differ on some rank";
+                EXPECT_EQ(whole->mass(), split->mass()) << what;
+                const Macro a = whole->macro({3, 2, 1}, {9, 8, 6}), b = split->macro({3, 2, 1}, {9, 8, 6});
+                EXPECT_EQ(split_test::bit_differences(a.ux, b.ux), 0) << what;
+                EXPECT_EQ(a.group, b.group) << what;
+              }
             }
-          }
 }
 
 // A blow-up is found on whichever rank owns the cell, and every rank reports the same cell.

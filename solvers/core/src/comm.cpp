@@ -2,10 +2,18 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <stdexcept>
 #include <string>
 
 namespace immerse {
+
+std::shared_ptr<void> Comm::shared_memory(const std::size_t bytes) {
+  // Page-aligned, as the shared windows' memory is.
+  void* p = std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
+  if (!p && bytes > 0) throw std::bad_alloc();
+  return std::shared_ptr<void>(p, [](void* q) { std::free(q); });
+}
 
 namespace {
 

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -43,7 +44,30 @@ class MpiWorld final : public Comm {
 #if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
     cuda_aware_ = MPIX_Query_cuda_support() == 1;  // built with CUDA support and enabled at run time
 #endif
+    check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_),
+          "MPI_Comm_split_type");
     per_node_ = find_ranks_per_node();
+    int on_node = 0;
+    MPI_Comm_size(node_, &on_node);
+    one_node_ = on_node == size_ && per_node_ == size_;
+  }
+  bool one_node() const override { return one_node_; }
+  // Rank 0 of the node holds the memory; the others map it (MPI_Win_shared_query). Freeing the
+  // window is collective: every rank lets go of its pointer at the same point of the run.
+  std::shared_ptr<void> shared_memory(const std::size_t bytes) override {
+    if (!one_node_) throw std::logic_error("Comm::shared_memory: the ranks are not on one node");
+    void* base = nullptr;
+    MPI_Win win = MPI_WIN_NULL;
+    const MPI_Aint mine = rank_ == 0 ? static_cast<MPI_Aint>(bytes) : 0;
+    check(MPI_Win_allocate_shared(mine, 1, MPI_INFO_NULL, node_, &base, &win), "MPI_Win_allocate_shared");
+    MPI_Aint size = 0;
+    int unit = 1;
+    check(MPI_Win_shared_query(win, 0, &size, &unit, &base), "MPI_Win_shared_query");
+    return std::shared_ptr<void>(base, [win](void*) mutable {
+      int finalized = 0;
+      MPI_Finalized(&finalized);
+      if (!finalized) MPI_Win_free(&win);
+    });
   }
   int ranks_per_node() const override { return per_node_; }
   bool device_buffers() const override { return cuda_aware_; }
@@ -124,9 +148,7 @@ class MpiWorld final : public Comm {
       }
       return static_cast<int>(n);
     }
-    MPI_Comm node;
-    check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node),
-          "MPI_Comm_split_type");
+    const MPI_Comm node = node_;
     int n = 0, local = 0;
     MPI_Comm_size(node, &n);
     MPI_Comm_rank(node, &local);
@@ -134,7 +156,6 @@ class MpiWorld final : public Comm {
     int lo = 0, hi = 0;
     check(MPI_Allreduce(&first, &lo, 1, MPI_INT, MPI_MIN, node), "MPI_Allreduce");
     check(MPI_Allreduce(&first, &hi, 1, MPI_INT, MPI_MAX, node), "MPI_Allreduce");
-    MPI_Comm_free(&node);
     const int mine[2] = {lo == hi && first % n == 0 ? n : 0, -n};
     int all[2] = {0, 0};  // the smallest usable count, minus the largest node's
     check(MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
@@ -143,6 +164,8 @@ class MpiWorld final : public Comm {
 
   int rank_ = 0, size_ = 1;
   int per_node_ = 1;
+  MPI_Comm node_ = MPI_COMM_NULL;  // the ranks sharing this rank's memory (MPI_COMM_TYPE_SHARED)
+  bool one_node_ = false;
   bool cuda_aware_ = false;
   std::map<long, std::vector<MPI_Request>> pending_;  // start_sendrecv's messages not yet waited for
   long tickets_ = 0;

@@ -15,10 +15,12 @@ namespace {
 // The whole lattice's LbmFlow over the ranks of `comm`; this rank steps its block.
 class BlockedLbmFlow final : public LbmFlow {
  public:
-  BlockedLbmFlow(Backend backend, const LbmParams& whole, const RankLayout& layout, Comm& comm)
-      : whole_(whole), layout_(layout), comm_(comm) {
+  // `shared`: the node's ranks share the whole lattice's populations (shared_block_params).
+  BlockedLbmFlow(Backend backend, const LbmParams& whole, const RankLayout& layout, Comm& comm, bool shared)
+      : whole_(whole), layout_(layout), comm_(comm), shared_(shared) {
     check_stability(whole);
-    local_ = make_lbm_flow(backend, block_params(whole, layout, comm.rank()));
+    local_ = make_lbm_flow(
+        backend, shared ? shared_block_params(whole, layout, comm.rank()) : block_params(whole, layout, comm.rank()));
   }
 
   void step() override { local_->step(); }
@@ -148,8 +150,10 @@ class BlockedLbmFlow final : public LbmFlow {
   std::vector<double> row_masses() const override { return whole_rows(local_->row_masses()); }
   std::vector<double> row_kinetic_energies() const override { return whole_rows(local_->row_kinetic_energies()); }
 
-  Macro own_macro() const override { return local_->own_macro(); }
-  std::vector<double> raw_populations() const override { return local_->raw_populations(); }
+  // The queries no gather follows end together where the ranks share the populations: a rank that
+  // stepped on at once could write the slots another is still reading.
+  Macro own_macro() const override { return together(local_->own_macro()); }
+  std::vector<double> raw_populations() const override { return together(local_->raw_populations()); }
   long steps_done() const override { return local_->steps_done(); }
   const LbmParams& params() const override { return whole_; }
   Backend backend() const override { return local_->backend(); }
@@ -168,6 +172,7 @@ class BlockedLbmFlow final : public LbmFlow {
                       whole_.source, stored.lo[0], stored.lo[1], stored.lo[2], stored.size[0], stored.size[1],
                       stored.size[2], mine.lo[0], mine.lo[1], mine.lo[2], mine.size[0], mine.size[1], mine.size[2]));
     local_->archive(a);
+    together(0);
   }
 
  private:
@@ -186,6 +191,13 @@ class BlockedLbmFlow final : public LbmFlow {
     return rows;
   }
 
+  // `result`, once every rank has got its own where the ranks share the populations.
+  template <class T>
+  T together(T result) const {
+    if (shared_) comm_.barrier();
+    return result;
+  }
+
   // The cells of a and b both (sizes zero where they do not meet).
   static BlockExtent overlap(const BlockExtent& a, const BlockExtent& b) {
     BlockExtent e;
@@ -200,6 +212,7 @@ class BlockedLbmFlow final : public LbmFlow {
   LbmParams whole_;
   RankLayout layout_;
   Comm& comm_;
+  bool shared_;  // the ranks share the populations (shared_block_params)
   std::unique_ptr<LbmFlow> local_;
   CellGroups local_groups_;  // set_groups: the block's groups, kept between calls
 };
@@ -217,8 +230,14 @@ std::unique_ptr<LbmFlow> make_lbm_flow_on_ranks(Backend backend, const LbmParams
     choose_dims(whole, 1, requested);  // rejects an x split on one rank too
     return make_lbm_flow(backend, whole);
   }
-  const std::array<int, 3> dims = choose_dims(whole, comm.size(), requested);
-  return std::make_unique<BlockedLbmFlow>(backend, whole, rank_layout_on(whole, dims, comm), comm);
+  // Ranks of one node on the host share the populations where the split is along z only: the
+  // split they get unless another is requested.
+  const bool share = whole.block.share_node && comm.one_node() && backend != Backend::cuda;
+  const std::array<int, 3> dims = !given && share && whole.nz >= comm.size()
+                                      ? std::array<int, 3>{1, 1, comm.size()}
+                                      : choose_dims(whole, comm.size(), requested);
+  return std::make_unique<BlockedLbmFlow>(backend, whole, rank_layout_on(whole, dims, comm), comm,
+                                          share && dims[1] == 1);
 }
 
 }  // namespace immerse::lbm3d

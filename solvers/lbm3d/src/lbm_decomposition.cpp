@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 
 #include "immerse/core/block_split.hpp"
 #include "immerse/core/error.hpp"
@@ -119,6 +120,21 @@ LbmParams block_params(const LbmParams& whole, const RankLayout& layout, int ran
   p.nx = local[0];
   p.ny = local[1];
   p.nz = local[2];
+  return p;
+}
+
+LbmParams shared_block_params(const LbmParams& whole, const RankLayout& layout, int rank) {
+  if (layout.dims[0] != 1 || layout.dims[1] != 1)
+    throw std::logic_error("shared_block_params: the split is along z only");
+  LbmParams p = whole;
+  const BlockExtent e = block_of(whole, layout, rank);
+  p.block.planes = {e.lo[2], e.size[2]};
+  const int cz = layout.block(rank)[1];
+  const bool periodic = whole.border[4] == Border::periodic;
+  for (int side = 0; side < 2; ++side) {
+    const int next = neighbour_block(cz, side == 0 ? -1 : 1, layout.dims[2], periodic);
+    p.block.plane_neighbour[side] = next < 0 ? -1 : layout.rank(0, next);
+  }
   return p;
 }
 

@@ -10,7 +10,9 @@
 #include <exception>
 #include <limits>
 #include <memory>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 #include "immerse/core/backend.hpp"
 #include "immerse/core/expression.hpp"
@@ -23,6 +25,7 @@
 #include "immerse/lbm3d/lbm_halo.hpp"
 #include "immerse/lbm3d/lbm_kernels.hpp"
 #include "immerse/lbm3d/lbm_line_kernel.hpp"
+#include "immerse/lbm3d/lbm_plane_signals.hpp"
 #include "lbm_own_lines.hpp"
 
 namespace immerse::lbm3d {
@@ -64,8 +67,16 @@ class LbmSolver final : public LbmFlow {
  public:
   explicit LbmSolver(const LbmParams& p)
       : p_(p), N_(p.cells()), S_(population_stride<Pop>(N_)), aa_(p.pattern == Pattern::aa) {
-    f_[0] = large_view<View<Pop*>>("f0", 15 * S_);
-    f_[1] = large_view<View<Pop*>>("f1", aa_ ? 0 : 15 * S_);  // the AA pattern works in place in f0
+    if (p.block.shared()) {  // the whole lattice's populations, in memory the node's ranks share
+      const std::size_t n = static_cast<std::size_t>(15 * S_);
+      shared_f_ = world().shared_memory((aa_ ? 1 : 2) * n * sizeof(Pop));
+      Pop* const base = static_cast<Pop*>(shared_f_.get());
+      f_[0] = Kokkos::View<Pop*, Device, Kokkos::MemoryUnmanaged>(base, n);
+      f_[1] = Kokkos::View<Pop*, Device, Kokkos::MemoryUnmanaged>(base + n, aa_ ? 0 : n);
+    } else {
+      f_[0] = large_view<View<Pop*>>("f0", 15 * S_);
+      f_[1] = large_view<View<Pop*>>("f1", aa_ ? 0 : 15 * S_);  // the AA pattern works in place in f0
+    }
     group_ = large_view<View<unsigned char*>>("group", N_);
     previous_ = large_view<View<unsigned char*>>("group_previous", N_);
     ub_ = large_view<View<Real*>>("ub", 3 * N_);
@@ -96,11 +107,22 @@ class LbmSolver final : public LbmFlow {
     for (int a = 0; a < 3; ++a) force_[a] = static_cast<Real>(p.force[a]);
     own_.nx = p.nx;
     own_.ny = p.ny;
-    own_.j0 = p.block.ghost[2] ? 1 : 0;
-    own_.nyr = p.ny - own_.j0 - (p.block.ghost[3] ? 1 : 0);
-    own_.k0 = p.block.ghost[4] ? 1 : 0;
-    own_.nzr = p.nz - own_.k0 - (p.block.ghost[5] ? 1 : 0);
-    split_ = split_own(own_, p.block.ghost);
+    if (p.block.shared()) {  // this rank's planes; its rims are those next to another rank's
+      own_.j0 = 0;
+      own_.nyr = p.ny;
+      own_.k0 = p.block.planes[0];
+      own_.nzr = p.block.planes[1];
+      std::array<bool, 6> next_to_rank = {};
+      for (int side = 0; side < 2; ++side) next_to_rank[4 + side] = p.block.plane_neighbour[side] >= 0;
+      split_ = split_own(own_, next_to_rank);
+      signals_ = std::make_unique<PlaneSignals>(p.block, world());
+    } else {
+      own_.j0 = p.block.ghost[2] ? 1 : 0;
+      own_.nyr = p.ny - own_.j0 - (p.block.ghost[3] ? 1 : 0);
+      own_.k0 = p.block.ghost[4] ? 1 : 0;
+      own_.nzr = p.nz - own_.k0 - (p.block.ghost[5] ? 1 : 0);
+      split_ = split_own(own_, p.block.ghost);
+    }
     if (p.block.split()) halo_ = std::make_unique<LbmHalo<Pop, Exec>>(p, S_, world());
 
     // Initial populations: equilibrium of the initial formulas at every cell centre, taken as a
@@ -108,7 +130,8 @@ class LbmSolver final : public LbmFlow {
     const Expression rho(p.init_rho, p.source + ": key 'initial.rho'"), ux(p.init_ux, p.source + ": key 'initial.ux'"),
         uy(p.init_uy, p.source + ": key 'initial.uy'"), uz(p.init_uz, p.source + ": key 'initial.uz'");
     auto h = Kokkos::create_mirror_view(f_[0]);
-    for (int k = 0; k < p.nz; ++k)
+    const int k_lo = signals_ ? own_.k0 : 0, k_hi = signals_ ? own_.k0 + own_.nzr : p.nz;  // shared: own planes
+    for (int k = k_lo; k < k_hi; ++k)
       for (int j = 0; j < p.ny; ++j)
         for (int i = 0; i < p.nx; ++i) {
           const auto& o = p.block.origin;  // formulas take global cell centres
@@ -121,12 +144,21 @@ class LbmSolver final : public LbmFlow {
           for (int q = 0; q < 15; ++q)
             h((aa_ ? D3Q15::opposite(q) : q) * S_ + c) = lat_.enc(D3Q15::feq<Real>(q, r, u[0], u[1], u[2]), q);
         }
+    if (signals_) {  // host memory, written in place: the second buffer's planes too, then every rank's
+      if (!aa_)
+        for (int q = 0; q < 15; ++q) {
+          const long from = q * S_ + own_.k0 * static_cast<long>(p.nx) * p.ny, n = own_.lines() * p.nx;
+          std::copy(f_[0].data() + from, f_[0].data() + from + n, f_[1].data() + from);
+        }
+      world().barrier();
+      return;
+    }
     Kokkos::deep_copy(f_[0], h);
     if (!aa_) Kokkos::deep_copy(f_[1], f_[0]);
   }
 
   ~LbmSolver() override {
-    if (std::uncaught_exceptions() == 0) complete_give_back();  // unwinding: the run is being ended anyway
+    if (std::uncaught_exceptions() == 0) complete_exchange();  // unwinding: the run is being ended anyway
   }
 
   // A step that reads the ghost layers (the pull step, the AA exchange step) fills them first and,
@@ -135,16 +167,32 @@ class LbmSolver final : public LbmFlow {
   // rim lines (next to a ghost layer) follow. The AA give-back travels while the next step, the
   // local one, updates its interior, which reads and writes each cell's own slots only, none of the
   // rim planes the give-back fills; that step's rims follow. Between the two steps it is in flight,
-  // and every query (and archive) completes it first (complete_give_back). With bodies, whose
+  // and every query (and archive) completes it first (complete_exchange). With bodies, whose
   // groups change between every two steps (set_groups exchanges ghost layers itself), the
   // give-back stays in its step instead: the fill beside the first half of the interior, the
   // give-back beside the second.
+  // Ranks that share the populations (LbmBlock::planes) exchange nothing: every step updates the
+  // interior first, waits for the neighbours' word that their last step is done (PlaneSignals),
+  // updates the rims and sends its own word. With block.overlap off it waits before the whole update.
   void step() override {
     const bool exchange = halo_ && (!aa_ || swapped_);
-    if (giving_back_) {
+    if (signals_) {
+      if (p_.block.overlap) {
+        timed("collide_stream", [&] {
+          update(split_.interior[0]);
+          update(split_.interior[1]);
+        });
+        complete_exchange();
+        update_rims();
+      } else {
+        complete_exchange();
+        timed("collide_stream", [&] { update(own_); });
+      }
+      timed("halo", [&] { signals_->send(); });
+    } else if (giving_back_) {
       update_beside_exchange(split_.interior[0]);
       update_beside_exchange(split_.interior[1]);
-      complete_give_back();
+      complete_exchange();
       update_rims();
     } else if (!exchange) {
       timed("collide_stream", [&] { update(own_); });
@@ -163,7 +211,7 @@ class LbmSolver final : public LbmFlow {
       giving_back_ = aa_;
       if (give_back_here) {
         update_beside_exchange(split_.interior[1]);
-        complete_give_back();
+        complete_exchange();
       }
     }
     if (aa_) {
@@ -176,13 +224,13 @@ class LbmSolver final : public LbmFlow {
   }
 
   void archive(StateArchive& a) override {
-    complete_give_back();
+    complete_exchange();
     a.value("lbm3d.steps", steps_);
     a.value("lbm3d.swapped", swapped_);
     a.value("lbm3d.bodies", bodies_);  // picks the AA local step's path: a resumed run takes the same
     a.value("lbm3d.buffer", cur_);
-    archive_view(a, "lbm3d.f0", f_[0]);
-    if (!aa_) archive_view(a, "lbm3d.f1", f_[1]);
+    archive_populations(a, "lbm3d.f0", f_[0]);
+    if (!aa_) archive_populations(a, "lbm3d.f1", f_[1]);
     archive_view(a, "lbm3d.group", group_);
     archive_view(a, "lbm3d.group_previous", previous_);
     archive_view(a, "lbm3d.body_velocity", ub_);
@@ -193,7 +241,7 @@ class LbmSolver final : public LbmFlow {
   }
 
   void set_groups(const CellGroups& g) override {
-    complete_give_back();
+    complete_exchange();
     const auto scope = timer_.scope("groups");
     bodies_ = bodies_ || !g.region.empty();
     // Only the cells of the region can have changed: write those into the host mirrors (on host
@@ -204,10 +252,30 @@ class LbmSolver final : public LbmFlow {
     }
     Kokkos::deep_copy(group_, h_group_);
     Kokkos::deep_copy(ub_, h_ub_);
-    if (region_.extent(0) < g.region.size()) region_ = View<int*>("region", g.region.size() + g.region.size() / 2);
-    Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> hr(g.region.data(), g.region.size());
-    Kokkos::deep_copy(Kokkos::subview(region_, std::make_pair<size_t, size_t>(0, g.region.size())), hr);
-    const Kokkos::RangePolicy<Exec> cells(0, static_cast<int>(g.region.size()));
+    // Ranks sharing the populations write those of their own cells only, in passes that every rank
+    // ends before any starts the next (each pass reads the cells next to those it writes). Their
+    // own cells go first in region_, `mine` of them; the groups are every rank's own copy.
+    std::vector<int> own_first;
+    if (signals_) {
+      own_first.reserve(g.region.size());
+      for (int pass = 0; pass < 2; ++pass)
+        for (const int c : g.region)
+          if (own_.owns(c) == (pass == 0)) own_first.push_back(c);
+    }
+    const std::vector<int>& region = signals_ ? own_first : g.region;
+    const int mine =
+        signals_
+            ? static_cast<int>(std::count_if(g.region.begin(), g.region.end(), [&](int c) { return own_.owns(c); }))
+            : static_cast<int>(g.region.size());
+    const auto every_rank_done = [&] {
+      if (!signals_) return;
+      Exec().fence();
+      world().barrier();
+    };
+    if (region_.extent(0) < region.size()) region_ = View<int*>("region", region.size() + region.size() / 2);
+    Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> hr(region.data(), region.size());
+    Kokkos::deep_copy(Kokkos::subview(region_, std::make_pair<size_t, size_t>(0, region.size())), hr);
+    const Kokkos::RangePolicy<Exec> cells(0, mine);
     // The AA pattern's arrived state keeps populations on the links: re-pair those of cells that
     // turn between water and body (AaRelink), reading the slots before ApplyGroups writes them.
     const bool arrived = aa_ && !swapped_;
@@ -221,13 +289,14 @@ class LbmSolver final : public LbmFlow {
         halo_->fill(f_[0], true, HaloGroups<Exec>(previous_));
       }
       if (relink_cells_.extent(0) < g.region.size()) relink_cells_ = View<int*>("relink_cells", region_.extent(0));
-      changed = count_changed<Exec>(region_, static_cast<int>(g.region.size()), previous_, group_, relink_cells_);
+      changed = count_changed<Exec>(region_, mine, previous_, group_, relink_cells_);
       if (relink_target_.extent(0) < 28 * static_cast<size_t>(changed)) {
         relink_value_ = View<Pop*>("relink_value", 28 * static_cast<size_t>(changed));
         relink_target_ = View<long*>("relink_target", 28 * static_cast<size_t>(changed));
       }
       relink = {lat_, relink_cells_, previous_, f_[0], relink_value_, relink_target_};
       Kokkos::parallel_for("lbm3d::aa_relink_gather", Kokkos::RangePolicy<Exec>(0, changed), relink);
+      every_rank_done();
     }
     ApplyGroups<Pop, Exec> k;
     k.lat = lat_;
@@ -236,12 +305,23 @@ class LbmSolver final : public LbmFlow {
     k.f = f_[cur_];
     k.swapped = aa_ && swapped_;
     Kokkos::parallel_for("lbm3d::apply_groups", cells, k);
+    every_rank_done();
     k.rim_pass = true;  // C2 averages the C1 populations set just above
     Kokkos::parallel_for("lbm3d::apply_groups_rim", cells, k);
     if (arrived) {
+      every_rank_done();
       relink.store = true;
       Kokkos::parallel_for("lbm3d::aa_relink_store", Kokkos::RangePolicy<Exec>(0, changed), relink);
     }
+    if (signals_) {  // the other ranks' cells: their groups become this rank's previous ones too
+      const auto previous = previous_;
+      const auto group = group_;
+      const auto others = region_;
+      Kokkos::parallel_for(
+          "lbm3d::previous_groups", Kokkos::RangePolicy<Exec>(mine, static_cast<int>(region.size())),
+          KOKKOS_LAMBDA(const int r) { previous(others(r)) = group(others(r)); });
+    }
+    every_rank_done();
   }
 
   Macro macro() const override {
@@ -291,7 +371,7 @@ class LbmSolver final : public LbmFlow {
   }
 
   Macro own_macro() const override {
-    if (!halo_) return macro();
+    if (!split()) return macro();
     const int j0 = own_.j0, k0 = own_.k0;
     Macro m = macro({0, j0, k0}, {p_.nx, j0 + own_.nyr, k0 + own_.nzr});
     for (int a = 0; a < 3; ++a) m.lo[a] += p_.block.origin[a];  // where the block starts in the whole lattice
@@ -341,7 +421,7 @@ class LbmSolver final : public LbmFlow {
     long bad = std::numeric_limits<long>::max();
     double vmax = 0;
     const OwnLines own = own_;
-    const bool split = halo_ != nullptr;
+    const bool split = this->split();
     Kokkos::parallel_reduce(
         "lbm3d::health", Kokkos::RangePolicy<Exec>(0, n),
         KOKKOS_LAMBDA(const long c, long& first) {
@@ -379,7 +459,7 @@ class LbmSolver final : public LbmFlow {
   }
 
   std::vector<double> row_masses() const override {
-    complete_give_back();
+    complete_exchange();
     const auto f = f_[cur_];
     const auto group = group_;
     const auto lat = lat_;
@@ -413,7 +493,7 @@ class LbmSolver final : public LbmFlow {
   }
 
   std::vector<double> raw_populations() const override {
-    complete_give_back();
+    complete_exchange();
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f_[cur_]);
     std::vector<double> out;
     out.reserve(15 * own_.lines() * p_.nx);
@@ -461,8 +541,13 @@ class LbmSolver final : public LbmFlow {
     });
   }
 
-  // Ends the give-back of the last exchange step if it is still in flight (step()).
-  void complete_give_back() const {
+  // Ends the give-back of the last exchange step if it is still in flight (step()); where the ranks
+  // share the populations, waits for the neighbours' word that their last step is done.
+  void complete_exchange() const {
+    if (signals_ && signals_->pending()) {
+      const auto scope = timer_.scope("halo");
+      signals_->wait();
+    }
     if (!giving_back_) return;
     const auto scope = timer_.scope("halo");
     halo_->end_give_back();
@@ -516,14 +601,14 @@ class LbmSolver final : public LbmFlow {
   // A line kernel over the lines of `box` (every line where the lattice is not split).
   template <class Lines>
   void run_lines(const char* label, const Lines& lines, const OwnLines& box) const {
-    if (!halo_)
+    if (!split())
       Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(0, p_.ny * p_.nz), lines);
     else
       Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(0, box.lines()), OwnLinesOf<Lines>{lines, box});
   }
   template <class Cells>
   void run_cells(const char* label, const Cells& cells, const OwnLines& box) const {
-    if (!halo_)
+    if (!split())
       Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(0, N_), cells);
     else
       Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(0, box.lines() * p_.nx), OwnCellsOf<Cells>{cells, box});
@@ -553,15 +638,35 @@ class LbmSolver final : public LbmFlow {
   // The moments of a post-collision state gather from the neighbours: in a block, its ghost layers
   // must hold the neighbours' current populations first (collective: every rank asks at once).
   void refresh_ghosts() const {
-    complete_give_back();
+    complete_exchange();
     if (halo_ && (!aa_ || swapped_)) halo_->fill(f_[cur_], aa_, halo_groups());
   }
 
   void compute_moments() const {
     refresh_ghosts();
-    Kokkos::parallel_for("lbm3d::moments", Kokkos::RangePolicy<Exec>(0, N_), moments_kernel());
+    if (signals_)  // shared planes: this rank's cells (the other ranks update theirs meanwhile)
+      run_cells("lbm3d::moments", moments_kernel(), own_);
+    else
+      Kokkos::parallel_for("lbm3d::moments", Kokkos::RangePolicy<Exec>(0, N_), moments_kernel());
     Exec().fence();
   }
+
+  // A buffer of populations in a checkpoint: the whole View, or where the ranks share it, this
+  // rank's planes of each population (the other ranks write theirs: host memory, shared mode being
+  // a host one).
+  void archive_populations(StateArchive& a, const std::string& name, const View<Pop*>& f) const {
+    if (!signals_) return archive_view(a, name, f);
+    const long plane = static_cast<long>(p_.nx) * p_.ny, from = own_.k0 * plane, n = own_.nzr * plane;
+    std::vector<Pop> mine(static_cast<size_t>(15 * n));
+    if (!a.loading())
+      for (int q = 0; q < 15; ++q) std::copy_n(f.data() + q * S_ + from, n, mine.data() + q * n);
+    a.bytes(name + ".own_planes", mine.data(), mine.size() * sizeof(Pop));
+    if (a.loading())
+      for (int q = 0; q < 15; ++q) std::copy_n(mine.data() + q * n, n, f.data() + q * S_ + from);
+  }
+
+  // The lattice is split among ranks: blocks with ghost layers, or shared planes.
+  bool split() const { return halo_ || signals_; }
 
   LbmParams p_;
   long N_;
@@ -590,6 +695,8 @@ class LbmSolver final : public LbmFlow {
   OwnSplit split_;                            // own_ split for the overlapped exchange (block.overlap)
   mutable bool giving_back_ = false;          // the last exchange step's give-back is in flight (step())
   std::unique_ptr<LbmHalo<Pop, Exec>> halo_;  // a block of a split lattice: its ghost-layer exchange
+  std::shared_ptr<void> shared_f_;            // ranks sharing the populations: their memory (f_ views it)
+  std::unique_ptr<PlaneSignals> signals_;     // ... and the word that a step is done
 };
 
 }  // namespace immerse::lbm3d

@@ -4,6 +4,7 @@
 // it; an MPI build (IMMERSE_MPI) uses MPI's world communicator when the program was started by an
 // MPI launcher, and a single process otherwise (no MPI_Init for an ordinary run).
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,13 @@ class Comm {
   // The largest `value` of all ranks, on every rank.
   virtual double max(double value) = 0;
   virtual void barrier() = 0;
+  // Whether every rank of the run shares this machine's memory (one node, and no
+  // IMMERSE_RANKS_PER_NODE laying them out as several): then shared_memory() serves them all.
+  virtual bool one_node() const { return true; }
+  // `bytes` of memory that every rank of one_node() maps at once, allocated once for all of them
+  // (MPI_Win_allocate_shared) and freed when every rank has let its pointer go. Collective: every
+  // rank asks with the same size, and lets go at the same point. A single process: its own memory.
+  virtual std::shared_ptr<void> shared_memory(std::size_t bytes);
   // Ends every rank at once with `code` (an error only some ranks met: the others would wait).
   [[noreturn]] virtual void abort(int code) = 0;
 };

@@ -38,5 +38,8 @@ BlockExtent block_of(const LbmParams& whole, const RankLayout& layout, int rank)
 // The local lattice of `rank`: its block plus ghost layers toward the neighbouring blocks (across
 // a periodic face too), and the whole lattice's borders where the block touches them.
 LbmParams block_params(const LbmParams& whole, const RankLayout& layout, int rank);
+// The local lattice of `rank` where the node's ranks share the populations (LbmBlock::planes; the
+// split along z only): the whole lattice, of which `rank` updates its block's z planes.
+LbmParams shared_block_params(const LbmParams& whole, const RankLayout& layout, int rank);
 
 }  // namespace immerse::lbm3d

@@ -45,6 +45,17 @@ struct LbmBlock {
   // The exchange runs while the lines that read no ghost layer are updated (LbmSolver::step);
   // off: before and after the whole update (the scaling benchmark's reference).
   bool overlap = true;
+  // Ranks that share one node's memory, the lattice split along z only, update the whole lattice's
+  // populations where they lie instead (make_lbm_flow_on_ranks): no ghost layers, nothing copied.
+  // Off: ghost layers and messages, as between nodes.
+  bool share_node = true;
+  // Set where they share: the local lattice is the whole one, its populations in memory every rank
+  // maps (Comm::shared_memory), and this rank updates the z planes [planes[0], planes[0] +
+  // planes[1]); the ranks below and above it update the planes next to them (-1: the lattice's
+  // border, no rank).
+  std::array<int, 2> planes = {0, 0};
+  std::array<int, 2> plane_neighbour = {-1, -1};
+  bool shared() const { return planes[1] > 0; }
   bool split() const {
     for (bool g : ghost)
       if (g) return true;
