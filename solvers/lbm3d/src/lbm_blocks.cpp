@@ -29,6 +29,7 @@ class BlockedLbmFlow final : public LbmFlow {
   // cells take theirs, ghost cells included (a ghost layer across a periodic face holds the cells
   // of the other side).
   void set_groups(const CellGroups& whole) override {
+    if (shared_) return local_->set_groups(whole);  // the local lattice is the whole one
     const LbmParams& p = local_->params();
     const long n = p.cells(), wn = whole_.cells();
     if (local_groups_.group.empty()) {

@@ -5,7 +5,6 @@
 #include <cstdint>
 
 #include "immerse/core/backend.hpp"
-#include "immerse/core/comm.hpp"
 #include "immerse/core/memory_budget.hpp"
 #include "lbm_solver_impl.hpp"
 
@@ -21,12 +20,10 @@ IMMERSE_FOR_EACH_BACKEND(IMMERSE_INSTANTIATE)
 
 std::unique_ptr<LbmFlow> make_lbm_flow(Backend backend, const LbmParams& params) {
   // Populations (one buffer in place with AA, two with pull), the body velocity and macroscopic
-  // fields (7 reals) and two group bytes per cell. Ranks sharing the populations hold them once on
-  // their node, and each the rest for the whole lattice.
+  // fields (7 reals) and two group bytes per cell (ranks sharing the lattice: once on their node).
   const double cells = double(params.nx) * params.ny * params.nz, real = params.storage == Storage::fp64 ? 8 : 4;
   const double pop = population_bytes(params.storage);
-  const double holders = params.block.shared() ? world().size() : 1;
-  const double per_cell = (params.pattern == Pattern::aa ? 15 : 30) * pop + holders * (7 * real + 2);
+  const double per_cell = (params.pattern == Pattern::aa ? 15 : 30) * pop + 7 * real + 2;
   require_memory(backend, cells * per_cell,
                  fmt::format("{}: the {}x{}x{} lattice ({}, {})", params.source, params.nx, params.ny, params.nz,
                              storage_name(params), to_string(params.pattern)));

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <string>
@@ -67,20 +68,12 @@ class LbmSolver final : public LbmFlow {
  public:
   explicit LbmSolver(const LbmParams& p)
       : p_(p), N_(p.cells()), S_(population_stride<Pop>(N_)), aa_(p.pattern == Pattern::aa) {
-    if (p.block.shared()) {  // the whole lattice's populations, in memory the node's ranks share
-      const std::size_t n = static_cast<std::size_t>(15 * S_);
-      shared_f_ = world().shared_memory((aa_ ? 1 : 2) * n * sizeof(Pop));
-      Pop* const base = static_cast<Pop*>(shared_f_.get());
-      f_[0] = Kokkos::View<Pop*, Device, Kokkos::MemoryUnmanaged>(base, n);
-      f_[1] = Kokkos::View<Pop*, Device, Kokkos::MemoryUnmanaged>(base + n, aa_ ? 0 : n);
-    } else {
-      f_[0] = large_view<View<Pop*>>("f0", 15 * S_);
-      f_[1] = large_view<View<Pop*>>("f1", aa_ ? 0 : 15 * S_);  // the AA pattern works in place in f0
-    }
-    group_ = large_view<View<unsigned char*>>("group", N_);
-    previous_ = large_view<View<unsigned char*>>("group_previous", N_);
-    ub_ = large_view<View<Real*>>("ub", 3 * N_);
-    macro_ = large_view<View<Real*>>("macro", 4 * N_);
+    f_[0] = lattice_field<Pop>("f0", 15, S_);
+    f_[1] = lattice_field<Pop>("f1", aa_ ? 0 : 15, S_);  // the AA pattern works in place in f0
+    group_ = lattice_field<unsigned char>("group", 1, N_);
+    previous_ = lattice_field<unsigned char>("group_previous", 1, N_);
+    ub_ = lattice_field<Real>("ub", 3, N_);
+    macro_ = lattice_field<Real>("macro", 4, N_);
     lat_.nx = p.nx;
     lat_.ny = p.ny;
     lat_.nz = p.nz;
@@ -229,11 +222,11 @@ class LbmSolver final : public LbmFlow {
     a.value("lbm3d.swapped", swapped_);
     a.value("lbm3d.bodies", bodies_);  // picks the AA local step's path: a resumed run takes the same
     a.value("lbm3d.buffer", cur_);
-    archive_populations(a, "lbm3d.f0", f_[0]);
-    if (!aa_) archive_populations(a, "lbm3d.f1", f_[1]);
-    archive_view(a, "lbm3d.group", group_);
-    archive_view(a, "lbm3d.group_previous", previous_);
-    archive_view(a, "lbm3d.body_velocity", ub_);
+    archive_field(a, "lbm3d.f0", f_[0], S_);
+    if (!aa_) archive_field(a, "lbm3d.f1", f_[1], S_);
+    archive_field(a, "lbm3d.group", group_, N_);
+    archive_field(a, "lbm3d.group_previous", previous_, N_);
+    archive_field(a, "lbm3d.body_velocity", ub_, N_);
     if (a.loading()) {
       Kokkos::deep_copy(h_group_, group_);
       Kokkos::deep_copy(h_ub_, ub_);
@@ -247,31 +240,27 @@ class LbmSolver final : public LbmFlow {
     // Only the cells of the region can have changed: write those into the host mirrors (on host
     // spaces the mirrors are the device views themselves and the deep copies below are no-ops).
     for (const int c : g.region) {
+      if (signals_ && !own_.owns(c)) continue;  // shared fields: each rank writes its own cells
       h_group_(c) = g.group[c];
       for (int a = 0; a < 3; ++a) h_ub_(a * N_ + c) = static_cast<Real>(g.ub[a * N_ + c]);
     }
     Kokkos::deep_copy(group_, h_group_);
     Kokkos::deep_copy(ub_, h_ub_);
-    // Ranks sharing the populations write those of their own cells only, in passes that every rank
-    // ends before any starts the next (each pass reads the cells next to those it writes). Their
-    // own cells go first in region_, `mine` of them; the groups are every rank's own copy.
-    std::vector<int> own_first;
-    if (signals_) {
-      own_first.reserve(g.region.size());
-      for (int pass = 0; pass < 2; ++pass)
-        for (const int c : g.region)
-          if (own_.owns(c) == (pass == 0)) own_first.push_back(c);
-    }
-    const std::vector<int>& region = signals_ ? own_first : g.region;
-    const int mine =
-        signals_
-            ? static_cast<int>(std::count_if(g.region.begin(), g.region.end(), [&](int c) { return own_.owns(c); }))
-            : static_cast<int>(g.region.size());
+    // Ranks sharing the fields write those of their own cells only, in passes that every rank
+    // ends before any starts the next (each pass reads the cells next to those it writes): the
+    // groups above, then each kernel below over the region's own cells.
+    std::vector<int> own_cells;
+    if (signals_)
+      std::copy_if(g.region.begin(), g.region.end(), std::back_inserter(own_cells),
+                   [&](int c) { return own_.owns(c); });
+    const std::vector<int>& region = signals_ ? own_cells : g.region;
+    const int mine = static_cast<int>(region.size());
     const auto every_rank_done = [&] {
       if (!signals_) return;
       Exec().fence();
       world().barrier();
     };
+    every_rank_done();
     if (region_.extent(0) < region.size()) region_ = View<int*>("region", region.size() + region.size() / 2);
     Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> hr(region.data(), region.size());
     Kokkos::deep_copy(Kokkos::subview(region_, std::make_pair<size_t, size_t>(0, region.size())), hr);
@@ -312,14 +301,6 @@ class LbmSolver final : public LbmFlow {
       every_rank_done();
       relink.store = true;
       Kokkos::parallel_for("lbm3d::aa_relink_store", Kokkos::RangePolicy<Exec>(0, changed), relink);
-    }
-    if (signals_) {  // the other ranks' cells: their groups become this rank's previous ones too
-      const auto previous = previous_;
-      const auto group = group_;
-      const auto others = region_;
-      Kokkos::parallel_for(
-          "lbm3d::previous_groups", Kokkos::RangePolicy<Exec>(mine, static_cast<int>(region.size())),
-          KOKKOS_LAMBDA(const int r) { previous(others(r)) = group(others(r)); });
     }
     every_rank_done();
   }
@@ -651,18 +632,35 @@ class LbmSolver final : public LbmFlow {
     Exec().fence();
   }
 
-  // A buffer of populations in a checkpoint: the whole View, or where the ranks share it, this
-  // rank's planes of each population (the other ranks write theirs: host memory, shared mode being
-  // a host one).
-  void archive_populations(StateArchive& a, const std::string& name, const View<Pop*>& f) const {
-    if (!signals_) return archive_view(a, name, f);
+  // A zeroed lattice field of `blocks` blocks of `block` values (cell c of block b at b block + c):
+  // large_view, or where the ranks share the lattice (LbmBlock::planes), in memory the node's
+  // ranks share (Comm::shared_memory, collective), each zeroing its own planes' cells of every block
+  // (the constructor's barrier ends that), so that it touches them first.
+  template <class T>
+  View<T*> lattice_field(const char* label, const int blocks, const long block) {
+    if (!p_.block.shared()) return large_view<View<T*>>(label, blocks * block);
+    shared_fields_.push_back(world().shared_memory(static_cast<std::size_t>(blocks * block) * sizeof(T)));
+    T* const base = static_cast<T*>(shared_fields_.back().get());
+    const long plane = static_cast<long>(p_.nx) * p_.ny;
+    for (int b = 0; b < blocks; ++b)
+      std::fill_n(base + b * block + p_.block.planes[0] * plane, p_.block.planes[1] * plane, T{});
+    return Kokkos::View<T*, Device, Kokkos::MemoryUnmanaged>(base, blocks * block);
+  }
+
+  // A lattice field of blocks of `block` values in a checkpoint: the whole View, or where the ranks
+  // share it, this rank's planes of every block (the other ranks write theirs; host memory, the
+  // shared fields being host ones).
+  template <class T>
+  void archive_field(StateArchive& a, const std::string& name, const View<T*>& v, const long block) const {
+    if (!signals_) return archive_view(a, name, v);
     const long plane = static_cast<long>(p_.nx) * p_.ny, from = own_.k0 * plane, n = own_.nzr * plane;
-    std::vector<Pop> mine(static_cast<size_t>(15 * n));
+    const long blocks = static_cast<long>(v.extent(0)) / block;
+    std::vector<T> mine(static_cast<size_t>(blocks * n));
     if (!a.loading())
-      for (int q = 0; q < 15; ++q) std::copy_n(f.data() + q * S_ + from, n, mine.data() + q * n);
-    a.bytes(name + ".own_planes", mine.data(), mine.size() * sizeof(Pop));
+      for (long b = 0; b < blocks; ++b) std::copy_n(v.data() + b * block + from, n, mine.data() + b * n);
+    a.bytes(name + ".own_planes", mine.data(), mine.size() * sizeof(T));
     if (a.loading())
-      for (int q = 0; q < 15; ++q) std::copy_n(mine.data() + q * n, n, f.data() + q * S_ + from);
+      for (long b = 0; b < blocks; ++b) std::copy_n(mine.data() + b * n, n, v.data() + b * block + from);
   }
 
   // The lattice is split among ranks: blocks with ghost layers, or shared planes.
@@ -695,8 +693,8 @@ class LbmSolver final : public LbmFlow {
   OwnSplit split_;                            // own_ split for the overlapped exchange (block.overlap)
   mutable bool giving_back_ = false;          // the last exchange step's give-back is in flight (step())
   std::unique_ptr<LbmHalo<Pop, Exec>> halo_;  // a block of a split lattice: its ghost-layer exchange
-  std::shared_ptr<void> shared_f_;            // ranks sharing the populations: their memory (f_ views it)
-  std::unique_ptr<PlaneSignals> signals_;     // ... and the word that a step is done
+  std::unique_ptr<PlaneSignals> signals_;     // ranks sharing the lattice: the word that a step is done
+  std::vector<std::shared_ptr<void>> shared_fields_;  // ... and the memory of its fields (lattice_field)
 };
 
 }  // namespace immerse::lbm3d
