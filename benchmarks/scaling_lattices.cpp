@@ -11,7 +11,8 @@
 //   nothing is copied, the exchange is the wait for the neighbours' word that a step is done.
 //   lbm3d_strong_messages/<N>/...       the strong split with ghost layers and messages instead, as
 //   lbm3d_strong_messages_blocking/...  between nodes (share_node off), with and without overlap
-//   lbm3d_exchange/<N>/...              the strong split's exchanges alone (no update; 2 ranks or more)
+//   lbm3d_exchange/<N>/...              the messages rows' ghost-layer exchanges alone (no update; 2
+//                                       ranks or more)
 // and the same three for the shallow-water lattice (FP32, periodic; blocks of rows), swlbm_weak/<N>
 // (N^2 per rank), swlbm_strong/<N> and swlbm_strong_blocking/<N> (SwBlock::overlap off).
 // Every rank runs the same fixed number of iterations (a collective loop cannot let each rank pick
@@ -94,10 +95,10 @@ void lattice_steps(benchmark::State& state, bool weak, bool overlap, bool share,
   time_steps(state, *flow, 2, double(p.cells()));  // two steps: the AA pattern's exchange and local steps
 }
 
-// The ghost-layer exchanges of lattice_steps' strong split alone: per iteration, after a barrier,
-// the AA exchange step's fill and give-back on this rank's block, nothing updated. What moving the
-// halo costs a rank with no work to hide it behind and no neighbour to wait for: the part of the
-// overlapped rows' exchange that is copying, not waiting.
+// The ghost-layer exchanges of lattice_steps' strong split with messages (share off) alone: per iteration, after a
+// barrier, the AA exchange step's fill and give-back on this rank's block, nothing updated. What moving the halo costs
+// a rank with no work to hide it behind and no neighbour to wait for: the part of the overlapped rows' exchange that is
+// copying, not waiting.
 void exchange_only(benchmark::State& state, int n) {
   Comm& comm = world();
   lbm3d::LbmParams whole;
