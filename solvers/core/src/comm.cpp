@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -14,6 +15,8 @@ std::shared_ptr<void> Comm::shared_memory(const std::size_t bytes) {
   if (!p && bytes > 0) throw std::bad_alloc();
   return std::shared_ptr<void>(p, [](void* q) { std::free(q); });
 }
+
+double Comm::shared_memory_room() { return std::numeric_limits<double>::infinity(); }
 
 namespace {
 

@@ -1,6 +1,7 @@
 // world() in an MPI build: MPI_COMM_WORLD when an MPI launcher started this process, else the
 // single process (an ordinary `immerse run` does not initialise MPI at all).
 #include <mpi.h>
+#include <sys/statvfs.h>
 #if defined(OPEN_MPI) && OPEN_MPI
 #include <mpi-ext.h>  // MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support
 #endif
@@ -52,6 +53,14 @@ class MpiWorld final : public Comm {
     one_node_ = on_node == size_ && per_node_ == size_;
   }
   bool one_node() const override { return one_node_; }
+  double shared_memory_room() override {
+    const char* dir = std::getenv("OMPI_MCA_osc_sm_backing_directory");
+    struct statvfs fs;
+    const double mine = statvfs(dir && *dir ? dir : "/dev/shm", &fs) == 0
+                            ? static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize)
+                            : 0.0;
+    return -max(-mine);
+  }
   // Rank 0 of the node holds the memory; the others map it (MPI_Win_shared_query). Freeing the
   // window is collective: every rank lets go of its pointer at the same point of the run.
   std::shared_ptr<void> shared_memory(const std::size_t bytes) override {

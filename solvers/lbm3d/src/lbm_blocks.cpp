@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "immerse/core/error.hpp"
+#include "immerse/core/memory_budget.hpp"
 
 namespace immerse::lbm3d {
 
@@ -232,13 +233,23 @@ std::unique_ptr<LbmFlow> make_lbm_flow_on_ranks(Backend backend, const LbmParams
     return make_lbm_flow(backend, whole);
   }
   // Ranks of one node on the host share the populations where the split is along z only: the
-  // split they get unless another is requested.
-  const bool share = whole.block.share_node && comm.one_node() && backend != Backend::cuda;
-  const std::array<int, 3> dims = !given && share && whole.nz >= comm.size()
+  // split they get unless another is requested. Where the node's shared memory has no room for the
+  // lattice (a container's small /dev/shm), they exchange ghost layers instead, and say so.
+  const bool may_share = whole.block.share_node && comm.one_node() && backend != Backend::cuda;
+  const std::array<int, 3> dims = !given && may_share && whole.nz >= comm.size()
                                       ? std::array<int, 3>{1, 1, comm.size()}
                                       : choose_dims(whole, comm.size(), requested);
-  return std::make_unique<BlockedLbmFlow>(backend, whole, rank_layout_on(whole, dims, comm), comm,
-                                          share && dims[1] == 1);
+  bool share = may_share && dims[1] == 1;
+  if (share) {
+    const double room = comm.shared_memory_room(), need = lattice_bytes(whole);
+    share = room >= 1.01 * need + (16 << 20);  // and a margin for the windows' own bookkeeping
+    if (!share && comm.rank() == 0)
+      fmt::print(stderr,
+                 "immerse: the ranks' shared memory (/dev/shm) has {} free, the lattice needs {}: the ranks "
+                 "exchange ghost layers instead of sharing it (docs/mpi.md)\n",
+                 format_bytes(room), format_bytes(need));
+  }
+  return std::make_unique<BlockedLbmFlow>(backend, whole, rank_layout_on(whole, dims, comm), comm, share);
 }
 
 }  // namespace immerse::lbm3d

@@ -18,13 +18,16 @@ namespace immerse::lbm3d {
 IMMERSE_FOR_EACH_BACKEND(IMMERSE_INSTANTIATE)
 #undef IMMERSE_INSTANTIATE
 
-std::unique_ptr<LbmFlow> make_lbm_flow(Backend backend, const LbmParams& params) {
+double lattice_bytes(const LbmParams& params) {
   // Populations (one buffer in place with AA, two with pull), the body velocity and macroscopic
   // fields (7 reals) and two group bytes per cell (ranks sharing the lattice: once on their node).
   const double cells = double(params.nx) * params.ny * params.nz, real = params.storage == Storage::fp64 ? 8 : 4;
   const double pop = population_bytes(params.storage);
-  const double per_cell = (params.pattern == Pattern::aa ? 15 : 30) * pop + 7 * real + 2;
-  require_memory(backend, cells * per_cell,
+  return cells * ((params.pattern == Pattern::aa ? 15 : 30) * pop + 7 * real + 2);
+}
+
+std::unique_ptr<LbmFlow> make_lbm_flow(Backend backend, const LbmParams& params) {
+  require_memory(backend, lattice_bytes(params),
                  fmt::format("{}: the {}x{}x{} lattice ({}, {})", params.source, params.nx, params.ny, params.nz,
                              storage_name(params), to_string(params.pattern)));
   check_stability(params);

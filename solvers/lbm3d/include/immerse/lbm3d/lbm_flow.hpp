@@ -96,6 +96,8 @@ class LbmFlow {
   }
 };
 
+// The bytes make_lbm_flow allocates for the lattice of `params` (at least).
+double lattice_bytes(const LbmParams& params);
 // Checks the parameters (check_stability) and builds the solver with all cells water.
 std::unique_ptr<LbmFlow> make_lbm_flow(Backend backend, const LbmParams& params);
 
