@@ -237,18 +237,9 @@ class LbmSolver final : public LbmFlow {
     complete_exchange();
     const auto scope = timer_.scope("groups");
     bodies_ = bodies_ || !g.region.empty();
-    // Only the cells of the region can have changed: write those into the host mirrors (on host
-    // spaces the mirrors are the device views themselves and the deep copies below are no-ops).
-    for (const int c : g.region) {
-      if (signals_ && !own_.owns(c)) continue;  // shared fields: each rank writes its own cells
-      h_group_(c) = g.group[c];
-      for (int a = 0; a < 3; ++a) h_ub_(a * N_ + c) = static_cast<Real>(g.ub[a * N_ + c]);
-    }
-    Kokkos::deep_copy(group_, h_group_);
-    Kokkos::deep_copy(ub_, h_ub_);
     // Ranks sharing the fields write those of their own cells only, in passes that every rank
     // ends before any starts the next (each pass reads the cells next to those it writes): the
-    // groups above, then each kernel below over the region's own cells.
+    // groups, then each kernel below over the region's own cells.
     std::vector<int> own_cells;
     if (signals_)
       std::copy_if(g.region.begin(), g.region.end(), std::back_inserter(own_cells),
@@ -260,6 +251,14 @@ class LbmSolver final : public LbmFlow {
       Exec().fence();
       world().barrier();
     };
+    // Only the cells of the region can have changed: write those into the host mirrors (on host
+    // spaces the mirrors are the device views themselves and the deep copies below are no-ops).
+    for (const int c : region) {
+      h_group_(c) = g.group[c];
+      for (int a = 0; a < 3; ++a) h_ub_(a * N_ + c) = static_cast<Real>(g.ub[a * N_ + c]);
+    }
+    Kokkos::deep_copy(group_, h_group_);
+    Kokkos::deep_copy(ub_, h_ub_);
     every_rank_done();
     if (region_.extent(0) < region.size()) region_ = View<int*>("region", region.size() + region.size() / 2);
     Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> hr(region.data(), region.size());
@@ -625,7 +624,7 @@ class LbmSolver final : public LbmFlow {
 
   void compute_moments() const {
     refresh_ghosts();
-    if (signals_)  // shared planes: this rank's cells (the other ranks update theirs meanwhile)
+    if (signals_)  // shared planes: this rank's cells (each rank computes its own)
       run_cells("lbm3d::moments", moments_kernel(), own_);
     else
       Kokkos::parallel_for("lbm3d::moments", Kokkos::RangePolicy<Exec>(0, N_), moments_kernel());
