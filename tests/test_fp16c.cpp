@@ -86,41 +86,46 @@ TEST(Fp16c, NarrowingRoundsToNearestEvenAndSaturates) {
   EXPECT_EQ(bits(immerse::float_to_fp16c(std::nanf(""))), 0x7fff);
 }
 
-#if defined(__AVX512F__) && defined(__AVX512BW__) && !defined(__NVCC__) && !defined(__clang__)
-TEST(Fp16c, SixteenLanesEqualTheScalarForm) {
+// The lane form of width W against the scalar form, bit for bit: every rounding sample narrowed
+// (narrow: W floats to W FP16C values), every 16-bit pattern widened (widen: the reverse).
+template <int W, class Narrow, class Widen>
+void expect_lanes_equal_scalar(const Narrow& narrow, const Widen& widen) {
   std::vector<float> x = samples();
-  x.resize(x.size() / 16 * 16);
-  for (std::size_t k = 0; k < x.size(); k += 16) {
-    alignas(32) std::uint16_t out[16];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(out), immerse::float16_to_fp16c(_mm512_loadu_ps(&x[k])));
-    for (int l = 0; l < 16; ++l) ASSERT_EQ(out[l], bits(immerse::float_to_fp16c(x[k + l]))) << x[k + l];
+  x.resize(x.size() / W * W);
+  for (std::size_t k = 0; k < x.size(); k += W) {
+    std::uint16_t out[W];
+    narrow(&x[k], out);
+    for (int l = 0; l < W; ++l) ASSERT_EQ(out[l], bits(immerse::float_to_fp16c(x[k + l]))) << x[k + l];
   }
-  for (int h = 0; h < 0x10000; h += 16) {
-    alignas(32) std::uint16_t in[16];
-    alignas(64) float out[16];
-    for (int l = 0; l < 16; ++l) in[l] = static_cast<std::uint16_t>(h + l);
-    _mm512_store_ps(out, immerse::fp16c_to_float16(_mm256_load_si256(reinterpret_cast<const __m256i*>(in))));
-    for (int l = 0; l < 16; ++l)
+  for (int h = 0; h < 0x10000; h += W) {
+    std::uint16_t in[W];
+    float out[W];
+    for (int l = 0; l < W; ++l) in[l] = static_cast<std::uint16_t>(h + l);
+    widen(in, out);
+    for (int l = 0; l < W; ++l)
       ASSERT_EQ(out[l], immerse::fp16c_to_float(static_cast<Fp16c>(in[l]))) << std::hex << h + l;
   }
 }
+
+#if defined(__AVX512F__) && defined(__AVX512BW__) && !defined(__NVCC__) && !defined(__clang__)
+TEST(Fp16c, SixteenLanesEqualTheScalarForm) {
+  expect_lanes_equal_scalar<16>(
+      [](const float* x, std::uint16_t* out) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), immerse::float16_to_fp16c(_mm512_loadu_ps(x)));
+      },
+      [](const std::uint16_t* in, float* out) {
+        _mm512_storeu_ps(out, immerse::fp16c_to_float16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in))));
+      });
+}
 #elif defined(IMMERSE_FP16C_AVX2)
 TEST(Fp16c, EightLanesEqualTheScalarForm) {
-  std::vector<float> x = samples();
-  x.resize(x.size() / 8 * 8);
-  for (std::size_t k = 0; k < x.size(); k += 8) {
-    alignas(16) std::uint16_t out[8];
-    _mm_store_si128(reinterpret_cast<__m128i*>(out), immerse::float8_to_fp16c(_mm256_loadu_ps(&x[k])));
-    for (int l = 0; l < 8; ++l) ASSERT_EQ(out[l], bits(immerse::float_to_fp16c(x[k + l]))) << x[k + l];
-  }
-  for (int h = 0; h < 0x10000; h += 8) {
-    alignas(16) std::uint16_t in[8];
-    alignas(32) float out[8];
-    for (int l = 0; l < 8; ++l) in[l] = static_cast<std::uint16_t>(h + l);
-    _mm256_store_ps(out, immerse::fp16c_to_float8(_mm_load_si128(reinterpret_cast<const __m128i*>(in))));
-    for (int l = 0; l < 8; ++l)
-      ASSERT_EQ(out[l], immerse::fp16c_to_float(static_cast<Fp16c>(in[l]))) << std::hex << h + l;
-  }
+  expect_lanes_equal_scalar<8>(
+      [](const float* x, std::uint16_t* out) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out), immerse::float8_to_fp16c(_mm256_loadu_ps(x)));
+      },
+      [](const std::uint16_t* in, float* out) {
+        _mm256_storeu_ps(out, immerse::fp16c_to_float8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in))));
+      });
 }
 #endif
 
