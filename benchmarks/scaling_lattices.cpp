@@ -13,8 +13,9 @@
 //   lbm3d_strong_messages_blocking/...  between nodes (share_node off), with and without overlap
 //   lbm3d_exchange/<N>/...              the messages rows' ghost-layer exchanges alone (no update; 2
 //                                       ranks or more)
-// and the same three for the shallow-water lattice (FP32, periodic; blocks of rows), swlbm_weak/<N>
-// (N^2 per rank), swlbm_strong/<N> and swlbm_strong_blocking/<N> (SwBlock::overlap off).
+// and the same five for the shallow-water lattice (FP32, periodic; blocks of rows, shared on one
+// node: SwBlock::share_node), swlbm_weak/<N> (N^2 per rank), swlbm_strong/<N>, ..._blocking/<N>,
+// swlbm_strong_messages/<N> and ..._messages_blocking/<N>.
 // Every rank runs the same fixed number of iterations (a collective loop cannot let each rank pick
 // its own); an iteration's time is the slowest rank's (manual time), and rank 0 reports. Counters:
 // lattice_updates_per_s of the whole lattice; halo_ms_per_step, the slowest rank's exchange phase
@@ -25,7 +26,9 @@
 // The machine's rates come first and last, machine/before and machine/after: every rank sweeps the
 // in-place bandwidth row's array and runs the core_fma rows' kernel (bench_main) at once, and the
 // ranks' rates are added, so each arrangement measures the whole machine (inplace_GBps,
-// core_GFLOPs): what tells a slower sitting, or a run that shared the cores, from a slower split.
+// core_GFLOPs): what tells a slower sitting, or a run that shared the cores, from a slower split;
+// on several ranks of one node, shared_huge_pages: the share of the node's shared memory (as the
+// shared lattices get it) that lies in 2 MiB pages.
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
@@ -37,6 +40,7 @@
 
 #include "immerse/core/backend.hpp"
 #include "immerse/core/comm.hpp"
+#include "immerse/core/huge_pages.hpp"
 #include "immerse/lbm3d/lbm_blocks.hpp"
 #include "immerse/lbm3d/lbm_halo.hpp"
 #include "immerse/lbm3d/lbm_kernels.hpp"
@@ -130,7 +134,7 @@ void exchange_only(benchmark::State& state, int n) {
 }
 
 // The shallow-water lattice, periodic, FP32, a shear flow; n x n per rank (weak) or in all (strong).
-void water_steps(benchmark::State& state, bool weak, bool overlap, bool, int n) {
+void water_steps(benchmark::State& state, bool weak, bool overlap, bool share, int n) {
   Comm& comm = world();
   swlbm::SwParams p;
   p.nx = n;
@@ -144,6 +148,7 @@ void water_steps(benchmark::State& state, bool weak, bool overlap, bool, int n) 
   p.initial_u = "0.1 * sin(2 * pi * y / " + std::to_string(p.ny) + ")";
   p.source = "scaling_lattices";
   p.block.overlap = overlap;
+  p.block.share_node = share;
   auto flow = swlbm::make_sw_flow_on_ranks(default_backend(), p, comm, {0, 0, 0});
   time_steps(state, *flow, 1, double(p.nx) * p.ny);
 }
@@ -158,6 +163,20 @@ double summed_over_ranks(const Rate& rate) {
   return sum;
 }
 
+// The least share, over the ranks, of a 64 MiB window of the node's shared memory (Comm::
+// shared_memory, as the shared lattices get theirs) that lies in 2 MiB pages once each rank has
+// touched its half.
+double shared_huge_page_share() {
+  Comm& comm = world();
+  const std::size_t bytes = std::size_t(64) << 20, part = bytes / comm.size();
+  const auto window = comm.shared_memory(bytes);
+  char* const mine = static_cast<char*>(window.get()) + part * comm.rank();
+  std::memset(mine, 0, part);
+  const double share = huge_page_share(mine + part / 2);
+  comm.barrier();
+  return -comm.max(-share);
+}
+
 void machine_rates(benchmark::State& state) {
   double bandwidth = 0, flops = 0;
   for (auto _ : state) {
@@ -167,6 +186,7 @@ void machine_rates(benchmark::State& state) {
   bench::release_stream_arrays();
   state.counters["inplace_GBps"] = bandwidth / 1e9;
   state.counters["core_GFLOPs"] = flops / 1e9;
+  if (world().size() > 1 && world().one_node()) state.counters["shared_huge_pages"] = shared_huge_page_share();
   state.counters["ranks"] = world().size();
   state.counters["threads"] = backend_concurrency(default_backend());
 }
@@ -198,7 +218,6 @@ int main(int argc, char** argv) {
     const char* prefix;
     void (*steps)(benchmark::State&, bool weak, bool overlap, bool share, int n);
     int sizes[2];
-    int rows;  // of the list below: the shallow-water lattice has no shared form
   };
   struct Row {
     const char* name;
@@ -215,11 +234,9 @@ int main(int argc, char** argv) {
         ->Unit(benchmark::kMillisecond);
   };
   machine("before");
-  for (const Lattice& l :
-       {Lattice{"lbm3d", lattice_steps, {64, 128}, 5}, Lattice{"swlbm", water_steps, {1024, 2048}, 3}})
+  for (const Lattice& l : {Lattice{"lbm3d", lattice_steps, {64, 128}}, Lattice{"swlbm", water_steps, {1024, 2048}}})
     for (int k = 0; k < 2; ++k)
-      for (int i = 0; i < l.rows; ++i) {
-        const Row& r = rows[i];
+      for (const Row& r : rows) {
         benchmark::RegisterBenchmark((l.prefix + std::string(r.name) + std::to_string(l.sizes[k]) + suffix).c_str(),
                                      l.steps, r.weak, r.overlap, r.share, l.sizes[k])
             ->UseManualTime()

@@ -15,6 +15,7 @@
 #include "support/backends.hpp"
 
 #if defined(__linux__)
+#include <sys/mman.h>
 #include <sys/resource.h>
 #endif
 
@@ -106,6 +107,21 @@ TEST_F(FirstTouch, OfALargeViewTakesFewerFaultsThanSmallPages) {
   const view v = large_view<view>("faults", kBytes);
   const long taken = faults() - before;
   EXPECT_LT(taken, long(kSmallPages / 2)) << "64 MiB zeroed with " << taken << " faults";
+}
+// huge_page_share reads the kernel's account of a mapping: an advised buffer whose touch took
+// fewer faults than half its small pages lies mostly in huge pages; one the kernel was told to keep
+// in small pages (MADV_NOHUGEPAGE) not at all.
+TEST_F(FirstTouch, HugePageShareSaysWhereTheKernelGaveThem) {
+  HugePageBuffer huge(kBytes);
+  ASSERT_TRUE(huge.advised());
+  const long before = faults();
+  std::memset(huge.as<char>(), 1, kBytes);
+  if (faults() - before < long(kSmallPages / 2)) EXPECT_GE(huge_page_share(huge.as<char>() + kBytes / 2), 0.5);
+  HugePageBuffer small(kBytes);
+  ASSERT_EQ(madvise(small.as<char>(), kBytes, MADV_NOHUGEPAGE), 0);
+  std::memset(small.as<char>(), 1, kBytes);
+  EXPECT_EQ(huge_page_share(small.as<char>() + kBytes / 2), 0.0);
+  EXPECT_EQ(huge_page_share(nullptr), 0.0);  // no mapping
 }
 #endif
 

@@ -29,7 +29,9 @@ double float_level_under(const coupling::FloatSystem& s, int b) {
 
 swlbm::SwParams float_water_of_rank(const swlbm::SwParams& whole, const RunOptions& opt) {
   Comm& comm = world();
-  return comm.size() > 1 ? swlbm::sw_block_params(whole, comm.size(), comm.rank(), opt.decompose) : whole;
+  if (comm.size() == 1) return whole;
+  return swlbm::sw_block_params(whole, comm.size(), comm.rank(), opt.decompose,
+                                swlbm::sw_ranks_share(opt.backend, whole, comm));
 }
 
 double float_water_depth(const swlbm::SwFlow& water, double x, double y) {

@@ -2,8 +2,9 @@
 // `mpirun -np 2`, `-np 4` and `-np 8`). Every rank also steps the whole lattice by itself; after odd
 // and even step counts the split lattice's fields (gathered), volume and status must equal the whole
 // lattice's bit for bit, for every border kind along y and x (walls, periodic, inflow with a
-// time-dependent depth, outflow, the wave maker) and every storage, with the exchange beside the
-// interior rows' step and (FP64) before it.
+// time-dependent depth, outflow, the wave maker) and every storage, with the ranks sharing the
+// rows (one node) and with ghost rows, the exchange (or the wait for the neighbours' word) beside
+// the interior rows' step and (FP64) before it.
 #include <gtest/gtest.h>
 
 #include "immerse/core/backend.hpp"
@@ -39,6 +40,9 @@ std::vector<SwCase> sw_cases() {
   auto periodic = base;
   periodic.left = periodic.right = periodic.bottom = periodic.top = Border::periodic;
   out.push_back({"periodic", periodic});
+  auto corrected = periodic;  // gradients of the neighbours' fields: ghost rows only
+  corrected.collision = Collision::corrected;
+  out.push_back({"periodic_corrected", corrected});
   auto open = base;  // inflow at the bottom with a depth that changes in time, outflow at the top
   open.bottom = Border::inflow;
   open.top = Border::outflow;
@@ -61,38 +65,46 @@ TEST(ShallowWaterRanks, BlocksGiveTheWholeLatticesFields) {
   ASSERT_GT(comm.size(), 1) << "run under mpirun -np N, N > 1";
   for (const auto& c : sw_cases())
     for (const auto storage : {Storage::fp64, Storage::fp32, Storage::fp16s, Storage::fp16c})
-      for (const bool overlap : {true, false}) {
-        if (!overlap && storage != Storage::fp64) continue;  // the blocking order: once is enough
-        SwParams p = c.params;
-        p.storage = storage;
-        p.block.overlap = overlap;
-        auto whole = make_sw_flow(default_backend(), p);
-        auto split = make_sw_flow_on_ranks(default_backend(), p, comm, {0, 0, 0});
-        for (int steps : {1, 4, 7, 30}) {
-          while (whole->steps_done() < steps) whole->step(), split->step();
-          const std::string what = c.name + " " + to_string(storage) + (overlap ? "" : " blocking") + " on " +
-                                   std::to_string(comm.size()) + " ranks, rank " + std::to_string(comm.rank()) + ", " +
-                                   std::to_string(steps) + " steps";
-          const HostFields a = whole->fields(), b = split->fields();
-          ASSERT_EQ(b.ny, p.ny) << what;
-          const long differ = split_test::bit_differences(a.h, b.h) + split_test::bit_differences(a.u, b.u) +
-                              split_test::bit_differences(a.v, b.v);
-          EXPECT_EQ(differ, 0) << what;
-          ASSERT_EQ(comm.max(differ != 0 ? 1.0 : 0.0), 0.0) << what << ": fields differ on some rank";
-          EXPECT_EQ(whole->volume(), split->volume()) << what;
-          const FieldStatus sa = whole->status(), sb = split->status();
-          EXPECT_EQ(sa.min_h, sb.min_h) << what;
-          EXPECT_EQ(sa.max_speed, sb.max_speed) << what;
-          EXPECT_EQ(sa.max_lattice_courant, sb.max_lattice_courant) << what;
-          // A block's own rows are where the whole lattice has them.
-          const HostFields own = split->own_fields();
-          EXPECT_EQ(
-              split_test::bit_differences(
-                  std::vector<double>(a.h.begin() + own.j0 * p.nx, a.h.begin() + (own.j0 + own.ny) * p.nx), own.h),
-              0)
-              << what;
+      for (const bool share : {true, false})
+        for (const bool overlap : {true, false}) {
+          if (!overlap && storage != Storage::fp64) continue;  // the blocking order: once is enough
+          SwParams p = c.params;
+          p.storage = storage;
+          p.block.overlap = overlap;
+          p.block.share_node = share;
+          // Ranks of one node share the rows unless told not to; the corrected collision never does.
+          const bool shared = share && comm.one_node() && p.collision == Collision::bgk;
+          auto whole = make_sw_flow(default_backend(), p);
+          auto split = make_sw_flow_on_ranks(default_backend(), p, comm, {0, 0, 0});
+          for (int steps : {1, 4, 7, 30}) {
+            while (whole->steps_done() < steps) whole->step(), split->step();
+            const std::string what = c.name + " " + to_string(storage) + (shared ? " shared rows" : " ghost rows") +
+                                     (overlap ? "" : " blocking") + " on " + std::to_string(comm.size()) +
+                                     " ranks, rank " + std::to_string(comm.rank()) + ", " + std::to_string(steps) +
+                                     " steps";
+            EXPECT_EQ(split->params().block.shared(), shared) << what;
+            // Shared rows copy nothing; ghost rows send every step (a rank at a wall has one neighbour).
+            EXPECT_EQ(comm.max(split->halo_bytes_sent()) > 0, !shared) << what;
+            const HostFields a = whole->fields(), b = split->fields();
+            ASSERT_EQ(b.ny, p.ny) << what;
+            const long differ = split_test::bit_differences(a.h, b.h) + split_test::bit_differences(a.u, b.u) +
+                                split_test::bit_differences(a.v, b.v);
+            EXPECT_EQ(differ, 0) << what;
+            ASSERT_EQ(comm.max(differ != 0 ? 1.0 : 0.0), 0.0) << what << ": fields differ on some rank";
+            EXPECT_EQ(whole->volume(), split->volume()) << what;
+            const FieldStatus sa = whole->status(), sb = split->status();
+            EXPECT_EQ(sa.min_h, sb.min_h) << what;
+            EXPECT_EQ(sa.max_speed, sb.max_speed) << what;
+            EXPECT_EQ(sa.max_lattice_courant, sb.max_lattice_courant) << what;
+            // A block's own rows are where the whole lattice has them.
+            const HostFields own = split->own_fields();
+            EXPECT_EQ(
+                split_test::bit_differences(
+                    std::vector<double>(a.h.begin() + own.j0 * p.nx, a.h.begin() + (own.j0 + own.ny) * p.nx), own.h),
+                0)
+                << what;
+          }
         }
-      }
 }
 
 // A split that does not fit the lattice is refused up front, naming --decompose.

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "immerse/core/comm.hpp"
+#include "immerse/core/huge_pages.hpp"
 
 namespace immerse {
 
@@ -72,6 +73,9 @@ class MpiWorld final : public Comm {
     MPI_Aint size = 0;
     int unit = 1;
     check(MPI_Win_shared_query(win, 0, &size, &unit, &base), "MPI_Win_shared_query");
+    // Each rank's mapping, before anything touches it: 2 MiB pages where the node's shared memory
+    // may hold them (docs/mpi.md: /dev/shm mounted with huge=advise, or shmem_enabled).
+    advise_huge_pages(base, bytes);
     return std::shared_ptr<void>(base, [win](void*) mutable {
       int finalized = 0;
       MPI_Finalized(&finalized);

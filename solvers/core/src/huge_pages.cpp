@@ -2,7 +2,10 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
 #include <new>
+#include <sstream>
+#include <string>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -26,6 +29,36 @@ bool advise_huge_pages(void* p, std::size_t bytes) {
   (void)p;
   (void)bytes;
   return false;
+#endif
+}
+
+double huge_page_share(const void* p) {
+#if defined(__linux__)
+  // smaps: a header line per mapping ("start-end perms ..."), then "Key: value kB" lines.
+  std::ifstream smaps("/proc/self/smaps");
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+  bool inside = false;
+  double rss = 0, huge = 0;
+  for (std::string line; std::getline(smaps, line);) {
+    const std::size_t dash = line.find('-'), colon = line.find(':');
+    if (dash != std::string::npos && (colon == std::string::npos || dash < colon) && line.find(' ') > dash) {
+      if (inside) break;  // the mapping after ours
+      std::uintptr_t lo = 0, hi = 0;
+      std::istringstream(line.substr(0, dash)) >> std::hex >> lo;
+      std::istringstream(line.substr(dash + 1)) >> std::hex >> hi;
+      inside = a >= lo && a < hi;
+      continue;
+    }
+    if (!inside || colon == std::string::npos) continue;
+    const std::string key = line.substr(0, colon);
+    const double kb = std::atof(line.c_str() + colon + 1);
+    if (key == "Rss") rss = kb;
+    if (key == "AnonHugePages" || key == "ShmemPmdMapped" || key == "FilePmdMapped") huge += kb;
+  }
+  return rss > 0 ? huge / rss : 0.0;
+#else
+  (void)p;
+  return 0.0;
 #endif
 }
 

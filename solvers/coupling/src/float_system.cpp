@@ -35,8 +35,7 @@ class FloatSystemImpl final : public FloatSystem {
     views_.mask = Kokkos::View<int*, device>("float::mask", n);
     views_.bodies = Kokkos::View<double* [8], device>("float::bodies", specs.size());
     bodies_host_ = Kokkos::create_mirror_view(views_.bodies);
-    Kokkos::parallel_for("float::clear", Kokkos::RangePolicy<Exec>(0, n),
-                         FloatClearMask<device, real>{views_.mask, water_.force_x(), water_.force_y()});
+    Kokkos::deep_copy(views_.mask, -1);  // open water (the water's forces start at zero)
     for (auto& s : specs) {
       FloatBodyRuntime rt;
       rt.mass = bodies::float_mass_model(s.mesh, s.mass, s.centre_of_mass ? &*s.centre_of_mass : nullptr);
@@ -240,15 +239,18 @@ class FloatSystemImpl final : public FloatSystem {
       }
     Kokkos::deep_copy(views_.tris, tris_host_);
     Kokkos::deep_copy(views_.tri_body, tri_body_host_);
+    // The rows this process updates get forces; their masks and those of the rows beside them
+    // (the forcing's normals read the neighbours) are cleared and rasterised.
     const swlbm::SwParams& p = water_.params();
-    const int n = p.nx * p.ny;
-    Kokkos::parallel_for("float::clear", Kokkos::RangePolicy<Exec>(0, n),
-                         FloatClearMask<device, real>{views_.mask, water_.force_x(), water_.force_y()});
+    const int own0 = water_.own_first_row() * p.nx, own1 = own0 + water_.own_row_count() * p.nx;
+    Kokkos::parallel_for("float::clear",
+                         Kokkos::RangePolicy<Exec>(std::max(0, own0 - p.nx), std::min(p.nx * p.ny, own1 + p.nx)),
+                         FloatClearMask<device, real>{views_.mask, water_.force_x(), water_.force_y(), own0, own1});
     const FloatRows rows{p.block.origin_y, p.whole().ny};
     Kokkos::parallel_for("float::rasterise", Kokkos::RangePolicy<Exec>(0, static_cast<int>(total)),
                          FloatRasterise<device>{views_, p.nx, p.ny, p.dx, rows});
     Kokkos::parallel_for(
-        "float::forcing", Kokkos::RangePolicy<Exec>(0, n),
+        "float::forcing", Kokkos::RangePolicy<Exec>(own0, own1),
         FloatForcing<device, real>{views_, water_.depth(), water_.velocity_x(), water_.velocity_y(), water_.force_x(),
                                    water_.force_y(), p.nx, p.ny, p.dx, p.dt, cp_.k_plus, cp_.k_minus, rows});
   }

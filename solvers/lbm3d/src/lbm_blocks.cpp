@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "immerse/core/error.hpp"
-#include "immerse/core/memory_budget.hpp"
+#include "immerse/core/node_shared.hpp"
 
 namespace immerse::lbm3d {
 
@@ -240,15 +240,7 @@ std::unique_ptr<LbmFlow> make_lbm_flow_on_ranks(Backend backend, const LbmParams
                                       ? std::array<int, 3>{1, 1, comm.size()}
                                       : choose_dims(whole, comm.size(), requested);
   bool share = may_share && dims[1] == 1;
-  if (share) {
-    const double room = comm.shared_memory_room(), need = lattice_bytes(whole);
-    share = room >= 1.01 * need + (16 << 20);  // and a margin for the windows' own bookkeeping
-    if (!share && comm.rank() == 0)
-      fmt::print(stderr,
-                 "immerse: the ranks' shared memory (/dev/shm) has {} free, the lattice needs {}: the ranks "
-                 "exchange ghost layers instead of sharing it (docs/mpi.md)\n",
-                 format_bytes(room), format_bytes(need));
-  }
+  if (share) share = node_has_room(comm, lattice_bytes(whole), "the lattice");
   return std::make_unique<BlockedLbmFlow>(backend, whole, rank_layout_on(whole, dims, comm), comm, share);
 }
 

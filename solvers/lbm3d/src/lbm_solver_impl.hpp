@@ -18,15 +18,16 @@
 #include "immerse/core/backend.hpp"
 #include "immerse/core/expression.hpp"
 #include "immerse/core/large_view.hpp"
+#include "immerse/core/node_shared.hpp"
 #include "immerse/core/ordered_sum.hpp"
 #include "immerse/core/state_views.hpp"
+#include "immerse/core/step_signals.hpp"
 #include "immerse/core/timer.hpp"
 #include "immerse/lbm3d/lbm_aa_line_kernel.hpp"
 #include "immerse/lbm3d/lbm_flow.hpp"
 #include "immerse/lbm3d/lbm_halo.hpp"
 #include "immerse/lbm3d/lbm_kernels.hpp"
 #include "immerse/lbm3d/lbm_line_kernel.hpp"
-#include "immerse/lbm3d/lbm_plane_signals.hpp"
 #include "lbm_own_lines.hpp"
 
 namespace immerse::lbm3d {
@@ -108,7 +109,7 @@ class LbmSolver final : public LbmFlow {
       std::array<bool, 6> next_to_rank = {};
       for (int side = 0; side < 2; ++side) next_to_rank[4 + side] = p.block.plane_neighbour[side] >= 0;
       split_ = split_own(own_, next_to_rank);
-      signals_ = std::make_unique<PlaneSignals>(p.block, world());
+      signals_ = std::make_unique<StepSignals>(p.block.plane_neighbour, kStepSignalTag, world());
     } else {
       own_.j0 = p.block.ghost[2] ? 1 : 0;
       own_.nyr = p.ny - own_.j0 - (p.block.ghost[3] ? 1 : 0);
@@ -165,7 +166,7 @@ class LbmSolver final : public LbmFlow {
   // give-back stays in its step instead: the fill beside the first half of the interior, the
   // give-back beside the second.
   // Ranks that share the populations (LbmBlock::planes) exchange nothing: every step updates the
-  // interior first, waits for the neighbours' word that their last step is done (PlaneSignals),
+  // interior first, waits for the neighbours' word that their last step is done (StepSignals),
   // updates the rims and sends its own word. With block.overlap off it waits before the whole update.
   void step() override {
     const bool exchange = halo_ && (!aa_ || swapped_);
@@ -633,33 +634,26 @@ class LbmSolver final : public LbmFlow {
 
   // A zeroed lattice field of `blocks` blocks of `block` values (cell c of block b at b block + c):
   // large_view, or where the ranks share the lattice (LbmBlock::planes), in memory the node's
-  // ranks share (Comm::shared_memory, collective), each zeroing its own planes' cells of every block
-  // (the constructor's barrier ends that), so that it touches them first.
+  // ranks share (NodeSharedFields; the constructor's barrier ends their zeroing).
   template <class T>
   View<T*> lattice_field(const char* label, const int blocks, const long block) {
     if (!p_.block.shared()) return large_view<View<T*>>(label, blocks * block);
-    shared_fields_.push_back(world().shared_memory(static_cast<std::size_t>(blocks * block) * sizeof(T)));
-    T* const base = static_cast<T*>(shared_fields_.back().get());
-    const long plane = static_cast<long>(p_.nx) * p_.ny;
-    for (int b = 0; b < blocks; ++b)
-      std::fill_n(base + b * block + p_.block.planes[0] * plane, p_.block.planes[1] * plane, T{});
+    T* const base = shared_fields_.make<T>(world(), blocks, block, own_planes());
     return Kokkos::View<T*, Device, Kokkos::MemoryUnmanaged>(base, blocks * block);
   }
 
+  // This rank's planes' cells, where the ranks share the lattice.
+  OwnRange own_planes() const {
+    const long plane = static_cast<long>(p_.nx) * p_.ny;
+    return {p_.block.planes[0] * plane, p_.block.planes[1] * plane};
+  }
+
   // A lattice field of blocks of `block` values in a checkpoint: the whole View, or where the ranks
-  // share it, this rank's planes of every block (the other ranks write theirs; host memory, the
-  // shared fields being host ones).
+  // share it, this rank's planes of every block (the other ranks write theirs).
   template <class T>
   void archive_field(StateArchive& a, const std::string& name, const View<T*>& v, const long block) const {
     if (!signals_) return archive_view(a, name, v);
-    const long plane = static_cast<long>(p_.nx) * p_.ny, from = own_.k0 * plane, n = own_.nzr * plane;
-    const long blocks = static_cast<long>(v.extent(0)) / block;
-    std::vector<T> mine(static_cast<size_t>(blocks * n));
-    if (!a.loading())
-      for (long b = 0; b < blocks; ++b) std::copy_n(v.data() + b * block + from, n, mine.data() + b * n);
-    a.bytes(name + ".own_planes", mine.data(), mine.size() * sizeof(T));
-    if (a.loading())
-      for (long b = 0; b < blocks; ++b) std::copy_n(mine.data() + b * n, n, v.data() + b * block + from);
+    archive_own_range(a, name + ".own_planes", v.data(), static_cast<long>(v.extent(0)) / block, block, own_planes());
   }
 
   // The lattice is split among ranks: blocks with ghost layers, or shared planes.
@@ -692,8 +686,9 @@ class LbmSolver final : public LbmFlow {
   OwnSplit split_;                            // own_ split for the overlapped exchange (block.overlap)
   mutable bool giving_back_ = false;          // the last exchange step's give-back is in flight (step())
   std::unique_ptr<LbmHalo<Pop, Exec>> halo_;  // a block of a split lattice: its ghost-layer exchange
-  std::unique_ptr<PlaneSignals> signals_;     // ranks sharing the lattice: the word that a step is done
-  std::vector<std::shared_ptr<void>> shared_fields_;  // ... and the memory of its fields (lattice_field)
+  static constexpr int kStepSignalTag = 64;   // apart from the ghost-layer exchange's (LbmHalo: 1 and 2)
+  std::unique_ptr<StepSignals> signals_;      // ranks sharing the lattice: the word that a step is done
+  NodeSharedFields shared_fields_;            // ... and the memory of its fields (lattice_field)
 };
 
 }  // namespace immerse::lbm3d

@@ -154,14 +154,18 @@ void check_stability(const SwParams& p) {
   check_transcritical(p, s);
 }
 
-void require_sw_memory(Backend backend, const SwParams& p) {
+double sw_lattice_bytes(const SwParams& p) {
   // Two arrays of 9 populations in the chosen storage, and five fields (h, u, v, Fx, Fy) in its
   // arithmetic type (double for fp64, float otherwise); the corrected collision keeps three more
   // (the previous step's h, u, v).
   const double pop_bytes = population_bytes(p.storage);
   const double field_bytes = p.storage == Storage::fp64 ? 8 : 4;
   const int fields = p.collision == Collision::corrected ? 8 : 5;
-  require_memory(backend, double(p.nx) * p.ny * (18 * pop_bytes + fields * field_bytes),
+  return double(p.nx) * p.ny * (18 * pop_bytes + fields * field_bytes);
+}
+
+void require_sw_memory(Backend backend, const SwParams& p) {
+  require_memory(backend, sw_lattice_bytes(p),
                  fmt::format("{}: the {}x{} lattice (keys 'grid.nx', 'grid.ny')", p.source, p.nx, p.ny));
 }
 

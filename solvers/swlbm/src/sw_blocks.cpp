@@ -6,10 +6,12 @@
 
 #include "immerse/core/block_split.hpp"
 #include "immerse/core/error.hpp"
+#include "immerse/core/node_shared.hpp"
+#include "immerse/swlbm/stability.hpp"
 
 namespace immerse::swlbm {
 
-SwParams sw_block_params(const SwParams& whole, int ranks, int rank, const std::array<int, 3>& requested) {
+SwParams sw_block_params(const SwParams& whole, int ranks, int rank, const std::array<int, 3>& requested, bool shared) {
   const bool given = requested[0] > 0 || requested[1] > 0 || requested[2] > 0;
   if (given && (std::max(requested[0], 1) != 1 || std::max(requested[2], 1) != 1 || requested[1] != ranks))
     throw InputError(
@@ -24,8 +26,15 @@ SwParams sw_block_params(const SwParams& whole, int ranks, int rank, const std::
   int lo, rows;
   split_evenly(whole.ny, ranks, rank, lo, rows);
   p.block.whole_ny = whole.ny;
+  const bool periodic = whole.bottom == Border::periodic;
+  if (shared) {  // the whole lattice, of which this rank updates its rows
+    p.block.rows = {lo, rows};
+    for (int side = 0; side < 2; ++side)
+      p.block.row_neighbour[side] = neighbour_block(rank, 2 * side - 1, ranks, periodic);
+    return p;
+  }
   for (int side = 0; side < 2; ++side) {
-    const int next = neighbour_block(rank, side == 0 ? -1 : 1, ranks, whole.bottom == Border::periodic);
+    const int next = neighbour_block(rank, 2 * side - 1, ranks, periodic);
     if (next < 0) continue;  // the whole lattice's border
     p.block.ghost[side] = true;
     p.block.neighbour[side] = next;
@@ -35,9 +44,18 @@ SwParams sw_block_params(const SwParams& whole, int ranks, int rank, const std::
   return p;
 }
 
+bool sw_ranks_share(Backend backend, const SwParams& whole, Comm& comm) {
+  // The corrected collision's gradients read the neighbours' fields of the step's start, copied at
+  // each step's start: a word per step would not order that copy against the neighbour's reads.
+  const bool may = comm.size() > 1 && whole.block.share_node && comm.one_node() && backend != Backend::cuda &&
+                   whole.collision == Collision::bgk;
+  return may && node_has_room(comm, sw_lattice_bytes(whole), "the shallow-water lattice");
+}
+
 std::unique_ptr<SwFlow> make_sw_flow_on_ranks(Backend backend, const SwParams& whole, Comm& comm,
                                               const std::array<int, 3>& requested) {
-  return make_sw_flow(backend, sw_block_params(whole, comm.size(), comm.rank(), requested));
+  const bool shared = sw_ranks_share(backend, whole, comm);
+  return make_sw_flow(backend, sw_block_params(whole, comm.size(), comm.rank(), requested, shared));
 }
 
 }  // namespace immerse::swlbm

@@ -4,11 +4,14 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <exception>
+#include <string>
 #include <type_traits>
 
 #include "immerse/core/block_stride.hpp"
 #include "immerse/core/error.hpp"
 #include "immerse/core/large_view.hpp"
+#include "immerse/core/node_shared.hpp"
 #include "immerse/core/ordered_sum.hpp"
 #include "immerse/core/state_views.hpp"
 #include "immerse/swlbm/sw_solver.hpp"
@@ -46,14 +49,27 @@ SwSolver<Exec, V>::SwSolver(const SwParams& p)
                             to_string(storage_of<V>())),
                 kExitInternal);
   const int n = p.nx * p.ny;
+  if (p.block.shared()) {  // this rank's rows of the whole lattice; its rims are those next to another rank's
+    j0_ = p.block.rows[0];
+    rows_ = p.block.rows[1];
+    signals_ = std::make_unique<StepSignals>(p.block.row_neighbour, kStepSignalTag, world());
+  } else {
+    j0_ = p.block.ghost[0] ? 1 : 0;
+    rows_ = p.ny - j0_ - (p.block.ghost[1] ? 1 : 0);
+  }
   // Population q of cell c at f(c, q); the columns block_stride apart (block_stride.hpp), the
   // rows past n unused.
-  for (int l = 0; l < 2; ++l) f_[l] = large_view<pops>(fmt::format("swlbm::f{}", l), block_stride<V>(n), 9);
-  h_ = field("swlbm::h", n);
-  ux_ = field("swlbm::u", n);
-  uy_ = field("swlbm::v", n);
-  fx_ = field("swlbm::Fx", n);
-  fy_ = field("swlbm::Fy", n);
+  for (int l = 0; l < 2; ++l) {
+    const std::string label = fmt::format("swlbm::f{}", l);
+    const long stride = static_cast<long>(block_stride<V>(n));
+    f_[l] = signals_ ? pops(shared_fields_.make<V>(world(), 9, stride, own_cells()), stride, 9)
+                     : large_view<pops>(label, stride, 9);
+  }
+  h_ = lattice_field("swlbm::h");
+  ux_ = lattice_field("swlbm::u");
+  uy_ = lattice_field("swlbm::v");
+  fx_ = lattice_field("swlbm::Fx");
+  fy_ = lattice_field("swlbm::Fy");
   if (p.collision == Collision::corrected) {
     h_prev_ = field("swlbm::h_prev", n);
     ux_prev_ = field("swlbm::u_prev", n);
@@ -68,9 +84,7 @@ SwSolver<Exec, V>::SwSolver(const SwParams& p)
   for (Border b : kinds)
     borders_move_ = borders_move_ || b == Border::wave ||
                     (b == Border::inflow && (inflow_h_.uses("t") || inflow_u_.uses("t") || inflow_v_.uses("t")));
-  j0_ = p.block.ghost[0] ? 1 : 0;
-  rows_ = p.ny - j0_ - (p.block.ghost[1] ? 1 : 0);
-  if (p.block.split()) halo_ = std::make_unique<SwHalo<Exec, V>>(p, world());
+  if (p.block.split() && !signals_) halo_ = std::make_unique<SwHalo<Exec, V>>(p, world());
   fill_borders(0.0);
 
   const Expression h0(p.initial_h, p.source + ": key 'initial.h'"), u0(p.initial_u, p.source + ": key 'initial.u'"),
@@ -82,7 +96,9 @@ SwSolver<Exec, V>::SwSolver(const SwParams& p)
   const int whole_ny = p.block.split() ? p.block.whole_ny : p.ny;
   for (int jw = 0; jw < whole_ny; ++jw)
     for (int i = 0; i < p.nx; ++i) sum += h0((i + 0.5) * p.dx, (jw + 0.5) * p.dx);
-  for (int j = 0; j < p.ny; ++j)
+  // Shared rows: this rank's only (the fields are the shared memory itself, host memory).
+  const int j_lo = signals_ ? j0_ : 0, j_hi = signals_ ? j0_ + rows_ : p.ny;
+  for (int j = j_lo; j < j_hi; ++j)
     for (int i = 0; i < p.nx; ++i) {
       // A block's rows at their place in the whole lattice (a ghost row across a periodic border
       // takes its values when it is filled).
@@ -106,8 +122,21 @@ SwSolver<Exec, V>::SwSolver(const SwParams& p)
   SwInitEquilibrium<device, V> k{f_[0], h_, ux_, uy_, p.g, p.lattice_speed()};
   if constexpr (!std::is_same_v<V, double>)
     for (int a = 0; a < 9; ++a) k.ref[a] = static_cast<real>(ref_[a]), k.inv_scale = static_cast<real>(inv_scale_);
-  Kokkos::parallel_for("swlbm::init", Kokkos::RangePolicy<Exec>(0, n), k);
+  Kokkos::parallel_for("swlbm::init", Kokkos::RangePolicy<Exec>(j_lo * p.nx, j_hi * p.nx), k);
   Exec().fence();
+  if (signals_) world().barrier();  // every rank's rows are set before any reads its neighbours'
+}
+
+template <class Exec, class V>
+SwSolver<Exec, V>::~SwSolver() {
+  if (signals_ && std::uncaught_exceptions() == 0) signals_->wait();  // unwinding: the run is being ended anyway
+}
+
+template <class Exec, class V>
+typename SwSolver<Exec, V>::field SwSolver<Exec, V>::lattice_field(const char* label) {
+  const long n = static_cast<long>(p_.nx) * p_.ny;
+  if (!signals_) return field(std::string(label), n);
+  return field(shared_fields_.make<real>(world(), 1, n, own_cells()), n);
 }
 
 template <class Exec, class V>
@@ -212,7 +241,27 @@ void SwSolver<Exec, V>::launch_step() {
     else
       launch_kernel<false>(first, last);
   };
-  if (!halo_) {
+  if (signals_) {
+    // Shared rows: the rows between the rims first, then the wait for the neighbours' word that
+    // their last step is done (their rims read and write next to this rank's), the rims, and this
+    // rank's word. Without block.overlap the wait comes first.
+    const int inner0 = j0_ + (p_.block.row_neighbour[0] >= 0 ? 1 : 0),
+              inner1 = j0_ + rows_ - (p_.block.row_neighbour[1] >= 0 ? 1 : 0);
+    const bool overlap = p_.block.overlap && inner0 < inner1;
+    if (overlap) rows(inner0, inner1);
+    {
+      auto scope = phases_.scope("halo");
+      signals_->wait();
+    }
+    if (overlap) {
+      rows(j0_, inner0);
+      rows(inner1, j0_ + rows_);
+    } else {
+      rows(j0_, j0_ + rows_);
+    }
+    auto scope = phases_.scope("halo");
+    signals_->send();
+  } else if (!halo_) {
     rows(j0_, j0_ + rows_);
   } else {
     // With block.overlap the exchange travels while the rows that read no ghost row step (in
@@ -282,7 +331,7 @@ HostFields SwSolver<Exec, V>::own_fields() const {
 
 template <class Exec, class V>
 HostFields SwSolver<Exec, V>::fields() const {
-  return halo_ ? fields(0, p_.block.whole_ny) : own_fields();
+  return split() ? fields(0, p_.block.whole_ny) : own_fields();
 }
 
 template <class Exec, class V>
@@ -290,7 +339,7 @@ HostFields SwSolver<Exec, V>::fields(int j_lo, int j_hi) const {
   // This process's rows of [j_lo, j_hi).
   const int own = p_.block.origin_y + j0_;
   const HostFields mine = own_rows(std::max(j_lo, own), std::max(std::max(j_lo, own), std::min(j_hi, own + rows_)));
-  if (!halo_) return mine;
+  if (!split()) return mine;
   HostFields out = mine;
   out.j0 = j_lo;
   out.ny = j_hi - j_lo;
@@ -327,7 +376,7 @@ FieldStatus SwSolver<Exec, V>::status() const {
   FieldStatus s;
   // The whole lattice's first bad cell: the lowest global code of any rank (-1: none).
   double bad = first_bad < 3 * n ? 3.0 * (shift + c0) + first_bad : -1.0;
-  if (halo_) {
+  if (split()) {
     const std::vector<double> all = world().allgather({bad});
     bad = -1;
     for (double b : all)
@@ -366,7 +415,7 @@ FieldStatus SwSolver<Exec, V>::status() const {
         m = cr > m ? cr : m;
       },
       Kokkos::Max<double>(max_courant));
-  if (halo_) {
+  if (split()) {
     Comm& comm = world();
     min_h = -comm.max(-min_h);
     max_speed = comm.max(max_speed);
@@ -396,7 +445,7 @@ double SwSolver<Exec, V>::volume() const {
   // Rows added in order, split among ranks or not: the same bits on every backend, thread count
   // and number of ranks.
   std::vector<double> rows = own_row_volumes();
-  if (halo_) {
+  if (split()) {
     const std::vector<double> mine = rows;
     gather_rows(p_.block.origin_y + j0_, rows_, 1, {&mine}, 0, p_.block.whole_ny, {&rows});
   }
@@ -423,12 +472,26 @@ void SwSolver<Exec, V>::archive(StateArchive& a) {
   a.value("swlbm.time", time_);
   a.value("swlbm.steps", steps_);
   a.value("swlbm.buffer", cur_);
-  for (int l = 0; l < 2; ++l) archive_view(a, fmt::format("swlbm.f{}", l), f_[l]);
-  archive_view(a, "swlbm.h", h_);
-  archive_view(a, "swlbm.u", ux_);
-  archive_view(a, "swlbm.v", uy_);
-  archive_view(a, "swlbm.Fx", fx_);
-  archive_view(a, "swlbm.Fy", fy_);
+  if (signals_) {
+    // Shared rows: this rank's rows of each field, between barriers (no rank steps meanwhile; a
+    // loaded row is in place before a neighbour reads it).
+    world().barrier();
+    for (int l = 0; l < 2; ++l)
+      archive_own_range(a, fmt::format("swlbm.f{}.own_rows", l), f_[l].data(), 9, static_cast<long>(f_[l].extent(0)),
+                        own_cells());
+    const std::pair<const char*, field> fields[5] = {
+        {"swlbm.h", h_}, {"swlbm.u", ux_}, {"swlbm.v", uy_}, {"swlbm.Fx", fx_}, {"swlbm.Fy", fy_}};
+    for (const auto& [name, f] : fields)
+      archive_own_range(a, std::string(name) + ".own_rows", f.data(), 1, static_cast<long>(f.extent(0)), own_cells());
+    world().barrier();
+  } else {
+    for (int l = 0; l < 2; ++l) archive_view(a, fmt::format("swlbm.f{}", l), f_[l]);
+    archive_view(a, "swlbm.h", h_);
+    archive_view(a, "swlbm.u", ux_);
+    archive_view(a, "swlbm.v", uy_);
+    archive_view(a, "swlbm.Fx", fx_);
+    archive_view(a, "swlbm.Fy", fy_);
+  }
   for (int s = 0; s < 4; ++s) {
     archive_view(a, fmt::format("swlbm.border{}", s), border_[s]);
     if (a.loading()) Kokkos::deep_copy(border_host_[s], border_[s]);

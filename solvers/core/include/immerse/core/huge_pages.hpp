@@ -17,6 +17,11 @@ constexpr std::size_t kHugePageFrom = std::size_t(1) << 20;
 // first touched. Returns whether a range was advised.
 bool advise_huge_pages(void* p, std::size_t bytes);
 
+// The share of the memory mapping that holds `p` which lies in huge pages (Linux: the mapping's
+// huge-page kB over its resident kB in /proc/self/smaps, private or shared); 0 where nothing of it
+// is resident, or off Linux. A diagnostic: which pages the kernel gave is its choice.
+double huge_page_share(const void* p);
+
 // Host scratch memory for large arrays written once and read a few times (the added mass's dense
 // matrices): from kHugePageFrom bytes on, aligned to 2 MiB and advised as huge pages; below,
 // cache-line aligned. The contents start unset.

@@ -26,12 +26,16 @@ struct FloatMaskViews {
   Kokkos::View<int*, Device> mask;           // body index per cell, -1: open water
 };
 
+// Run over the cells whose mask the forcing reads; the forces of cells [force_lo, force_hi) (those
+// this process updates: where ranks share the water's memory, the other ranks' are theirs).
 template <class Device, class R = double>
 struct FloatClearMask {
   Kokkos::View<int*, Device> mask;
   Kokkos::View<R*, Device> fx, fy;
+  int force_lo, force_hi;
   KOKKOS_INLINE_FUNCTION void operator()(const int c) const {
     mask(c) = -1;
+    if (c < force_lo || c >= force_hi) return;
     fx(c) = 0;
     fy(c) = 0;
   }

@@ -60,8 +60,10 @@ FlowScales flow_scales(const SwParams& p);
 LatticeLimits lattice_limits(const SwParams& p, const FlowScales& s);
 // InputError naming the keys (time.dt, grid.dx) and the allowed range when a limit is violated.
 void check_stability(const SwParams& p);
-// InputError (exit 2) when the lattice's fields (two population buffers, depth, velocity and force:
-// 23 doubles per cell; 26 with the corrected collision) do not fit the backend's memory; called before check_stability,
+// The bytes of the lattice's fields: two population buffers, depth, velocity and force (23 values
+// per cell in FP64; 26 with the corrected collision).
+double sw_lattice_bytes(const SwParams& p);
+// InputError (exit 2) when they do not fit the backend's memory; called before check_stability,
 // which reads the initial formulas at every cell.
 void require_sw_memory(Backend backend, const SwParams& p);
 

@@ -2,6 +2,7 @@
 // Parameters of the shallow-water LBM (floating paper, eq. 1-2), as read from a case file. Physical units
 // (metres, seconds): the lattice speed is v = dx / dt, gravity g, depth h = h0 sum f with h0 = 1 m
 // (populations are depths in metres).
+#include <array>
 #include <cmath>
 #include <string>
 
@@ -30,18 +31,28 @@ struct WaveMaker {
   double speed(double g) const { return c != 0 ? c : std::sqrt(g * depth); }
 };
 
-// Where this process's rows sit when the lattice is split among MPI ranks along y (sw_blocks.hpp):
-// the local lattice (nx, ny) is the block's rows plus one ghost row on each side that borders
-// another block (across a periodic border too); ghost rows are never updated, only filled.
+// Where this process's rows sit when the lattice is split among MPI ranks along y (sw_blocks.hpp),
+// in one of two forms. Ghost rows: the local lattice (nx, ny) is the block's rows plus one ghost
+// row on each side that borders another block (across a periodic border too); ghost rows are never
+// updated, only filled. Shared rows (rows[1] > 0): the ranks of one node share the whole lattice's
+// memory (Comm::shared_memory), the local lattice is the whole one, and this rank updates its rows
+// where they lie; nothing is copied (StepSignals).
 struct SwBlock {
   int origin_y = 0;                // global row of local row 0
   int whole_ny = 0;                // rows of the whole lattice
   bool ghost[2] = {false, false};  // bottom, top: the outer row is a ghost row
   int neighbour[2] = {-1, -1};     // rank that owns that row
   // The ghost-row exchange travels while the rows that read no ghost row step (false: it ends
-  // before any row steps; the scaling benchmark's blocking rows).
+  // before any row steps; the scaling benchmark's blocking rows). Shared rows: the wait for the
+  // neighbours' word comes after the rows between the rims (false: before any row steps).
   bool overlap = true;
-  bool split() const { return ghost[0] || ghost[1]; }
+  // Ranks on one node share the lattice where they can (make_sw_flow_on_ranks); false: ghost rows
+  // and messages, as between nodes.
+  bool share_node = true;
+  std::array<int, 2> rows = {0, 0};             // shared: the first row this rank updates, and how many
+  std::array<int, 2> row_neighbour = {-1, -1};  // shared: the ranks updating the rows below and above (-1: none)
+  bool shared() const { return rows[1] > 0; }
+  bool split() const { return ghost[0] || ghost[1] || shared(); }
 };
 
 struct SwParams {

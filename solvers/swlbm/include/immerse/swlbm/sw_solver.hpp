@@ -12,6 +12,8 @@
 
 #include "immerse/core/backend.hpp"
 #include "immerse/core/expression.hpp"
+#include "immerse/core/node_shared.hpp"
+#include "immerse/core/step_signals.hpp"
 #include "immerse/core/timer.hpp"
 #include "immerse/swlbm/sw_flow.hpp"
 #include "immerse/swlbm/sw_halo.hpp"
@@ -54,6 +56,7 @@ class SwSolver final : public SwFlow {
   // split among ranks (p.block) steps its own rows; fields(), status() and volume() answer for the
   // whole lattice on every rank (collective), the same numbers as one process.
   explicit SwSolver(const SwParams& p);
+  ~SwSolver() override;
 
   void step() override;
   // The step's kernel launched without waiting for it: on a device the host is free until the
@@ -82,6 +85,9 @@ class SwSolver final : public SwFlow {
   field force_y() const { return fy_; }
   // Sum of h over each row this process updates, in x order; the rows in order (volume()).
   std::vector<double> own_row_volumes() const;
+  // The local rows this process updates: [first, first + count).
+  int own_first_row() const { return j0_; }
+  int own_row_count() const { return rows_; }
 
  private:
   void fill_borders(double t);
@@ -90,6 +96,13 @@ class SwSolver final : public SwFlow {
   void launch_kernel(int first, int last);
   // Host copies of the fields of whole-lattice rows [first, last), all of them this process's own.
   HostFields own_rows(int first, int last) const;
+  // The lattice is split among ranks: ghost rows, or shared rows.
+  bool split() const { return halo_ || signals_; }
+  // This rank's cells: its rows of the local lattice.
+  OwnRange own_cells() const { return {static_cast<long>(j0_) * p_.nx, static_cast<long>(rows_) * p_.nx}; }
+  // A field of the lattice's cells, in memory the node's ranks share where they share rows
+  // (NodeSharedFields, this rank's rows zeroed: the constructor's barrier ends that).
+  field lattice_field(const char* label);
 
   SwParams p_;
   // The populations, the shift and scale of the reduced formats (sw_storage.hpp).
@@ -105,8 +118,11 @@ class SwSolver final : public SwFlow {
   double time_ = 0;
   long steps_ = 0;
   PhaseTimer phases_;
-  int j0_ = 0, rows_ = 0;                  // the own rows: [j0_, j0_ + rows_)
-  std::unique_ptr<SwHalo<Exec, V>> halo_;  // a block of a split lattice: its ghost-row exchange
+  int j0_ = 0, rows_ = 0;                    // the own rows: [j0_, j0_ + rows_)
+  std::unique_ptr<SwHalo<Exec, V>> halo_;    // a block of a split lattice: its ghost-row exchange
+  static constexpr int kStepSignalTag = 65;  // apart from the ghost-row exchange's (SwHalo: 1 to 4)
+  std::unique_ptr<StepSignals> signals_;     // shared rows: the word that a step is done
+  NodeSharedFields shared_fields_;           // ... and the memory of the fields (lattice_field)
 };
 
 }  // namespace immerse::swlbm

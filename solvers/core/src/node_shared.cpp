@@ -1,0 +1,33 @@
+#include "immerse/core/node_shared.hpp"
+
+#include <fmt/format.h>
+
+#include <atomic>
+
+#include "immerse/core/huge_pages.hpp"
+#include "immerse/core/memory_budget.hpp"
+
+namespace immerse {
+
+bool node_has_room(Comm& comm, const double bytes, const std::string& what) {
+  const double room = comm.shared_memory_room();
+  const bool fits = room >= 1.01 * bytes + (16 << 20);
+  if (!fits && comm.rank() == 0)
+    fmt::print(stderr,
+               "immerse: the ranks' shared memory (/dev/shm) has {} free, {} needs {}: the ranks exchange "
+               "ghost layers instead of sharing it (docs/mpi.md)\n",
+               format_bytes(room), what, format_bytes(bytes));
+  return fits;
+}
+
+void NodeSharedFields::check_pages(Comm& comm, const void* own, const double bytes) {
+  static std::atomic<bool> said{false};
+  if (comm.rank() != 0 || bytes < double(64 << 20) || said || huge_page_share(own) >= 0.5) return;
+  said = true;
+  fmt::print(stderr,
+             "immerse: the ranks' shared lattice lies in 4 KiB pages: this node's shared memory gives no 2 MiB "
+             "ones, which can slow its steps (`mount -o remount,huge=advise /dev/shm` lets it have them; "
+             "docs/mpi.md)\n");
+}
+
+}  // namespace immerse
