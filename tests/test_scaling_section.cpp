@@ -215,8 +215,7 @@ TEST(ScalingSection, TheMachineOfEachRoundAndTheRoundsWhereItMoved) {
       std::string::npos)
       << md;
   EXPECT_EQ(md.find("round 1 ("), std::string::npos) << md;
-  EXPECT_NE(md.find("The ranks' shared memory (where the shared lattices lie) held 25 % of a 64 MiB window in 2 MiB "
-                    "pages"),
+  EXPECT_NE(md.find("The ranks' shared memory (where the shared lattices lie) held 25 % of a probe in 2 MiB pages"),
             std::string::npos)
       << md;
   fs::remove_all(dir);

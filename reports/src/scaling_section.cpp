@@ -229,9 +229,10 @@ std::string scaling_section(const ReportContext& ctx) {
   const auto pages = by_ranks.find("machine/before");
   if (pages != by_ranks.end() && pages->second.contains("shared_huge_pages"))
     md += fmt::format(
-        "The ranks' shared memory (where the shared lattices lie) held {:.0f} % of a 64 MiB window in 2 MiB pages "
+        "The ranks' shared memory (where the shared lattices lie) held {:.0f} % of a probe in 2 MiB pages "
         "(`shared_huge_pages`; 0 %: 4 KiB pages, as Linux gives `/dev/shm` unless it is mounted with `huge=advise`, "
-        "docs/mpi.md).\n\n",
+        "docs/mpi.md). The `swlbm_strong` and `swlbm_weak` rows share the rows whatever their pages; by itself the "
+        "solver shares them only in 2 MiB pages and otherwise runs the `swlbm_strong_messages` form.\n\n",
         100 * counter(pages->second, "shared_huge_pages"));
   // What the overlap hides: the exposed exchange against the blocking one, per lattice and form,
   // and what is left of it against the step (N^3 or N^2 cells at the row's rate).

@@ -7,6 +7,9 @@
 // the interior rows' step and (FP64) before it.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <string>
+
 #include "immerse/core/backend.hpp"
 #include "immerse/core/comm.hpp"
 #include "immerse/swlbm/sw_blocks.hpp"
@@ -65,15 +68,15 @@ TEST(ShallowWaterRanks, BlocksGiveTheWholeLatticesFields) {
   ASSERT_GT(comm.size(), 1) << "run under mpirun -np N, N > 1";
   for (const auto& c : sw_cases())
     for (const auto storage : {Storage::fp64, Storage::fp32, Storage::fp16s, Storage::fp16c})
-      for (const bool share : {true, false})
+      for (const NodeSharing share : {NodeSharing::always, NodeSharing::never})
         for (const bool overlap : {true, false}) {
           if (!overlap && storage != Storage::fp64) continue;  // the blocking order: once is enough
           SwParams p = c.params;
           p.storage = storage;
           p.block.overlap = overlap;
-          p.block.share_node = share;
-          // Ranks of one node share the rows unless told not to; the corrected collision never does.
-          const bool shared = share && comm.one_node() && p.collision == Collision::bgk;
+          p.block.share = share;
+          // Ranks of one node share the rows when told to; the corrected collision never does.
+          const bool shared = share == NodeSharing::always && comm.one_node() && p.collision == Collision::bgk;
           auto whole = make_sw_flow(default_backend(), p);
           auto split = make_sw_flow_on_ranks(default_backend(), p, comm, {0, 0, 0});
           for (int steps : {1, 4, 7, 30}) {
@@ -105,6 +108,30 @@ TEST(ShallowWaterRanks, BlocksGiveTheWholeLatticesFields) {
                 << what;
           }
         }
+}
+
+// By itself (SwBlock::share automatic, no IMMERSE_SHARE_LATTICE) the solver shares the rows only
+// where the node's shared memory gets 2 MiB pages; the variable overrides that.
+TEST(ShallowWaterRanks, AutomaticSharingFollowsThePages) {
+  Comm& comm = world();
+  ASSERT_GT(comm.size(), 1) << "run under mpirun -np N, N > 1";
+  const char* given = std::getenv("IMMERSE_SHARE_LATTICE");
+  const std::string saved = given ? given : "";
+  const SwParams p = sw_cases()[0].params;
+  unsetenv("IMMERSE_SHARE_LATTICE");
+  const bool huge = shared_huge_page_share(comm) >= 0.5;
+  EXPECT_EQ(make_sw_flow_on_ranks(default_backend(), p, comm, {0, 0, 0})->params().block.shared(),
+            huge && comm.one_node());
+  for (const char* value : {"always", "never"}) {
+    setenv("IMMERSE_SHARE_LATTICE", value, 1);
+    EXPECT_EQ(make_sw_flow_on_ranks(default_backend(), p, comm, {0, 0, 0})->params().block.shared(),
+              value == std::string("always") && comm.one_node())
+        << value;
+  }
+  if (given)
+    setenv("IMMERSE_SHARE_LATTICE", saved.c_str(), 1);
+  else
+    unsetenv("IMMERSE_SHARE_LATTICE");
 }
 
 // A split that does not fit the lattice is refused up front, naming --decompose.

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <cstdlib>
+#include <cstring>
 
+#include "immerse/core/error.hpp"
 #include "immerse/core/huge_pages.hpp"
 #include "immerse/core/memory_budget.hpp"
 
@@ -18,6 +21,25 @@ bool node_has_room(Comm& comm, const double bytes, const std::string& what) {
                "ghost layers instead of sharing it (docs/mpi.md)\n",
                format_bytes(room), what, format_bytes(bytes));
   return fits;
+}
+
+NodeSharing node_sharing_from_env() {
+  const char* v = std::getenv("IMMERSE_SHARE_LATTICE");
+  const std::string value = v ? v : "";
+  if (value.empty() || value == "auto") return NodeSharing::automatic;
+  if (value == "always") return NodeSharing::always;
+  if (value == "never") return NodeSharing::never;
+  throw InputError(fmt::format("IMMERSE_SHARE_LATTICE={}: allowed values are auto, always and never", value));
+}
+
+double shared_huge_page_share(Comm& comm) {
+  const std::size_t part = std::size_t(4) << 20;
+  const auto window = comm.shared_memory(part * comm.size());
+  char* const mine = static_cast<char*>(window.get()) + part * comm.rank();
+  std::memset(mine, 0, part);
+  const double share = huge_page_share(mine + part / 2);
+  comm.barrier();  // nobody lets go of the window before every rank has looked
+  return -comm.max(-share);
 }
 
 void NodeSharedFields::check_pages(Comm& comm, const void* own, const double bytes) {

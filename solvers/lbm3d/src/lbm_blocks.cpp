@@ -235,7 +235,8 @@ std::unique_ptr<LbmFlow> make_lbm_flow_on_ranks(Backend backend, const LbmParams
   // Ranks of one node on the host share the populations where the split is along z only: the
   // split they get unless another is requested. Where the node's shared memory has no room for the
   // lattice (a container's small /dev/shm), they exchange ghost layers instead, and say so.
-  const bool may_share = whole.block.share_node && comm.one_node() && backend != Backend::cuda;
+  const bool may_share = whole.block.share_node && node_sharing_from_env() != NodeSharing::never && comm.one_node() &&
+                         backend != Backend::cuda;
   const std::array<int, 3> dims = !given && may_share && whole.nz >= comm.size()
                                       ? std::array<int, 3>{1, 1, comm.size()}
                                       : choose_dims(whole, comm.size(), requested);

@@ -14,6 +14,18 @@
 
 namespace immerse {
 
+// Whether the ranks of one node share a lattice where they can (docs/mpi.md): as the lattice's
+// solver decides (automatic), wherever they can, whatever pages their shared memory gets (always),
+// or never (ghost layers and messages, as between nodes).
+enum class NodeSharing { automatic, always, never };
+// The environment's choice: IMMERSE_SHARE_LATTICE = auto | always | never (unset: automatic);
+// InputError (exit 2) naming the variable and the allowed values for anything else.
+NodeSharing node_sharing_from_env();
+
+// The least share, over the ranks, of a probe of the node's shared memory (Comm::shared_memory, 4
+// MiB per rank, each rank touching its part first) that lies in 2 MiB pages. Collective.
+double shared_huge_page_share(Comm& comm);
+
 // Whether the node's shared memory has room for `bytes` of lattice fields (Comm::shared_memory_room,
 // with a margin for the windows' own bookkeeping); where it has not, rank 0 says so, naming `what`
 // (a container's small /dev/shm), and the ranks are to exchange ghost layers instead. Collective.

@@ -20,8 +20,9 @@ SwParams sw_block_params(const SwParams& whole, int ranks, int rank, const std::
                          bool shared = false);
 
 // Whether the ranks of `comm` share the lattice's memory: several ranks, all on one node
-// (Comm::one_node), on a host backend, SwBlock::share_node on, the BGK collision, and room for the
-// lattice in the node's shared memory (else rank 0 says so). Collective.
+// (Comm::one_node), on a host backend, the BGK collision, room for the lattice in the node's shared
+// memory (else rank 0 says so), and as SwBlock::share says: always, or (automatic, unless
+// IMMERSE_SHARE_LATTICE says otherwise) where the shared memory gets 2 MiB pages. Collective.
 bool sw_ranks_share(Backend backend, const SwParams& whole, Comm& comm);
 
 // The lattice on the ranks of `comm`: the whole lattice on one rank, else this rank's block.

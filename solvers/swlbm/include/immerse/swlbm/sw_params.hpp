@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "immerse/core/node_shared.hpp"
 #include "immerse/core/schema.hpp"
 
 namespace immerse::swlbm {
@@ -46,9 +47,10 @@ struct SwBlock {
   // before any row steps; the scaling benchmark's blocking rows). Shared rows: the wait for the
   // neighbours' word comes after the rows between the rims (false: before any row steps).
   bool overlap = true;
-  // Ranks on one node share the lattice where they can (make_sw_flow_on_ranks); false: ghost rows
-  // and messages, as between nodes.
-  bool share_node = true;
+  // Ranks on one node share the lattice (sw_ranks_share): automatic, where their shared memory
+  // gets 2 MiB pages (or as IMMERSE_SHARE_LATTICE says); always, wherever they can; never: ghost
+  // rows and messages, as between nodes.
+  NodeSharing share = NodeSharing::automatic;
   std::array<int, 2> rows = {0, 0};             // shared: the first row this rank updates, and how many
   std::array<int, 2> row_neighbour = {-1, -1};  // shared: the ranks updating the rows below and above (-1: none)
   bool shared() const { return rows[1] > 0; }
