@@ -11,11 +11,12 @@
 //   nothing is copied, the exchange is the wait for the neighbours' word that a step is done.
 //   lbm3d_strong_messages/<N>/...       the strong split with ghost layers and messages instead, as
 //   lbm3d_strong_messages_blocking/...  between nodes (share_node off), with and without overlap
+//   lbm3d_weak_messages/<N>/...         the weak rows so
 //   lbm3d_exchange/<N>/...              the messages rows' ghost-layer exchanges alone (no update; 2
 //                                       ranks or more)
-// and the same five for the shallow-water lattice (FP32, periodic; blocks of rows, shared on one
-// node: SwBlock::share_node), swlbm_weak/<N> (N^2 per rank), swlbm_strong/<N>, ..._blocking/<N>,
-// swlbm_strong_messages/<N> and ..._messages_blocking/<N>.
+// and the same six for the shallow-water lattice (FP32, periodic; blocks of rows, shared on one
+// node: SwBlock::share always), swlbm_weak/<N> (N^2 per rank), swlbm_weak_messages/<N>,
+// swlbm_strong/<N>, ..._blocking/<N>, swlbm_strong_messages/<N> and ..._messages_blocking/<N>.
 // Every rank runs the same fixed number of iterations (a collective loop cannot let each rank pick
 // its own); an iteration's time is the slowest rank's (manual time), and rank 0 reports. Counters:
 // lattice_updates_per_s of the whole lattice; halo_ms_per_step, the slowest rank's exchange phase
@@ -212,6 +213,7 @@ int main(int argc, char** argv) {
     bool weak, overlap, share;
   };
   const Row rows[] = {{"_weak/", true, true, true},
+                      {"_weak_messages/", true, true, false},
                       {"_strong/", false, true, true},
                       {"_strong_blocking/", false, false, true},
                       {"_strong_messages/", false, true, false},
