@@ -52,8 +52,9 @@ bool sw_ranks_share(Backend backend, const SwParams& whole, Comm& comm) {
       whole.collision != Collision::bgk)
     return false;
   if (!node_has_room(comm, sw_lattice_bytes(whole), "the shallow-water lattice")) return false;
-  // In 4 KiB pages the shared rows' step ran 13-30 % slower than ghost rows', whose private arrays
-  // get 2 MiB ones (docs/mpi.md): by itself the solver shares them only in 2 MiB pages.
+  // In 4 KiB pages the shared rows' step loses more than the exchange it saves against ghost rows,
+  // whose private arrays get 2 MiB pages (docs/mpi.md): by itself the solver shares them only in
+  // 2 MiB pages.
   return share == NodeSharing::always || shared_huge_page_share(comm) >= 0.5;
 }
 
