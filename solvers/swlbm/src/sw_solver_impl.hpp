@@ -59,12 +59,10 @@ SwSolver<Exec, V>::SwSolver(const SwParams& p)
   }
   // Population q of cell c at f(c, q); the columns block_stride apart (block_stride.hpp), the
   // rows past n unused.
-  for (int l = 0; l < 2; ++l) {
-    const std::string label = fmt::format("swlbm::f{}", l);
-    const long stride = static_cast<long>(block_stride<V>(n));
+  const long stride = static_cast<long>(block_stride<V>(n));
+  for (int l = 0; l < 2; ++l)
     f_[l] = signals_ ? pops(shared_fields_.make<V>(world(), 9, stride, own_cells()), stride, 9)
-                     : large_view<pops>(label, stride, 9);
-  }
+                     : large_view<pops>(fmt::format("swlbm::f{}", l), stride, 9);
   h_ = lattice_field("swlbm::h");
   ux_ = lattice_field("swlbm::u");
   uy_ = lattice_field("swlbm::v");
@@ -331,7 +329,7 @@ HostFields SwSolver<Exec, V>::own_fields() const {
 
 template <class Exec, class V>
 HostFields SwSolver<Exec, V>::fields() const {
-  return split() ? fields(0, p_.block.whole_ny) : own_fields();
+  return p_.block.split() ? fields(0, p_.block.whole_ny) : own_fields();
 }
 
 template <class Exec, class V>
@@ -339,7 +337,7 @@ HostFields SwSolver<Exec, V>::fields(int j_lo, int j_hi) const {
   // This process's rows of [j_lo, j_hi).
   const int own = p_.block.origin_y + j0_;
   const HostFields mine = own_rows(std::max(j_lo, own), std::max(std::max(j_lo, own), std::min(j_hi, own + rows_)));
-  if (!split()) return mine;
+  if (!p_.block.split()) return mine;
   HostFields out = mine;
   out.j0 = j_lo;
   out.ny = j_hi - j_lo;
@@ -376,7 +374,7 @@ FieldStatus SwSolver<Exec, V>::status() const {
   FieldStatus s;
   // The whole lattice's first bad cell: the lowest global code of any rank (-1: none).
   double bad = first_bad < 3 * n ? 3.0 * (shift + c0) + first_bad : -1.0;
-  if (split()) {
+  if (p_.block.split()) {
     const std::vector<double> all = world().allgather({bad});
     bad = -1;
     for (double b : all)
@@ -415,7 +413,7 @@ FieldStatus SwSolver<Exec, V>::status() const {
         m = cr > m ? cr : m;
       },
       Kokkos::Max<double>(max_courant));
-  if (split()) {
+  if (p_.block.split()) {
     Comm& comm = world();
     min_h = -comm.max(-min_h);
     max_speed = comm.max(max_speed);
@@ -445,7 +443,7 @@ double SwSolver<Exec, V>::volume() const {
   // Rows added in order, split among ranks or not: the same bits on every backend, thread count
   // and number of ranks.
   std::vector<double> rows = own_row_volumes();
-  if (split()) {
+  if (p_.block.split()) {
     const std::vector<double> mine = rows;
     gather_rows(p_.block.origin_y + j0_, rows_, 1, {&mine}, 0, p_.block.whole_ny, {&rows});
   }
@@ -472,26 +470,20 @@ void SwSolver<Exec, V>::archive(StateArchive& a) {
   a.value("swlbm.time", time_);
   a.value("swlbm.steps", steps_);
   a.value("swlbm.buffer", cur_);
-  if (signals_) {
-    // Shared rows: this rank's rows of each field, between barriers (no rank steps meanwhile; a
-    // loaded row is in place before a neighbour reads it).
-    world().barrier();
-    for (int l = 0; l < 2; ++l)
-      archive_own_range(a, fmt::format("swlbm.f{}.own_rows", l), f_[l].data(), 9, static_cast<long>(f_[l].extent(0)),
-                        own_cells());
-    const std::pair<const char*, field> fields[5] = {
-        {"swlbm.h", h_}, {"swlbm.u", ux_}, {"swlbm.v", uy_}, {"swlbm.Fx", fx_}, {"swlbm.Fy", fy_}};
-    for (const auto& [name, f] : fields)
-      archive_own_range(a, std::string(name) + ".own_rows", f.data(), 1, static_cast<long>(f.extent(0)), own_cells());
-    world().barrier();
-  } else {
-    for (int l = 0; l < 2; ++l) archive_view(a, fmt::format("swlbm.f{}", l), f_[l]);
-    archive_view(a, "swlbm.h", h_);
-    archive_view(a, "swlbm.u", ux_);
-    archive_view(a, "swlbm.v", uy_);
-    archive_view(a, "swlbm.Fx", fx_);
-    archive_view(a, "swlbm.Fy", fy_);
-  }
+  // Shared rows: this rank's rows of each field, between barriers (no rank steps meanwhile; a
+  // loaded row is in place before a neighbour reads it).
+  if (signals_) world().barrier();
+  auto archive_field = [&](const std::string& name, const auto& v, const long blocks) {
+    if (signals_)
+      archive_own_range(a, name + ".own_rows", v.data(), blocks, static_cast<long>(v.extent(0)), own_cells());
+    else
+      archive_view(a, name, v);
+  };
+  for (int l = 0; l < 2; ++l) archive_field(fmt::format("swlbm.f{}", l), f_[l], 9);
+  const std::pair<const char*, field> fields[5] = {
+      {"swlbm.h", h_}, {"swlbm.u", ux_}, {"swlbm.v", uy_}, {"swlbm.Fx", fx_}, {"swlbm.Fy", fy_}};
+  for (const auto& [name, f] : fields) archive_field(name, f, 1);
+  if (signals_) world().barrier();
   for (int s = 0; s < 4; ++s) {
     archive_view(a, fmt::format("swlbm.border{}", s), border_[s]);
     if (a.loading()) Kokkos::deep_copy(border_host_[s], border_[s]);

@@ -96,8 +96,6 @@ class SwSolver final : public SwFlow {
   void launch_kernel(int first, int last);
   // Host copies of the fields of whole-lattice rows [first, last), all of them this process's own.
   HostFields own_rows(int first, int last) const;
-  // The lattice is split among ranks: ghost rows, or shared rows.
-  bool split() const { return halo_ || signals_; }
   // This rank's cells: its rows of the local lattice.
   OwnRange own_cells() const { return {static_cast<long>(j0_) * p_.nx, static_cast<long>(rows_) * p_.nx}; }
   // A field of the lattice's cells, in memory the node's ranks share where they share rows
