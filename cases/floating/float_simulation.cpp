@@ -28,10 +28,7 @@ double float_level_under(const coupling::FloatSystem& s, int b) {
 }
 
 swlbm::SwParams float_water_of_rank(const swlbm::SwParams& whole, const RunOptions& opt) {
-  Comm& comm = world();
-  if (comm.size() == 1) return whole;
-  return swlbm::sw_block_params(whole, comm.size(), comm.rank(), opt.decompose,
-                                swlbm::sw_ranks_share(opt.backend, whole, comm));
+  return swlbm::sw_params_on_ranks(opt.backend, whole, world(), opt.decompose);
 }
 
 double float_water_depth(const swlbm::SwFlow& water, double x, double y) {

@@ -240,7 +240,8 @@ class FloatSystemImpl final : public FloatSystem {
     Kokkos::deep_copy(views_.tris, tris_host_);
     Kokkos::deep_copy(views_.tri_body, tri_body_host_);
     // The rows this process updates get forces; their masks and those of the rows beside them
-    // (the forcing's normals read the neighbours) are cleared and rasterised.
+    // (the forcing's normals read the neighbours) are cleared. Rasterising may mark other rows of
+    // a shared lattice too, which nothing here reads.
     const swlbm::SwParams& p = water_.params();
     const int own0 = water_.own_first_row() * p.nx, own1 = own0 + water_.own_row_count() * p.nx;
     Kokkos::parallel_for("float::clear",

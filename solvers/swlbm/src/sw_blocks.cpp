@@ -58,10 +58,14 @@ bool sw_ranks_share(Backend backend, const SwParams& whole, Comm& comm) {
   return share == NodeSharing::always || shared_huge_page_share(comm) >= 0.5;
 }
 
+SwParams sw_params_on_ranks(Backend backend, const SwParams& whole, Comm& comm, const std::array<int, 3>& requested) {
+  if (comm.size() == 1) return sw_block_params(whole, 1, 0, requested);
+  return sw_block_params(whole, comm.size(), comm.rank(), requested, sw_ranks_share(backend, whole, comm));
+}
+
 std::unique_ptr<SwFlow> make_sw_flow_on_ranks(Backend backend, const SwParams& whole, Comm& comm,
                                               const std::array<int, 3>& requested) {
-  const bool shared = sw_ranks_share(backend, whole, comm);
-  return make_sw_flow(backend, sw_block_params(whole, comm.size(), comm.rank(), requested, shared));
+  return make_sw_flow(backend, sw_params_on_ranks(backend, whole, comm, requested));
 }
 
 }  // namespace immerse::swlbm

@@ -25,7 +25,11 @@ SwParams sw_block_params(const SwParams& whole, int ranks, int rank, const std::
 // IMMERSE_SHARE_LATTICE says otherwise) where the shared memory gets 2 MiB pages. Collective.
 bool sw_ranks_share(Backend backend, const SwParams& whole, Comm& comm);
 
-// The lattice on the ranks of `comm`: the whole lattice on one rank, else this rank's block.
+// This rank's parameters on the ranks of `comm`: the whole lattice on one rank, else its block,
+// with shared rows where sw_ranks_share says so. Collective.
+SwParams sw_params_on_ranks(Backend backend, const SwParams& whole, Comm& comm, const std::array<int, 3>& requested);
+
+// The lattice on the ranks of `comm` (sw_params_on_ranks).
 std::unique_ptr<SwFlow> make_sw_flow_on_ranks(Backend backend, const SwParams& whole, Comm& comm,
                                               const std::array<int, 3>& requested);
 
