@@ -230,8 +230,9 @@ std::string scaling_section(const ReportContext& ctx) {
   if (pages != by_ranks.end() && pages->second.contains("shared_huge_pages"))
     md += fmt::format(
         "The ranks' shared memory (where the shared lattices lie) held {:.0f} % of a probe in 2 MiB pages "
-        "(`shared_huge_pages`; 0 %: 4 KiB pages, as Linux gives `/dev/shm` unless it is mounted with `huge=advise`, "
-        "docs/mpi.md). The `swlbm_strong` and `swlbm_weak` rows share the rows whatever their pages; by itself the "
+        "(`shared_huge_pages`; 0 %: 4 KiB pages, where the kernel makes no huge pages of shared memory: Linux before "
+        "6.1, or none free; docs/mpi.md). The `swlbm_strong` and `swlbm_weak` rows share the rows whatever their "
+        "pages; by itself the "
         "solver shares them only in 2 MiB pages and otherwise runs the `swlbm_strong_messages` form.\n\n",
         100 * counter(pages->second, "shared_huge_pages"));
   // What the overlap hides: the exposed exchange against the blocking one, per lattice and form,

@@ -1,7 +1,7 @@
 // world() in an MPI build: MPI_COMM_WORLD when an MPI launcher started this process, else the
 // single process (an ordinary `immerse run` does not initialise MPI at all).
 #include <mpi.h>
-#include <sys/statvfs.h>
+#include <unistd.h>
 #if defined(OPEN_MPI) && OPEN_MPI
 #include <mpi-ext.h>  // MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support
 #endif
@@ -17,6 +17,7 @@
 
 #include "immerse/core/comm.hpp"
 #include "immerse/core/huge_pages.hpp"
+#include "immerse/core/shared_file.hpp"
 
 namespace immerse {
 
@@ -54,33 +55,33 @@ class MpiWorld final : public Comm {
     one_node_ = on_node == size_ && per_node_ == size_;
   }
   bool one_node() const override { return one_node_; }
-  double shared_memory_room() override {
-    const char* dir = std::getenv("OMPI_MCA_osc_sm_backing_directory");
-    struct statvfs fs;
-    const double mine = statvfs(dir && *dir ? dir : "/dev/shm", &fs) == 0
-                            ? static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize)
-                            : 0.0;
-    return -max(-mine);
-  }
-  // Rank 0 of the node holds the memory; the others map it (MPI_Win_shared_query). Freeing the
-  // window is collective: every rank lets go of its pointer at the same point of the run.
+  double shared_memory_room() override { return -max(-shared_memory_dir_room()); }
+  // Rank 0 creates a file in the node's shared-memory directory, every rank maps it 2 MiB-aligned
+  // (shared_file.hpp: MPI_Win_allocate_shared's mapping could never hold a 2 MiB page), and the file
+  // is removed once all have: the memory goes with the last mapping, whichever rank holds it.
   std::shared_ptr<void> shared_memory(const std::size_t bytes) override {
     if (!one_node_) throw std::logic_error("Comm::shared_memory: the ranks are not on one node");
-    void* base = nullptr;
-    MPI_Win win = MPI_WIN_NULL;
-    const MPI_Aint mine = rank_ == 0 ? static_cast<MPI_Aint>(bytes) : 0;
-    check(MPI_Win_allocate_shared(mine, 1, MPI_INFO_NULL, node_, &base, &win), "MPI_Win_allocate_shared");
-    MPI_Aint size = 0;
-    int unit = 1;
-    check(MPI_Win_shared_query(win, 0, &size, &unit, &base), "MPI_Win_shared_query");
-    // Each rank's mapping, before anything touches it: 2 MiB pages where the node's shared memory
-    // may hold them (docs/mpi.md: /dev/shm mounted with huge=advise, or shmem_enabled).
-    advise_huge_pages(base, bytes);
-    return std::shared_ptr<void>(base, [win](void*) mutable {
-      int finalized = 0;
-      MPI_Finalized(&finalized);
-      if (!finalized) MPI_Win_free(&win);
-    });
+    std::string error;
+    std::vector<char> path(4096, '\0');
+    if (rank_ == 0) {
+      const std::string made = create_shared_file(std::to_string(getpid()), bytes, error);
+      made.copy(path.data(), path.size() - 1);
+    }
+    check(MPI_Bcast(path.data(), as_count(path.size()), MPI_CHAR, 0, MPI_COMM_WORLD), "MPI_Bcast");
+    void* const p = path[0] != '\0' ? map_shared_file(path.data(), bytes, error) : nullptr;
+    const bool everywhere = max(p ? 0.0 : 1.0) == 0.0;  // every rank has mapped it (or given up)
+    if (rank_ == 0 && path[0] != '\0') remove_shared_file(path.data());
+    if (!everywhere) {
+      unmap_shared_file(p, bytes);
+      if (error.empty())
+        error = path[0] != '\0' ? "another rank could not map " + std::string(path.data())
+                                : "rank 0 could not create a file in " + shared_memory_dir();
+      throw std::runtime_error("the ranks' shared memory: " + error);
+    }
+    // 2 MiB pages at the first touch where the node's shared memory gives them (/dev/shm mounted
+    // with huge=advise); elsewhere NodeSharedFields makes them (collapse_huge_pages).
+    advise_huge_pages(p, shared_file_size(bytes));
+    return std::shared_ptr<void>(p, [bytes](void* q) { unmap_shared_file(q, bytes); });
   }
   int ranks_per_node() const override { return per_node_; }
   bool device_buffers() const override { return cuda_aware_; }

@@ -14,7 +14,6 @@
 namespace immerse {
 
 namespace {
-constexpr std::size_t kHugePage = std::size_t(2) << 20;
 constexpr std::size_t kLine = 64;
 }  // namespace
 
@@ -25,6 +24,24 @@ bool advise_huge_pages(void* p, std::size_t bytes) {
   const std::uintptr_t begin = (a + kHugePage - 1) / kHugePage * kHugePage, end = (a + bytes) / kHugePage * kHugePage;
   if (end <= begin) return false;
   return madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE) == 0;
+#else
+  (void)p;
+  (void)bytes;
+  return false;
+#endif
+}
+
+bool collapse_huge_pages(void* p, std::size_t bytes) {
+#if defined(__linux__)
+#ifndef MADV_COLLAPSE
+  constexpr int MADV_COLLAPSE = 25;  // Linux 6.1's value, for older headers
+#endif
+  if (!p || bytes == 0) return false;
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p), end = a + bytes;
+  const std::uintptr_t begin = a / kHugePage * kHugePage, last = (end + kHugePage - 1) / kHugePage * kHugePage;
+  for (std::uintptr_t page = begin; page < last; page += kHugePage)
+    (void)*reinterpret_cast<volatile const char*>(page < a ? a : page);
+  return madvise(reinterpret_cast<void*>(begin), last - begin, MADV_COLLAPSE) == 0;
 #else
   (void)p;
   (void)bytes;

@@ -36,10 +36,9 @@ double shared_huge_page_share(Comm& comm) {
   const std::size_t part = std::size_t(4) << 20;
   const auto window = comm.shared_memory(part * comm.size());
   char* const mine = static_cast<char*>(window.get()) + part * comm.rank();
+  collapse_huge_pages(mine, part);
   std::memset(mine, 0, part);
-  const double share = huge_page_share(mine + part / 2);
-  comm.barrier();  // nobody lets go of the window before every rank has looked
-  return -comm.max(-share);
+  return -comm.max(-huge_page_share(mine + part / 2));
 }
 
 void NodeSharedFields::check_pages(Comm& comm, const void* own, const double bytes) {
@@ -47,9 +46,9 @@ void NodeSharedFields::check_pages(Comm& comm, const void* own, const double byt
   if (comm.rank() != 0 || bytes < double(64 << 20) || said || huge_page_share(own) >= 0.5) return;
   said = true;
   fmt::print(stderr,
-             "immerse: the ranks' shared lattice lies in 4 KiB pages: this node's shared memory gives no 2 MiB "
-             "ones, which can slow its steps (`mount -o remount,huge=advise /dev/shm` lets it have them; "
-             "docs/mpi.md)\n");
+             "immerse: the ranks' shared lattice lies in 4 KiB pages: this node's kernel made no 2 MiB ones "
+             "of its shared memory (Linux 6.1 or later makes them; on older ones `mount -o remount,huge=advise "
+             "/dev/shm` lets it have them; docs/mpi.md), which can slow its steps\n");
 }
 
 }  // namespace immerse

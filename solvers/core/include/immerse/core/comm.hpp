@@ -61,13 +61,13 @@ class Comm {
   // Whether every rank of the run shares this machine's memory (one node, and no
   // IMMERSE_RANKS_PER_NODE laying them out as several): then shared_memory() serves them all.
   virtual bool one_node() const { return true; }
-  // `bytes` of memory that every rank of one_node() maps at once, allocated once for all of them
-  // (MPI_Win_allocate_shared) and freed when every rank has let its pointer go. Collective: every
-  // rank asks with the same size, and lets go at the same point. A single process: its own memory.
+  // `bytes` of memory that every rank of one_node() maps at once, allocated once for all of them (a
+  // file in the node's shared-memory directory, shared_file.hpp) and freed when every rank has let
+  // its pointer go. Collective: every rank asks with the same size. A single process: its own memory.
   virtual std::shared_ptr<void> shared_memory(std::size_t bytes);
   // The bytes shared_memory() can still place on every rank's node (the least over the ranks; a
-  // single process: no limit). Collective. Open MPI backs shared windows with files in
-  // /dev/shm (osc_sm_backing_directory), which a container may keep small (Docker: 64 MiB).
+  // single process: no limit). Collective. The files lie in /dev/shm (IMMERSE_SHARED_MEMORY_DIR
+  // names another directory), which a container may keep small (Docker: 64 MiB).
   virtual double shared_memory_room();
   // Ends every rank at once with `code` (an error only some ranks met: the others would wait).
   [[noreturn]] virtual void abort(int code) = 0;

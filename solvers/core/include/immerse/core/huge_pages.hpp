@@ -10,12 +10,24 @@
 
 namespace immerse {
 
+// The huge pages this asks for: x86-64's and most ARM kernels' PMD size.
+constexpr std::size_t kHugePage = std::size_t(2) << 20;
+
 // Arrays below this size are left alone: rounding them to whole huge pages costs more than it saves.
 constexpr std::size_t kHugePageFrom = std::size_t(1) << 20;
 
 // Advises the whole 2 MiB pages inside [p, p + bytes) as huge pages; call it before the memory is
 // first touched. Returns whether a range was advised.
 bool advise_huge_pages(void* p, std::size_t bytes);
+
+// Makes the 2 MiB pages that [p, p + bytes) overlaps huge now, whatever the system's THP settings
+// (Linux >= 6.1, MADV_COLLAPSE): shared memory too, which Linux otherwise backs with 4 KiB pages
+// unless /dev/shm is mounted with huge=. Reads one byte of the range in each such page first, so
+// that the collapse has a page to start from and fills the rest with zeros rather than copying it:
+// call it on fresh memory, before writing the range. Pages of the same memory mapped elsewhere turn
+// huge there too where that mapping is 2 MiB-aligned with the memory's offset. Returns whether every
+// page turned huge (false off Linux, on older kernels, or where the kernel had no huge page free).
+bool collapse_huge_pages(void* p, std::size_t bytes);
 
 // The share of the memory mapping that holds `p` which lies in huge pages (Linux: the mapping's
 // huge-page kB over its resident kB in /proc/self/smaps, private or shared); 0 where nothing of it

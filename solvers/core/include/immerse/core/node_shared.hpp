@@ -1,8 +1,9 @@
 #pragma once
 // Lattice fields that the ranks of one node share (Comm::shared_memory) and update where they lie:
 // each rank updates its own range of every field (its z planes, its rows), zeroes that range first
-// so that its pages are placed near the rank's core, and writes only that range to a checkpoint.
-// Host memory: the ranks of a host backend share it.
+// so that its pages are placed near the rank's core, in 2 MiB pages where the kernel makes them
+// (collapse_huge_pages), and writes only that range to a checkpoint. Host memory: the ranks of a
+// host backend share it.
 #include <algorithm>
 #include <cstddef>
 #include <memory>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "immerse/core/comm.hpp"
+#include "immerse/core/huge_pages.hpp"
 #include "immerse/core/state_archive.hpp"
 
 namespace immerse {
@@ -23,7 +25,8 @@ enum class NodeSharing { automatic, always, never };
 NodeSharing node_sharing_from_env();
 
 // The least share, over the ranks, of a probe of the node's shared memory (Comm::shared_memory, 4
-// MiB per rank, each rank touching its part first) that lies in 2 MiB pages. Collective.
+// MiB per rank, each rank making its part as NodeSharedFields does) that lies in 2 MiB pages.
+// Collective.
 double shared_huge_page_share(Comm& comm);
 
 // Whether the node's shared memory has room for `bytes` of lattice fields (Comm::shared_memory_room,
@@ -45,7 +48,11 @@ class NodeSharedFields {
   T* make(Comm& comm, long blocks, long block, OwnRange own) {
     memory_.push_back(comm.shared_memory(static_cast<std::size_t>(blocks * block) * sizeof(T)));
     T* const base = static_cast<T*>(memory_.back().get());
-    for (long b = 0; b < blocks; ++b) std::fill_n(base + b * block + own.from, own.count, T{});
+    for (long b = 0; b < blocks && own.count > 0; ++b) {
+      T* const mine = base + b * block + own.from;
+      collapse_huge_pages(mine, static_cast<std::size_t>(own.count) * sizeof(T));
+      std::fill_n(mine, own.count, T{});
+    }
     if (own.count > 0)
       check_pages(comm, base + own.from + own.count / 2, static_cast<double>(blocks * block) * sizeof(T));
     return base;
@@ -53,8 +60,8 @@ class NodeSharedFields {
 
  private:
   // Rank 0, once per process, for a field of 64 MiB or more whose own values lie in 4 KiB pages
-  // (`own`: the middle one): says that the node's shared memory gives no huge pages, and how to
-  // let it.
+  // (`own`: the middle one): says that the node's shared memory got no huge pages, and how to let
+  // it have them.
   static void check_pages(Comm& comm, const void* own, double bytes);
   std::vector<std::shared_ptr<void>> memory_;  // freed, collectively, with the owner
 };
