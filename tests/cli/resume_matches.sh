@@ -34,7 +34,11 @@ same_run() {
 }
 
 "$immerse" run "$case" --quiet --out "$out/whole" "$@" || fail "the uninterrupted run failed"
-"${launch[@]}" "$immerse" run "$case" --quiet --out "$out/killed" --checkpoint-every "$every" "$@" &
+# Open MPI's shared-memory segments of the ranks about to be killed lie in $out/shm, not /dev/shm,
+# where nothing would remove them.
+mkdir -p "$out/shm"
+OMPI_MCA_btl_vader_backing_directory="$out/shm" \
+  "${launch[@]}" "$immerse" run "$case" --quiet --out "$out/killed" --checkpoint-every "$every" "$@" &
 pid=$!
 # Killed once two checkpoints exist (so a damaged newest one has one to fall back on).
 for _ in $(seq 1 1200); do
