@@ -262,3 +262,70 @@ TEST(ScalingSection, WeakScalingModelCountsTheBytesThatLeaveANode) {
   const auto half = immerse::reports::project_weak_scaling(m, 64, 16, 2);
   EXPECT_DOUBLE_EQ(half.node_bytes, w.node_bytes / 2);
 }
+
+// A stand-in for scaling_lattices: lists its rows, and writes those the filter selects to the
+// JSON file named, logging which arrangement ran which filter (the stand-in for mpirun sets
+// FAKE_RANKS).
+constexpr const char* kFakeProgram = R"(#!/bin/bash
+rows="machine/before lbm3d_weak/64 lbm3d_strong/64 lbm3d_weak/128 swlbm_weak/1024 machine/after"
+for a; do
+  case $a in
+    --benchmark_list_tests=true) for r in $rows; do echo "$r/ranks:1/threads:2/iterations:1"; done; exit 0;;
+    --benchmark_filter=*) f=${a#*=};;
+    --benchmark_out=*) o=${a#*=};;
+  esac
+done
+echo "${FAKE_RANKS:-threads} $f" >> "$(dirname "$o")/calls.log"
+{ echo '{"context":{},"benchmarks":['; sep=
+  for r in $rows; do
+    echo "$r/" | grep -Eq "$f" && { echo "$sep{\"name\":\"$r/ranks:1/threads:2/iterations:1\",\"x\":1}"; sep=,; }
+  done; echo ']}'; } > "$o"
+)";
+constexpr const char* kFakeMpirun = R"(#!/bin/bash
+shift 6  # -np N --bind-to core -x OMP_NUM_THREADS=1
+FAKE_RANKS=ranks exec "$@"
+)";
+
+void write_script(const fs::path& file, const char* text) {
+  std::ofstream(file) << text;
+  fs::permissions(file, fs::perms::owner_all);
+}
+
+// Each lattice and size runs in both arrangements back to back, which goes first in turn; each
+// round's two files hold every row once, in the program's order.
+TEST(ScalingSection, EachRoundRunsEachGroupInBothArrangementsBackToBack) {
+  const fs::path dir = fresh_dir("immerse_scaling_rounds"), bin = dir / "bin", out = dir / "report";
+  fs::create_directories(bin);
+  fs::create_directories(out);
+  write_script(bin / "scaling_lattices", kFakeProgram);
+  write_script(bin / "mpirun", kFakeMpirun);
+  const std::string path = std::getenv("PATH");
+  setenv("PATH", (bin.string() + ":" + path).c_str(), 1);
+  immerse::reports::run_scaling_benchmark(bin, out.string());
+  setenv("PATH", path.c_str(), 1);
+
+  std::ifstream log(out / "calls.log");
+  std::vector<std::string> calls;
+  for (std::string line; std::getline(log, line);) calls.push_back(line);
+  const std::string g64 = "^(machine/before/|lbm3d_[a-z_]+/64/)", g128 = "^(lbm3d_[a-z_]+/128/)",
+                    g1024 = "^(swlbm_[a-z_]+/1024/|machine/after/)";
+  const std::vector<std::string> round = {"threads " + g64,  "ranks " + g64,     "ranks " + g128,
+                                          "threads " + g128, "threads " + g1024, "ranks " + g1024};
+  ASSERT_EQ(calls.size(), 5 * round.size());
+  for (std::size_t i = 0; i < round.size(); ++i) EXPECT_EQ(calls[i], round[i]) << i;
+  EXPECT_EQ(calls[6], "ranks " + g64);  // the next round goes on alternating
+  for (int r = 1; r <= 5; ++r)
+    for (const char* arrangement : {"threads", "ranks"}) {
+      std::ifstream in(out / ("scaling_" + std::string(arrangement) + "." + std::to_string(r) + ".json"));
+      const json run = json::parse(in, nullptr, false);
+      ASSERT_FALSE(run.is_discarded()) << arrangement << " round " << r;
+      std::string names;
+      for (const auto& row : run["benchmarks"]) {
+        const std::string name = row["name"];
+        names += name.substr(0, name.find("/ranks")) + " ";
+      }
+      EXPECT_EQ(names, "machine/before lbm3d_weak/64 lbm3d_strong/64 lbm3d_weak/128 swlbm_weak/1024 machine/after ");
+    }
+  for (const auto& entry : fs::directory_iterator(out))
+    EXPECT_EQ(entry.path().string().find(".part"), std::string::npos) << entry.path();  // parts merged
+}

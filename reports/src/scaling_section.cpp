@@ -22,11 +22,12 @@ namespace fs = std::filesystem;
 namespace immerse::reports {
 namespace {
 
-// The two arrangements, 1 rank x T threads and T ranks x 1 thread, run in alternating rounds,
-// each row once per round, into scaling_<arrangement>.<round>.json. On a 2-core VM the same row
-// scatters by up to 1.7x within a minute: each figure is the median over the rounds, and the
-// ratio of the two arrangements the median of each round's ratio, whose two runs are at most a
-// round apart.
+// The two arrangements, 1 rank x T threads and T ranks x 1 thread, run in rounds, each row once
+// per round, into scaling_<arrangement>.<round>.json. On a 2-core VM the same row scatters by up to
+// 1.7x within a minute, in phases of some ten seconds: so a round runs the rows one group at a time
+// (a lattice and size, row_groups), each group in both arrangements back to back, which of the two
+// first in turn. Each figure is the median over the rounds, and the ratio of the two arrangements
+// the median of each round's ratio, whose two runs are a group's run apart.
 constexpr int kRounds = 5;
 constexpr const char* kThreads = "threads";
 constexpr const char* kRanks = "ranks";
@@ -154,6 +155,51 @@ std::string model_rows(const ScalingMachine& m, int block) {
   return md;
 }
 
+// The row groups of `program` as benchmark filters, in its order: one per lattice and size
+// ("lbm3d_*/128"), the machine rows with the first group (before) and the last (after). Empty where
+// the program does not list them.
+std::vector<std::string> row_groups(const fs::path& program, const fs::path& out) {
+  const fs::path list = out / "scaling_rows.txt";
+  const int status =
+      run_unbound(fmt::format("KOKKOS_DISABLE_WARNINGS=1 '{}' --benchmark_list_tests=true > '{}' 2> /dev/null",
+                              program.string(), list.string()));
+  std::vector<std::string> groups;
+  std::ifstream in(list);
+  const std::regex row(R"(^(lbm3d|swlbm)_\w+/(\d+)/)");
+  for (std::string line; status == 0 && std::getline(in, line);) {
+    std::smatch m;
+    if (!std::regex_search(line, m, row)) continue;
+    const std::string group = fmt::format("{}_[a-z_]+/{}/", m[1].str(), m[2].str());
+    if (std::find(groups.begin(), groups.end(), group) == groups.end()) groups.push_back(group);
+  }
+  in.close();
+  fs::remove(list);
+  if (groups.empty()) return groups;
+  groups.front() = "machine/before/|" + groups.front();
+  groups.back() += "|machine/after/";
+  for (auto& g : groups) g = "^(" + g + ")";
+  return groups;
+}
+
+// The runs `parts` (Google Benchmark JSON) as one run written to `to`, their rows in order; the
+// parts are removed. False where one cannot be read.
+bool merge_runs(const std::vector<fs::path>& parts, const fs::path& to) {
+  json all;
+  for (const fs::path& part : parts) {
+    std::ifstream in(part);
+    json run = json::parse(in, nullptr, false);
+    if (run.is_discarded() || !run.contains("benchmarks")) return false;
+    if (all.is_null())
+      all = std::move(run);
+    else
+      for (auto& row : run["benchmarks"]) all["benchmarks"].push_back(std::move(row));
+    in.close();
+    fs::remove(part);
+  }
+  std::ofstream(to) << all.dump(1) << "\n";
+  return true;
+}
+
 }  // namespace
 
 void run_scaling_benchmark(const fs::path& bench_dir, const std::string& report_dir) {
@@ -167,21 +213,42 @@ void run_scaling_benchmark(const fs::path& bench_dir, const std::string& report_
   const fs::path out = fs::absolute(report_dir);
   for (int r = 1; fs::exists(out / round_file(kThreads, r)) || fs::exists(out / round_file(kRanks, r)); ++r)
     fs::remove(out / round_file(kThreads, r)), fs::remove(out / round_file(kRanks, r));  // an earlier report's
+  const std::vector<std::string> groups = row_groups(program, out);
+  if (groups.empty()) {
+    fmt::print(stderr, "report: scaling_lattices listed no rows; the scaling section is left out\n");
+    return;
+  }
+  int runs = 0;
   for (int r = 1; r <= kRounds; ++r) {
-    const std::string threads =
-        fmt::format("OMP_NUM_THREADS={} '{}' --benchmark_out='{}' --benchmark_out_format=json >&2", t, program.string(),
-                    (out / round_file(kThreads, r)).string());
-    // Open MPI refuses root without the two variables; one thread per rank, each bound to a core.
-    const std::string ranks = fmt::format(
-        "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 KOKKOS_DISABLE_WARNINGS=1 mpirun -np {} --bind-to "
-        "core -x OMP_NUM_THREADS=1 '{}' --benchmark_out='{}' --benchmark_out_format=json >&2",
-        t, program.string(), (out / round_file(kRanks, r)).string());
-    for (const auto& cmd : {threads, ranks}) {
-      fmt::print(stderr, "report: scaling round {} of {}: running {}\n", r, kRounds, cmd);
-      if (run_unbound(cmd) != 0) {
-        fmt::print(stderr, "report: the scaling benchmark failed; its table is left out\n");
-        return;
+    std::vector<fs::path> threads_parts, ranks_parts;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      const fs::path threads_part = out / fmt::format("scaling_threads.{}.part{}.json", r, g),
+                     ranks_part = out / fmt::format("scaling_ranks.{}.part{}.json", r, g);
+      const std::string rows = fmt::format("--benchmark_filter='{}'", groups[g]);
+      const std::string threads =
+          fmt::format("OMP_NUM_THREADS={} '{}' {} --benchmark_out='{}' --benchmark_out_format=json >&2", t,
+                      program.string(), rows, threads_part.string());
+      // Open MPI refuses root without the two variables; one thread per rank, each bound to a core.
+      const std::string ranks = fmt::format(
+          "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 KOKKOS_DISABLE_WARNINGS=1 mpirun -np {} "
+          "--bind-to core -x OMP_NUM_THREADS=1 '{}' {} --benchmark_out='{}' --benchmark_out_format=json >&2",
+          t, program.string(), rows, ranks_part.string());
+      threads_parts.push_back(threads_part);
+      ranks_parts.push_back(ranks_part);
+      const bool threads_first = runs++ % 2 == 0;
+      for (const auto* cmd : {threads_first ? &threads : &ranks, threads_first ? &ranks : &threads}) {
+        fmt::print(stderr, "report: scaling round {} of {}, rows {} of {}: running {}\n", r, kRounds, g + 1,
+                   groups.size(), *cmd);
+        if (run_unbound(*cmd) != 0) {
+          fmt::print(stderr, "report: the scaling benchmark failed; its table is left out\n");
+          return;
+        }
       }
+    }
+    if (!merge_runs(threads_parts, out / round_file(kThreads, r)) ||
+        !merge_runs(ranks_parts, out / round_file(kRanks, r))) {
+      fmt::print(stderr, "report: a scaling run wrote no readable JSON; the scaling table is left out\n");
+      return;
     }
   }
 }
@@ -198,8 +265,9 @@ std::string scaling_section(const ReportContext& ctx) {
       "## Scaling over MPI ranks (D3Q15 and shallow-water lattices)\n\n"
       "`scaling_lattices` (docs/mpi.md): the AA step of a periodic FP32 D3Q15 lattice (`lbm3d_`) and the step of a "
       "periodic FP32 shallow-water lattice (`swlbm_`), as 1 rank x {} threads and as {} ranks x 1 thread (`mpirun "
-      "--bind-to core`), in {} rounds of the report run that alternate the two, each figure the median over the "
-      "rounds and the ratio the median of each round's ratio. `strong/N`: one N^3 (N^2) "
+      "--bind-to core`), in {} rounds of the report run; a round runs each lattice and size's rows in both "
+      "arrangements back to back (which goes first in turn), each figure is the median over the rounds and the ratio "
+      "the median of each round's ratio. `strong/N`: one N^3 (N^2) "
       "lattice, split along y and z (into rows); "
       "`weak/N`: an N^3 (N^2) block per rank, so the {}-rank lattice is {} times larger; `strong_blocking/N`: "
       "`strong/N` with the exchange before and after the whole update, where the other rows run it beside the "

@@ -90,8 +90,9 @@ std::string discrimination_section(const ReportContext& ctx);
 std::string gpu_section(const std::string& gpu_dir, const std::string& report_dir);
 
 // The lattices over MPI ranks (scaling_section.cpp): runs scaling_lattices from `bench_dir` as 1 rank x
-// T threads and T ranks x 1 thread, in alternating rounds, into report_dir (nothing without it or
-// mpirun); the section tabulates the rounds found in ctx.dir, empty when they are missing.
+// T threads and T ranks x 1 thread, in rounds that run each lattice and size in both arrangements
+// back to back, into report_dir (nothing without it or mpirun); the section tabulates the rounds
+// found in ctx.dir, empty when they are missing.
 void run_scaling_benchmark(const std::filesystem::path& bench_dir, const std::string& report_dir);
 std::string scaling_section(const ReportContext& ctx);
 
