@@ -109,11 +109,18 @@ TEST(SharedFile, EveryMappingHoldsTheHugePagesTheKernelMade) {
   unmap_shared_file(b, kBytes);
 
   TwoMappings fresh;  // collapse_huge_pages through map_shared_file's mapping, as NodeSharedFields
-  ASSERT_NE(fresh.a, nullptr) << fresh.error;  // does: a range inside both huge pages, nothing touched yet
+  ASSERT_NE(fresh.a, nullptr) << fresh.error;  // does, nothing touched yet
+  // The pages that begin in the range: of a range 1 MiB in, the second only.
   EXPECT_TRUE(collapse_huge_pages(fresh.a + (1 << 20), kHugePage));
   std::memset(fresh.a, 2, kSize);
   touch(fresh.b);
+  EXPECT_EQ(huge_page_share(fresh.b), 0.5);
+  // The first one afterwards, written already: its contents kept, the other mapping's pages huge.
+  EXPECT_TRUE(collapse_huge_page_at(fresh.a + 5));
+  touch(fresh.b);
   EXPECT_EQ(huge_page_share(fresh.b), 1.0);
+  EXPECT_EQ(fresh.b[0], 2);
+  EXPECT_EQ(fresh.b[kSize - 1], 2);
 }
 #endif
 

@@ -8,7 +8,10 @@
 #include <string>
 
 #if defined(__linux__)
+#include <sched.h>
 #include <sys/mman.h>
+
+#include <cerrno>
 #endif
 
 namespace immerse {
@@ -37,16 +40,29 @@ bool collapse_huge_pages(void* p, std::size_t bytes) {
   constexpr int MADV_COLLAPSE = 25;  // Linux 6.1's value, for older headers
 #endif
   if (!p || bytes == 0) return false;
-  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p), end = a + bytes;
-  const std::uintptr_t begin = a / kHugePage * kHugePage, last = (end + kHugePage - 1) / kHugePage * kHugePage;
-  for (std::uintptr_t page = begin; page < last; page += kHugePage)
-    (void)*reinterpret_cast<volatile const char*>(page < a ? a : page);
-  return madvise(reinterpret_cast<void*>(begin), last - begin, MADV_COLLAPSE) == 0;
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t begin = (a + kHugePage - 1) / kHugePage * kHugePage,
+                       last = (a + bytes + kHugePage - 1) / kHugePage * kHugePage;
+  if (begin >= last) return false;  // no page begins in the range
+  for (std::uintptr_t page = begin; page < last; page += kHugePage) (void)*reinterpret_cast<volatile const char*>(page);
+  // EAGAIN: a page was busy (another process faulting in the same 2 MiB); the kernel has made the
+  // others, and a later try may find the busy one free.
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    if (madvise(reinterpret_cast<void*>(begin), last - begin, MADV_COLLAPSE) == 0) return true;
+    if (errno != EAGAIN) return false;
+    sched_yield();
+  }
+  return false;
 #else
   (void)p;
   (void)bytes;
   return false;
 #endif
+}
+
+bool collapse_huge_page_at(void* p) {
+  const std::uintptr_t page = reinterpret_cast<std::uintptr_t>(p) / kHugePage * kHugePage;
+  return collapse_huge_pages(reinterpret_cast<void*>(page), 1);
 }
 
 double huge_page_share(const void* p) {

@@ -20,14 +20,19 @@ constexpr std::size_t kHugePageFrom = std::size_t(1) << 20;
 // first touched. Returns whether a range was advised.
 bool advise_huge_pages(void* p, std::size_t bytes);
 
-// Makes the 2 MiB pages that [p, p + bytes) overlaps huge now, whatever the system's THP settings
+// Makes the 2 MiB pages that begin in [p, p + bytes) huge now, whatever the system's THP settings
 // (Linux >= 6.1, MADV_COLLAPSE): shared memory too, which Linux otherwise backs with 4 KiB pages
-// unless /dev/shm is mounted with huge=. Reads one byte of the range in each such page first, so
-// that the collapse has a page to start from and fills the rest with zeros rather than copying it:
-// call it on fresh memory, before writing the range. Pages of the same memory mapped elsewhere turn
-// huge there too where that mapping is 2 MiB-aligned with the memory's offset. Returns whether every
-// page turned huge (false off Linux, on older kernels, or where the kernel had no huge page free).
+// unless /dev/shm is mounted with huge=. The last of them may reach past the range: processes that
+// collapse the ranges of one memory side by side each take the pages that begin in theirs, so no two
+// work on one page at once (that one fails). Reads the first byte of each page first, so that the
+// collapse has a page to start from and fills the rest with zeros rather than copying it: call it on
+// fresh memory, before writing it. Pages of the same memory mapped elsewhere turn huge there too
+// where that mapping is 2 MiB-aligned with the memory's offset. Returns whether every page turned
+// huge (false off Linux, on older kernels, where no page begins in the range, or where the kernel
+// had no huge page free).
 bool collapse_huge_pages(void* p, std::size_t bytes);
+// The same for the 2 MiB page that holds `p`.
+bool collapse_huge_page_at(void* p);
 
 // The share of the memory mapping that holds `p` which lies in huge pages (Linux: the mapping's
 // huge-page kB over its resident kB in /proc/self/smaps, private or shared); 0 where nothing of it

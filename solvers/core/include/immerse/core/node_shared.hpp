@@ -48,11 +48,15 @@ class NodeSharedFields {
   T* make(Comm& comm, long blocks, long block, OwnRange own) {
     memory_.push_back(comm.shared_memory(static_cast<std::size_t>(blocks * block) * sizeof(T)));
     T* const base = static_cast<T*>(memory_.back().get());
-    for (long b = 0; b < blocks && own.count > 0; ++b) {
-      T* const mine = base + b * block + own.from;
-      collapse_huge_pages(mine, static_cast<std::size_t>(own.count) * sizeof(T));
-      std::fill_n(mine, own.count, T{});
-    }
+    // Every page made huge before anyone writes (a page cannot be collapsed while another rank
+    // faults part of it in): each rank the pages that begin in its ranges, then the one holding a
+    // range's first byte, where that began in no rank's range (padding between blocks).
+    for (long b = 0; b < blocks && own.count > 0; ++b)
+      collapse_huge_pages(base + b * block + own.from, static_cast<std::size_t>(own.count) * sizeof(T));
+    comm.barrier();
+    for (long b = 0; b < blocks && own.count > 0; ++b) collapse_huge_page_at(base + b * block + own.from);
+    comm.barrier();
+    for (long b = 0; b < blocks; ++b) std::fill_n(base + b * block + own.from, own.count, T{});
     if (own.count > 0)
       check_pages(comm, base + own.from + own.count / 2, static_cast<double>(blocks * block) * sizeof(T));
     return base;
