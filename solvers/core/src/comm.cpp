@@ -10,7 +10,7 @@
 namespace immerse {
 
 std::shared_ptr<void> Comm::shared_memory(const std::size_t bytes) {
-  // Page-aligned, as the shared windows' memory is.
+  // Page-aligned: one process's fields need no huge-page alignment (the ranks' files have it).
   void* p = std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
   if (!p && bytes > 0) throw std::bad_alloc();
   return std::shared_ptr<void>(p, [](void* q) { std::free(q); });

@@ -30,7 +30,7 @@ NodeSharing node_sharing_from_env();
 double shared_huge_page_share(Comm& comm);
 
 // Whether the node's shared memory has room for `bytes` of lattice fields (Comm::shared_memory_room,
-// with a margin for the windows' own bookkeeping); where it has not, rank 0 says so, naming `what`
+// with a margin for the files' rounding to whole 2 MiB pages); where it has not, rank 0 says so, naming `what`
 // (a container's small /dev/shm), and the ranks are to exchange ghost layers instead. Collective.
 bool node_has_room(Comm& comm, double bytes, const std::string& what);
 
@@ -67,7 +67,7 @@ class NodeSharedFields {
   // (`own`: the middle one): says that the node's shared memory got no huge pages, and how to let
   // it have them.
   static void check_pages(Comm& comm, const void* own, double bytes);
-  std::vector<std::shared_ptr<void>> memory_;  // freed, collectively, with the owner
+  std::vector<std::shared_ptr<void>> memory_;  // this rank's mappings, let go with the owner
 };
 
 // The range `own` of every one of the `blocks` blocks of `block` values at `data`, to or from a
