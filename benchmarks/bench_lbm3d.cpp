@@ -20,7 +20,10 @@
 //                                              storages on a 256 x 32 x 32 lattice (in_cache_side) that stays in the
 //                                              caches (*_in_cache_MLUPS; *_of_in_cache: the 256^3
 //                                              rate against it, near 1 where the cores hold it)
-//   jellyfish_frame/<backend>/<cells per edge> one frame of the jellyfish case (body, groups, lattice)
+//   jellyfish_frame/<backend>/<cells per edge> one frame of the jellyfish case (body, groups, lattice),
+//                                              frames 2 to 1 + frame_window(cells per edge): the same
+//                                              frames on every backend and machine (an adaptive count
+//                                              timed frames 2-547 on serial and 2-1017 on openmp)
 //   stream15/<backend>/<pull|pull_nt|in_place>/128
 //                                              the ceiling for collide_stream's memory traffic: per
 //                                              cell 15 FP32 loads and 15 stores, one add each, no
@@ -167,6 +170,9 @@ void collide_paired(benchmark::State& state, Backend backend, int n) {
   state.counters["fp16s_of_in_cache"] = immerse::median(held16);
 }
 
+// Timed frames of jellyfish_frame at n cells per edge: about half a second on one core here.
+int frame_window(int n) { return n <= 40 ? 500 : 100; }
+
 void jellyfish_frame(benchmark::State& state, Backend backend, const std::string& name, double paper) {
   const auto doc = cases::load_case(name);
   const auto params = cases::resolve_case(doc, {});
@@ -252,11 +258,13 @@ int main(int argc, char** argv) {
       benchmark::RegisterBenchmark(("jellyfish_frame/" + immerse::to_string(b) + "/40").c_str(), jellyfish_frame, b,
                                    std::string("jellyfish"), 1.1)
           ->UseRealTime()
-          ->Unit(benchmark::kMillisecond);
+          ->Unit(benchmark::kMillisecond)
+          ->Iterations(frame_window(40));
       benchmark::RegisterBenchmark(("jellyfish_frame/" + immerse::to_string(b) + "/80").c_str(), jellyfish_frame, b,
                                    std::string("jellyfish_fine"), 0.43)
           ->UseRealTime()
-          ->Unit(benchmark::kMillisecond);
+          ->Unit(benchmark::kMillisecond)
+          ->Iterations(frame_window(80));
     }
     // Host spaces only: the store kinds are the host line kernel's, and the ceiling kernel is a plain
     // loop over host pointers.

@@ -1,7 +1,8 @@
 // bench_stable: Google Benchmark timings of the Stable Fluids solver and the elastic-body cases.
 //
 //   stable_step/<backend>/<N>            one fluid step (jet into an N x N box, outflow opposite),
-//                                        counters: per-phase ms, pressure V-cycles/iterations per solve
+//                                        steps 4 to 3 + step_window(N), counters: per-phase ms, pressure
+//                                        V-cycles/iterations per solve
 //   pressure_solve/<solver>/<backend>/<N> the same step with jacobi, rbsor, multigrid or mgcg to the same
 //                                        divergence tolerance (1e-3 1/s): ms and iterations per solve
 //                                        (jacobi at 128^2 only: at 256^2 one solve takes minutes), from
@@ -9,7 +10,14 @@
 //   pressure_solve/<solver>/<backend>/256/developed
 //                                        multigrid and mgcg from step 300 on (a developed jet)
 //   case_step/<case>/<backend>           one coupled step of the canned elastic_bar / windmill case at
-//                                        the paper's parameters (256^2, 35 / 100 sub-steps): frames_per_s
+//                                        the paper's parameters (256^2, 35 / 100 sub-steps), frames 4 to
+//                                        3 + kCaseWindow: frames_per_s
+//
+// The rows that step a flow time a fixed window of its steps, the same on every backend and
+// machine. A step's cost changes as the flow develops (the windmill's frames 4-63 run at about
+// 1.2x the rate of its whole 600), so an adaptive iteration count would time later, dearer steps
+// on a faster backend or a faster day. The whole run's rate is the case's own frames_per_s
+// (result.json; the report's Table 1).
 //
 // Run with OMP_PROC_BIND=spread OMP_PLACES=threads.
 #include <benchmark/benchmark.h>
@@ -46,6 +54,9 @@ mac2d::StableParams jet_box(int n, mac2d::LinearSolver solver) {
 // changes the pressure markedly from step to step (two V-cycles per solve at 256^2); kDeveloped: a
 // developed jet, where the previous step's pressure is close to the new one (one V-cycle).
 constexpr int kStarting = 3, kDeveloped = 300;
+// Timed steps of stable_step at N^2: about half a second on one core here.
+int step_window(int n) { return n <= 256 ? 100 : n <= 512 ? 30 : 8; }
+constexpr int kCaseWindow = 60;  // timed frames of case_step (the windmill: 0.6 s on one core here)
 void stable_step(benchmark::State& state, Backend backend, int n, mac2d::LinearSolver solver, int warmup) {
   auto flow = mac2d::make_stable_flow(backend, jet_box(n, solver));
   for (int s = 0; s < warmup; ++s) flow->step();
@@ -90,7 +101,8 @@ int main(int argc, char** argv) {
         benchmark::RegisterBenchmark(("stable_step/" + bn + "/" + std::to_string(n)).c_str(), stable_step, b, n,
                                      mac2d::LinearSolver::multigrid, kStarting)
             ->UseRealTime()
-            ->Unit(benchmark::kMillisecond);
+            ->Unit(benchmark::kMillisecond)
+            ->Iterations(step_window(n));
       for (auto s : {mac2d::LinearSolver::multigrid, mac2d::LinearSolver::mgcg, mac2d::LinearSolver::rbsor,
                      mac2d::LinearSolver::jacobi})
         for (int n : {128, 256}) {
@@ -112,7 +124,8 @@ int main(int argc, char** argv) {
       for (const char* c : {"elastic_bar", "windmill"})
         benchmark::RegisterBenchmark(("case_step/" + std::string(c) + "/" + bn).c_str(), case_step, std::string(c), b)
             ->UseRealTime()
-            ->Unit(benchmark::kMillisecond);
+            ->Unit(benchmark::kMillisecond)
+            ->Iterations(kCaseWindow);
     }
   };
   options.with_stream = true;

@@ -1,6 +1,7 @@
-// The jellyfish section's table of the kernel's targets (jellyfish_section.cpp, paired_targets):
+// The jellyfish section's tables (jellyfish_section.cpp): the kernel's targets (paired_targets):
 // bench_lbm3d's collide_paired rows, one per backend, each ratio and the cores' rate with its range
-// over the rounds, and each storage's rate against its own in cache (the lattice's size from the rows).
+// over the rounds, and each storage's rate against its own in cache (the lattice's size from the rows);
+// the frames per second against the paper.
 #include <gtest/gtest.h>
 
 #include "immerse/reports/report.hpp"
@@ -58,4 +59,20 @@ TEST(PairedTargets, LeftOutWithoutPairedRows) {
   ReportContext ctx;
   ctx.benchmarks["bench_lbm3d"] = {{"benchmarks", {{{"name", "collide_stream/openmp/fp32/256/real_time"}}}}};
   EXPECT_EQ(jellyfish_section(ctx).find("collide_paired"), std::string::npos);
+}
+
+// The speed table's bench_lbm3d column: jellyfish_frame runs a fixed window of frames, so its rows'
+// names carry Google Benchmark's "/iterations:N" (the old lookup by "<name>/real_time" showed "-").
+TEST(JellyfishSpeed, FindsTheFixedWindowFrameRows) {
+  ReportContext ctx;
+  ctx.benchmarks["bench_lbm3d"] = {{"benchmarks",
+                                    {{{"name", "jellyfish_frame/openmp/40/iterations:500/real_time"},
+                                      {"run_name", "jellyfish_frame/openmp/40/iterations:500/real_time"},
+                                      {"frames_per_s", 812.34}},
+                                     {{"name", "jellyfish_frame/openmp/80/iterations:100/real_time"},
+                                      {"run_name", "jellyfish_frame/openmp/80/iterations:100/real_time"},
+                                      {"frames_per_s", 201.06}}}}};
+  const std::string md = jellyfish_section(ctx);
+  EXPECT_NE(md.find("| jellyfish | - | 1.1 | - | 812.3 | >= 300 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| jellyfish_fine | - | 0.43 | - | 201.1 | >= 40 |"), std::string::npos) << md;
 }
