@@ -50,10 +50,10 @@ class MpiWorld final : public Comm {
     check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_),
           "MPI_Comm_split_type");
     per_node_ = find_ranks_per_node();
-    int on_node = 0;
-    MPI_Comm_size(node_, &on_node);
-    one_node_ = on_node == size_ && per_node_ == size_;
+    MPI_Comm_size(node_, &on_machine_);
+    one_node_ = on_machine_ == size_ && per_node_ == size_;
   }
+  int ranks_on_machine() const override { return on_machine_; }
   bool one_node() const override { return one_node_; }
   double shared_memory_room() override { return -max(-shared_memory_dir_room()); }
   // Rank 0 creates a file in the node's shared-memory directory, every rank maps it 2 MiB-aligned
@@ -178,6 +178,7 @@ class MpiWorld final : public Comm {
 
   int rank_ = 0, size_ = 1;
   int per_node_ = 1;
+  int on_machine_ = 1;             // the size of node_
   MPI_Comm node_ = MPI_COMM_NULL;  // the ranks sharing this rank's memory (MPI_COMM_TYPE_SHARED)
   bool one_node_ = false;
   bool cuda_aware_ = false;

@@ -22,8 +22,17 @@ long backend_concurrency(Backend b);
 // Waits for every backend's outstanding work (Kokkos::fence), e.g. before reading a timer.
 void fence_backends();
 
+// The OpenMP threads of one of `ranks` ranks on a machine with `cpus` processors, where OpenMP
+// would start `default_threads` (one per processor the rank may run on): its share of the
+// machine's processors, at least 1 and at most default_threads. A launcher that binds each rank to
+// its own cores already limits default_threads; ranks left unbound (`--oversubscribe`) would
+// otherwise each start a thread per processor of the machine.
+int threads_per_rank(int default_threads, int cpus, int ranks);
+
 // Initialises Kokkos for the program's lifetime (command-line options such as --kokkos-threads
-// are read from argc/argv) and finalises it on destruction.
+// are read from argc/argv) and finalises it on destruction. On several MPI ranks (init_world
+// first), each rank's OpenMP threads are threads_per_rank() unless OMP_NUM_THREADS or
+// --kokkos-threads chooses.
 class KokkosRuntime {
  public:
   KokkosRuntime(int& argc, char* argv[]);

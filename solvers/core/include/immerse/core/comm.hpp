@@ -58,6 +58,9 @@ class Comm {
   // The largest `value` of all ranks, on every rank.
   virtual double max(double value) = 0;
   virtual void barrier() = 0;
+  // The ranks of the run on this process's machine (they share its cores), whatever
+  // IMMERSE_RANKS_PER_NODE says; 1 for a single process.
+  virtual int ranks_on_machine() const { return 1; }
   // Whether every rank of the run shares this machine's memory (one node, and no
   // IMMERSE_RANKS_PER_NODE laying them out as several): then shared_memory() serves them all.
   virtual bool one_node() const { return true; }
