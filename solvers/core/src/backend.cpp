@@ -69,9 +69,10 @@ int threads_per_rank(int default_threads, int cpus, int ranks) {
 
 KokkosRuntime::KokkosRuntime(int& argc, char* argv[]) {
 #if defined(KOKKOS_ENABLE_OPENMP)
-  // Four unbound ranks on this project's 2-core VM, each with OpenMP's 2 threads, ran the canned
-  // jellyfish in 9 minutes against 5 s with one thread each.
-  bool chosen = std::getenv("OMP_NUM_THREADS") != nullptr;
+  // Ranks that share a machine, left to OpenMP's default, each start a thread per processor they
+  // may run on: unbound ranks (--oversubscribe) then put several spinning threads on every core
+  // and starve one another. The user's OMP_NUM_THREADS, --kokkos-threads or KOKKOS_NUM_THREADS wins.
+  bool chosen = std::getenv("OMP_NUM_THREADS") != nullptr || std::getenv("KOKKOS_NUM_THREADS") != nullptr;
   for (int a = 1; a < argc; ++a)
     chosen = chosen || std::strncmp(argv[a], "--kokkos-threads", 16) == 0 ||
              std::strncmp(argv[a], "--kokkos-num-threads", 20) == 0;

@@ -31,7 +31,7 @@ int threads_per_rank(int default_threads, int cpus, int ranks);
 
 // Initialises Kokkos for the program's lifetime (command-line options such as --kokkos-threads
 // are read from argc/argv) and finalises it on destruction. On several MPI ranks (init_world
-// first), each rank's OpenMP threads are threads_per_rank() unless OMP_NUM_THREADS or
+// first), each rank's OpenMP threads are threads_per_rank() unless OMP_NUM_THREADS, KOKKOS_NUM_THREADS or
 // --kokkos-threads chooses.
 class KokkosRuntime {
  public:
