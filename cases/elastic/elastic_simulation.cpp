@@ -52,6 +52,7 @@ ElasticSimulation::ElasticSimulation(const json& r, const std::string& source, c
     : params_(r),
       scene_(elastic_scene_choices().parse(r["scene"], "scene")),
       fluid_(mac2d::stable_params_from_json(r, source)),
+      backend_(opt.backend),
       steps_(r["time"]["steps"].get<long>()),
       frames_(r["output"]["frames"].get<int>()),
       series_every_(r["output"]["series_every"].get<long>()) {
@@ -118,7 +119,7 @@ void ElasticSimulation::step_run(ElasticRun& r) {
                         fluid_.source, n, r.flow->steps_done(), r.flow->time()));
     auto s = r.phases.scope("map_build");
     coupling::bmap_build(r.map, *r.body, fluid_.nx, fluid_.ny, fluid_.h);
-    coupling::bmap_constraints(r.map, r.mode, fluid_.nx, fluid_.ny, r.constraints);
+    coupling::bmap_constraints(r.map, r.mode, fluid_.nx, fluid_.ny, r.constraints, backend_);
     r.flow->set_constraints(r.constraints);
   }
   r.flow->predict();

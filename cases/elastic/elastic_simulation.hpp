@@ -81,6 +81,7 @@ class ElasticSimulation : public Simulation {
   ElasticScene scene_ = ElasticScene::generic;
   mac2d::StableParams fluid_;
   std::vector<ElasticRun> runs_;
+  Backend backend_;  // the fluid's; the boundary map's faces use its host threads
   int substeps_ = 1;
   double alpha_ = 0.5;
   bool pressure_force_ = true;

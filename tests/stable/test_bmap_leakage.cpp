@@ -110,5 +110,37 @@ TEST(BmapCutLeakage, NothingLeaksAroundATurningBody) { EXPECT_LT(turning_bar_lea
 // omega times half a covered length, over some hundred cut faces.
 TEST(BmapCutLeakage, TheCrossingVelocityLeaksAroundATurningBody) { EXPECT_GT(turning_bar_leak(false), 0.01); }
 
+// The faces worked out on the host threads (an openmp run) are a serial run's, bit for bit and in
+// the same order, for both couplings: each face by itself, the cover's queries reading only.
+TEST(BmapConstraints, EveryBackendGivesTheSameFaces) {
+  const int n = 96;
+  const double h = 1.0 / n;
+  bodies::FemBody b = tilted_bar(0.41, 0.27, {0, 0});
+  for (size_t k = 0; k < b.x.size(); ++k) b.v[k] = {0.2 - 0.7 * b.x[k][1], 0.1 + 0.9 * b.x[k][0]};
+  BoundaryMap map;
+  bmap_build(map, b, n, n, h);
+  for (const CouplingMode mode : {CouplingMode::boundary_map, CouplingMode::staircase}) {
+    std::vector<mac2d::FaceConstraint> serial;
+    bmap_constraints(map, mode, n, n, serial, Backend::serial);
+    ASSERT_GT(serial.size(), 100u);
+    for (const Backend backend : enabled_backends()) {
+      std::vector<mac2d::FaceConstraint> faces;
+      bmap_constraints(map, mode, n, n, faces, backend);
+      ASSERT_EQ(faces.size(), serial.size()) << to_string(backend);
+      for (size_t k = 0; k < faces.size(); ++k) {
+        const mac2d::FaceConstraint &a = faces[k], &e = serial[k];
+        ASSERT_TRUE(a.c == e.c && a.i == e.i && a.j == e.j && a.fixed == e.fixed)
+            << to_string(backend) << " face " << k;
+        EXPECT_EQ(a.weight, e.weight);
+        EXPECT_EQ(a.ub, e.ub);
+        for (int d = 0; d < 4; ++d) {
+          EXPECT_EQ(a.cut[d], e.cut[d]);
+          EXPECT_EQ(a.cut_ub[d], e.cut_ub[d]);
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace immerse::coupling

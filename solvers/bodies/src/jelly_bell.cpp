@@ -5,7 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "immerse/bodies/jelly_host_parallel.hpp"
+#include "immerse/core/host_for.hpp"
 
 namespace immerse::bodies {
 
@@ -122,7 +122,7 @@ void JellyBell::sample_surface(double spacing, std::vector<JellySurfaceSample>& 
   const JellyGridBasis& b = grid_basis_;
   const JellyNurbsSurface& s = surface_;
   const int nv = n[1];
-  jelly_host_for(backend, n[0] + 1, [=, &b, &s](long a) { s.grid_row(b, static_cast<int>(a), o + a * nv); });
+  host_for(backend, n[0] + 1, [=, &b, &s](long a) { s.grid_row(b, static_cast<int>(a), o + a * nv); });
 }
 
 void JellyBell::sample_surface_rows(double spacing, Backend backend, const SampleRow& row) const {
@@ -130,7 +130,7 @@ void JellyBell::sample_surface_rows(double spacing, Backend backend, const Sampl
   const JellyGridBasis& b = grid_basis_;
   const JellyNurbsSurface& s = surface_;
   const int nv = n[1];
-  jelly_host_for(backend, n[0] + 1, [=, &b, &s, &row](long a) {
+  host_for(backend, n[0] + 1, [=, &b, &s, &row](long a) {
     thread_local std::vector<JellySurfaceSample> buffer;  // one row, in this thread's caches
     buffer.resize(nv);
     s.grid_row(b, static_cast<int>(a), buffer.data());

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "immerse/core/host_for.hpp"
+
 namespace immerse::coupling {
 
 bool BmapAxis::inside(int m, double s) const {
@@ -93,7 +95,7 @@ void bmap_build(BoundaryMap& map, const bodies::FemBody& body, int nx, int ny, d
 }
 
 void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
-                      std::vector<mac2d::FaceConstraint>& out) {
+                      std::vector<mac2d::FaceConstraint>& out, Backend backend) {
   const double h = map.h;
   // Candidate faces: those within one cell of a crossing, and the inside runs. Each face once, in
   // the order first touched: a dense mark per face and the list of keys, both kept between calls
@@ -137,9 +139,22 @@ void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
   for (int m = 0; m < map.cols.lines; ++m)
     for (int k = map.cols.start[m]; k < map.cols.start[m + 1]; ++k) around(m * 0.5 * h, map.cols.entries[k].s);
 
-  for (const size_t k : used) {
-    seen[k] = 0;
-    mac2d::FaceConstraint f;
+  for (const size_t k : used) seen[k] = 0;
+  // Each candidate face by itself (in parallel on a threaded backend), then the kept ones in the
+  // order first touched.
+  // The loop reaches the storage through pointers: a thread_local named in it would be the worker
+  // thread's own.
+  static thread_local std::vector<mac2d::FaceConstraint> slot;
+  static thread_local std::vector<unsigned char> keep;
+  slot.resize(used.size());
+  keep.assign(used.size(), 0);
+  const size_t* const faces = used.data();
+  mac2d::FaceConstraint* const slots = slot.data();
+  unsigned char* const kept = keep.data();
+  host_for(backend, static_cast<long>(used.size()), [&](long n) {
+    const size_t k = faces[n];
+    mac2d::FaceConstraint& f = slots[n];
+    f = mac2d::FaceConstraint();
     f.c = static_cast<int>(k / plane);
     f.i = static_cast<int>(k % plane % (nx + 2));
     f.j = static_cast<int>(k % plane / (nx + 2));
@@ -151,7 +166,7 @@ void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
       // Cells on both sides of the face, by their centres (odd, odd lattice points).
       const bool a = f.c == 0 ? map.rows.inside(my, x - 0.5 * h) : map.rows.inside(my - 1, x);
       const bool b = f.c == 0 ? map.rows.inside(my, x + 0.5 * h) : map.rows.inside(my + 1, x);
-      if (!a && !b) continue;
+      if (!a && !b) return;
       f.weight = 0;
       f.fixed = true;
       const Vec2 vb =
@@ -159,8 +174,8 @@ void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
           : a ? (f.c == 0 ? map.rows.velocity_inside(my, x - 0.5 * h) : map.rows.velocity_inside(my - 1, x))
               : (f.c == 0 ? map.rows.velocity_inside(my, x + 0.5 * h) : map.rows.velocity_inside(my + 1, x));
       f.ub = vb[f.c];
-      out.push_back(f);
-      continue;
+      kept[n] = 1;
+      return;
     }
     // Fluid fraction of the face segment: u faces lie on column 2i from y - h/2 to y + h/2, v faces on
     // row 2j from x - h/2 to x + h/2.
@@ -197,8 +212,10 @@ void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
       const BmapEntry* near = f.c == 0 ? (e[2] ? e[2] : e[3]) : (e[0] ? e[0] : e[1]);
       if (near) f.ub = near->vel[f.c];
     }
-    if (any) out.push_back(f);
-  }
+    kept[n] = any;
+  });
+  for (size_t n = 0; n < used.size(); ++n)
+    if (keep[n]) out.push_back(slot[n]);
 }
 
 void bmap_apply_force(const BoundaryMap& map, const mac2d::StableFlow& flow, bodies::FemBody& body, double alpha,

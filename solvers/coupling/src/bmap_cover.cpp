@@ -10,8 +10,7 @@ void BmapCover::build(const bodies::FemBody& body, double h) {
   x_ = body.x;
   v_ = body.v;
   tris_ = body.mesh().tris;
-  stamp_.assign(tris_.size(), 0);
-  query_ = 0;
+  cells_.resize(tris_.size());
   if (tris_.empty()) return;
   // The bucket grid spans the body's bounding box in whole cells.
   double lo[2] = {x_[0][0], x_[0][1]}, hi[2] = {lo[0], lo[1]};
@@ -36,6 +35,7 @@ void BmapCover::build(const bodies::FemBody& body, double h) {
                 ib = static_cast<int>(std::floor(std::max({a[0], b[0], c[0]}) / h)) - i0_,
                 ja = static_cast<int>(std::floor(std::min({a[1], b[1], c[1]}) / h)) - j0_,
                 jb = static_cast<int>(std::floor(std::max({a[1], b[1], c[1]}) / h)) - j0_;
+      cells_[t] = {ia, ib, ja, jb};
       for (int j = ja; j <= jb; ++j)
         for (int i = ia; i <= ib; ++i) {
           const size_t cell = static_cast<size_t>(j) * ni_ + i;
@@ -50,7 +50,6 @@ void BmapCover::build(const bodies::FemBody& body, double h) {
 
 bool BmapCover::mean_velocity(const Vec2& p0, const Vec2& p1, Vec2& mean) const {
   if (tris_.empty()) return false;
-  ++query_;
   const Vec2 d = {p1[0] - p0[0], p1[1] - p0[1]};
   const double seg = std::hypot(d[0], d[1]);
   double len = 0, vx = 0, vy = 0;
@@ -63,13 +62,15 @@ bool BmapCover::mean_velocity(const Vec2& p0, const Vec2& p1, Vec2& mean) const 
             ib = static_cast<int>(std::floor((std::max(p0[0], p1[0]) + eps) / h_)) - i0_,
             ja = static_cast<int>(std::floor((std::min(p0[1], p1[1]) - eps) / h_)) - j0_,
             jb = static_cast<int>(std::floor((std::max(p0[1], p1[1]) + eps) / h_)) - j0_;
-  for (int j = std::max(ja, 0); j <= std::min(jb, nj_ - 1); ++j)
-    for (int i = std::max(ia, 0); i <= std::min(ib, ni_ - 1); ++i) {
+  const int i_first = std::max(ia, 0), j_first = std::max(ja, 0);
+  for (int j = j_first; j <= std::min(jb, nj_ - 1); ++j)
+    for (int i = i_first; i <= std::min(ib, ni_ - 1); ++i) {
       const size_t cell = static_cast<size_t>(j) * ni_ + i;
       for (int k = start_[cell]; k < start_[cell + 1]; ++k) {
         const int t = items_[k];
-        if (stamp_[t] == query_) continue;
-        stamp_[t] = query_;
+        // Once per query, in the first visited cell the triangle's box meets (the same order as
+        // marking each triangle visited, without the marks).
+        if (j != std::max(j_first, cells_[t][2]) || i != std::max(i_first, cells_[t][0])) continue;
         const Vec2* q[3] = {&x_[tris_[t][0]], &x_[tris_[t][1]], &x_[tris_[t][2]]};
         // Counter-clockwise: inside where every edge function is >= 0; each is linear along the
         // segment, so the inside part is one interval [t0, t1].

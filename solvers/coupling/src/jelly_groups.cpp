@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "immerse/bodies/jelly_host_parallel.hpp"
+#include "immerse/core/host_for.hpp"
 
 namespace immerse::coupling {
 
@@ -88,7 +88,7 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
   int* const in_cell = samples_in_cell_.data();
   {
     const int nx = nx_, ny = ny_;
-    bodies::jelly_host_for(backend_, std::max(0, all[5] - all[4] + 1), [=](long layer) {
+    host_for(backend_, std::max(0, all[5] - all[4] + 1), [=](long layer) {
       const int k = all[4] + static_cast<int>(layer);
       for (int j = all[2]; j <= all[3]; ++j) {
         const long c0 = index(nx, ny, all[0], j, k);
@@ -109,7 +109,7 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
     const long parts = backend_ == Backend::serial ? 1 : Kokkos::DefaultHostExecutionSpace().concurrency();
     const long* const cells = sample_cell_.data();
     const float* const v = sample_ub_.data();
-    bodies::jelly_host_for(backend_, parts, [=](long p) {
+    host_for(backend_, parts, [=](long p) {
       const long lo = first + (end - first) * p / parts, hi = first + (end - first) * (p + 1) / parts;
       for (long m = 0; m < ns; ++m) {
         const long c = cells[m];
@@ -153,7 +153,7 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
     const int nx = nx_, ny = ny_;
     const double cell = cell_;
     const int i0 = box[0], i1 = box[1];
-    bodies::jelly_host_for(backend_, box_rows, [=](long r) {
+    host_for(backend_, box_rows, [=](long r) {
       int j, k;
       row_of(r, j, k);
       for (int i = i0; i <= i1; ++i) {
@@ -212,13 +212,13 @@ JellyGroupStats JellyGroups::update(const bodies::JellyBell& bell) {
       }
   };
   for (int colour = 0; colour < 3; ++colour)
-    bodies::jelly_host_for(backend_, std::max(0, bz - colour + 2) / 3,
-                           [=](long m) { mark_layer(box[4] + colour + 3 * static_cast<int>(m)); });
+    host_for(backend_, std::max(0, bz - colour + 2) / 3,
+             [=](long m) { mark_layer(box[4] + colour + 3 * static_cast<int>(m)); });
   // Cells per group: per z layer in parallel (integers: any order gives the same sums).
   layer_counts_.assign(static_cast<size_t>(std::max(0, bz)), {0, 0, 0, 0, 0});
   {
     std::array<long, 5>* const counts = layer_counts_.data();
-    bodies::jelly_host_for(backend_, std::max(0, bz), [=](long layer) {
+    host_for(backend_, std::max(0, bz), [=](long layer) {
       const int k = box[4] + static_cast<int>(layer);
       for (int j = box[2]; j <= box[3]; ++j) {
         const unsigned char* row = group + index(nx, ny, box[0], j, k);

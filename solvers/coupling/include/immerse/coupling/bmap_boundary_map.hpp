@@ -57,9 +57,10 @@ void bmap_build(BoundaryMap& map, const bodies::FemBody& body, int nx, int ny, d
 // part moving at the body's mean velocity over that part (map.cover); faces next
 // to the boundary get theta-stencils (eqs. 13-15) for viscosity. Staircase: cells whose centre is
 // inside are solid; every face of a solid cell takes the body velocity and is closed. Replaces the
-// contents of out (pass the same vector every step: its storage is reused).
+// contents of out (pass the same vector every step: its storage is reused). The faces are worked out
+// on the backend's host threads (core/host_for.hpp; one for serial), the same bits on each.
 void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
-                      std::vector<mac2d::FaceConstraint>& out);
+                      std::vector<mac2d::FaceConstraint>& out, Backend backend = Backend::serial);
 
 // Fluid -> solid force of eq. 8, f = sum alpha rho a (u_P - u_s) / dt over the map entries: u_P the
 // predicted fluid velocity at the boundary cell's lattice point just outside the crossing, a =

@@ -22,7 +22,8 @@ class BmapCover {
   void build(const bodies::FemBody& body, double h);
   // Mean body velocity over the part of the axis-aligned segment p0 -> p1 inside the body; false when
   // no triangle covers any of it. A piece lying on an edge two triangles share counts in both, with
-  // the same velocity (the field is continuous), so the mean is unchanged.
+  // the same velocity (the field is continuous), so the mean is unchanged. Reads only: threads may
+  // ask at once.
   bool mean_velocity(const Vec2& p0, const Vec2& p1, Vec2& mean) const;
 
  private:
@@ -31,8 +32,9 @@ class BmapCover {
   std::vector<std::array<int, 3>> tris_;
   int i0_ = 0, j0_ = 0, ni_ = 0, nj_ = 0;  // bucket grid: cells [i0, i0 + ni) x [j0, j0 + nj)
   std::vector<int> start_, items_;         // triangles per bucket cell (compressed rows)
-  mutable std::vector<int> stamp_;         // per triangle: the last query that visited it
-  mutable int query_ = 0;
+  // Per triangle, the bucket cells its bounding box meets: i from [0] to [1], j from [2] to [3]. A
+  // query takes a triangle in the first of its cells (row by row) that the query visits.
+  std::vector<std::array<int, 4>> cells_;
 };
 
 }  // namespace immerse::coupling
