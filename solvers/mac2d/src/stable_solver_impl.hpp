@@ -169,8 +169,10 @@ class StableSolver final : public StableFlow {
   void maccormack_correct(const view& un, const view& vn, const view& bu, const view& bv);
   void diffuse_jacobi(int c);  // the paper's Jacobi (fluid_solver.viscosity = jacobi), one component
   void diffuse_rbgs();         // both components at once, starting from the previous solve's sweep count
+  void visc_coefficients();    // vc0_, vca_ for this step's systems
   void visc_sweeps(int n);
   double viscosity_residual() const;  // max |residual| of the last viscosity solve's systems
+  view vc0_[2], vca_[2];              // per face: phi = vc0 + vca * (sum of unmasked neighbours)
   int visc_guess_ = 1;                // sweeps the last viscosity solve needed
   void solve_pressure();
   double pressure_residual() const;  // max |div u| the current p would leave, 1/s
