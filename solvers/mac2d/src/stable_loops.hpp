@@ -10,6 +10,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "stable_grid.hpp"
+
 // Iterations of a cell loop are independent (every kernel also runs one cell per device thread), so
 // the row loops may be vectorised: omp simd says so to the compiler, which cannot prove it through
 // the views' pointers. The row loops of cell_for and reduce_row call a local copy of the kernel:
@@ -169,6 +171,31 @@ void cell_reduce(const char* name, int i0, int i1, int j0, int j1, const F& f, R
     Kokkos::parallel_reduce(
         name, Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>>({i0, j0}, {i1, j1}),
         KOKKOS_LAMBDA(int i, int j, value& acc) { f(i, j, acc); }, std::forward<Result>(result));
+  }
+}
+
+// f(i, j, k, h, acc) over the interior cells of a colour-split grid (k = s.at(i, j), h = i & 1: the
+// half the cell is in), reduced into result as cell_reduce. Host spaces walk each half of a row in
+// order, so k runs contiguously (its neighbours too: stable_grid.hpp) and the loop vectorises;
+// device spaces take a cell per thread.
+template <class Exec, class F, class Result>
+void split_cell_reduce(const char* name, const SplitGrid& s, const F& f, Result&& result) {
+  using value = typename ReduceValue<Result>::type;
+  if constexpr (kRowLoops<Exec>) {
+    Kokkos::parallel_reduce(
+        name, Kokkos::RangePolicy<Exec>(1, s.ny + 1),
+        KOKKOS_LAMBDA(int j, value& acc) {
+          for (int h = 1; h >= 0; --h) {
+            const int base = s.row(j) + h * s.half, n = h ? (s.nx + 1) / 2 : s.nx / 2;
+            reduce_row<Result>(
+                0, n, j, [=](int q, int jj, value& a) { f(2 * q + 2 - h, jj, base + q, h, a); }, acc);
+          }
+        },
+        std::forward<Result>(result));
+  } else {
+    cell_reduce<Exec>(
+        name, 1, s.nx + 1, 1, s.ny + 1, KOKKOS_LAMBDA(int i, int j, value& acc) { f(i, j, s.at(i, j), i & 1, acc); },
+        std::forward<Result>(result));
   }
 }
 

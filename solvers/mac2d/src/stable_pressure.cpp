@@ -267,32 +267,46 @@ void StableSolver<Exec>::solve_pressure_relaxation(int& it, double& res, bool& c
 // keeps CG convergent where the V-cycle is not exactly symmetric (the coarsest level's fixed sweeps). Cells with no
 // open face (inside a body) are left out: r, z, d are 0 there and p keeps its value. A breakdown (non-positive
 // curvature, from round-off near convergence) falls back to V-cycles.
+// r, d, q and a copy of the face weights (cg_wu_, cg_wv_, double) live in the multigrid's colour-split
+// layout, as z does: a pass over them reads contiguous runs (stable_grid.hpp), and only p is in the
+// solver's layout. In the solver's layout every pass interleaved z and the split residual.
 template <class Exec>
 bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converged) {
   const StableGrid g = g_;
-  const size_t n = p_field_.extent(0);
+  mg_.setup(g_, wgt_[0], wgt_[1], weights_version_);
+  const SplitGrid s = mg_.grid0();
+  const size_t n = s.size();
   if (cg_r_.extent(0) != n) {
     cg_r_ = view("cg_r", n);
     cg_d_ = view("cg_d", n);
     cg_q_ = view("cg_q", n);
+    cg_wu_ = view("cg_wu", n);
+    cg_wv_ = view("cg_wv", n);
+    cg_weights_version_ = -1;
   }
-  auto pf = p_field_, b = b_, r = cg_r_, d = cg_d_, q = cg_q_;
+  auto pf = p_field_, b = b_, r = cg_r_, d = cg_d_, q = cg_q_, cwu = cg_wu_, cwv = cg_wv_;
   auto wu = wgt_[0], wv = wgt_[1];
+  if (cg_weights_version_ != weights_version_) {
+    cg_weights_version_ = weights_version_;
+    cell_for<Exec>(
+        "stable_cg_weights", 0, g.nx + 2, 0, g.ny + 2, KOKKOS_LAMBDA(int i, int j) {
+          cwu(s.at(i, j)) = wu(g.at(i, j));
+          cwv(s.at(i, j)) = wv(g.at(i, j));
+        });
+  }
   const double scale = div_per_residual();
-  mg_.setup(g_, wgt_[0], wgt_[1], weights_version_);
-  // The preconditioner's right-hand side and result live in the multigrid's level 0 (colour-split:
-  // SplitGrid s), written and read there by the passes below.
+  // The preconditioner's right-hand side and result live in the multigrid's level 0, written and
+  // read by the passes below.
   auto z = mg_.correction0(), rf = mg_.rhs0();
-  const SplitGrid s = mg_.grid0();
   auto precondition = [&] { mg_.vcycle(/*symmetric=*/true, -1, /*zero_start=*/true); };  // z = one V-cycle for r
   double rmax = 0;
   split_rows_reduce<Exec>(
       "stable_cg_residual", g,
       KOKKOS_LAMBDA(int i, int j, double& m) {
-        const int k = g.at(i, j);
-        r(k) = stable_pressure_defect(wu, wv, pf, b, k, g.w);
-        rf(s.at(i, j)) = static_cast<float>(r(k));
-        const double a = Kokkos::Experimental::fabs(r(k));
+        const int ks = s.at(i, j);
+        r(ks) = stable_pressure_defect(wu, wv, pf, b, g.at(i, j), g.w);
+        rf(ks) = static_cast<float>(r(ks));
+        const double a = Kokkos::Experimental::fabs(r(ks));
         m = a > m ? a : m;
       },
       [=](int j, double& m, int* done) {
@@ -312,26 +326,23 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
     // d = z + beta d and q = A d in one pass, as q = A z + beta q (A is linear): A z reads z's
     // neighbours, final after the V-cycle, where A d would need d's updated first. beta = 0 on the
     // first iteration and q is always finite (zero-initialised, then written), so q starts as A z.
+    // The neighbours of cell k in half h: east and west in the other half (stable_grid.hpp).
     double dq = 0;
-    split_rows_reduce<Exec>(
-        "stable_cg_direction", g,
-        KOKKOS_LAMBDA(int i, int j, double& acc) {
-          const int k = g.at(i, j), ks = s.at(i, j);
-          const double we = wu(k), ww = wu(k - 1), wn = wv(k), ws = wv(k - g.w), W = we + ww + wn + ws;
+    split_cell_reduce<Exec>(
+        "stable_cg_direction", s,
+        KOKKOS_LAMBDA(int, int, int k, int h, double& acc) {
+          const int e = k + (h ? -s.half : s.half + 1), west = k + (h ? -s.half - 1 : s.half);
+          const double we = cwu(k), ww = cwu(west), wn = cwv(k), ws = cwv(k - s.w), W = we + ww + wn + ws;
           // Closed cells (no open face) keep d = q = 0: a factor 0 or 1 rather than a select, which GCC
           // turned into a branch around the (float z) conversions, leaving the loop scalar. z is finite
           // there (0, or a prolonged coarse correction), so the product is 0.
           const double open = W > 0 ? 1.0 : 0.0;
-          const double zk = z(ks);
-          const double az =
-              W * zk - (we * z(s.at(i + 1, j)) + ww * z(s.at(i - 1, j)) + wn * z(ks + s.w) + ws * z(ks - s.w));
+          const double zk = z(k);
+          const double az = W * zk - (we * z(e) + ww * z(west) + wn * z(k + s.w) + ws * z(k - s.w));
           const double dn = open * (zk + beta * d(k)), qn = open * (az + beta * q(k));
           d(k) = dn;
           q(k) = qn;
           acc += dn * qn;
-        },
-        [=](int j, double& acc, int* done) {
-          split_rows::direction_row(g, s, j, wu.data(), wv.data(), z.data(), beta, d.data(), q.data(), acc, done);
         },
         dq);
     if (!(delta > 0) || !(dq > 0)) return false;
@@ -339,20 +350,16 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
     // p += alpha d and r += alpha q (r = b - L p = -rho, and rho -= alpha A d), with max |r| for the
     // stopping test and r (new) . z (old) for Polak-Ribiere.
     MaxSum upd{0, 0};
-    split_rows_reduce<Exec>(
-        "stable_cg_update", g,
-        KOKKOS_LAMBDA(int i, int j, MaxSum& acc) {
-          const int k = g.at(i, j), ks = s.at(i, j);
-          pf(k) += alpha * d(k);
-          r(k) += alpha * q(k);
-          rf(ks) = static_cast<float>(r(k));
-          const double a = Kokkos::Experimental::fabs(r(k));
+    split_cell_reduce<Exec>(
+        "stable_cg_update", s,
+        KOKKOS_LAMBDA(int i, int j, int k, int, MaxSum& acc) {
+          pf(g.at(i, j)) += alpha * d(k);
+          const double rn = r(k) + alpha * q(k);
+          r(k) = rn;
+          rf(k) = static_cast<float>(rn);
+          const double a = Kokkos::Experimental::fabs(rn);
           acc.max = a > acc.max ? a : acc.max;
-          acc.sum += r(k) * z(ks);
-        },
-        [=](int j, MaxSum& acc, int* done) {
-          split_rows::update_row(g, s, j, alpha, pf.data(), d.data(), r.data(), q.data(), z.data(), rf.data(), acc.max,
-                                 acc.sum, done);
+          acc.sum += rn * z(k);
         },
         MaxSumReducer(upd));
     ++it;
@@ -370,16 +377,13 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
   return true;
 }
 
-// sum a z over the interior cells, z the multigrid's correction (colour-split).
+// sum a z over the interior cells, a and z (the multigrid's correction) colour-split.
 template <class Exec>
 double StableSolver<Exec>::cg_dot(const view& a) const {
-  const StableGrid g = g_;
-  const SplitGrid s = mg_.grid0();
   auto z = mg_.correction0();
   double sum = 0;
-  split_rows_reduce<Exec>(
-      "stable_cg_dot", g, KOKKOS_LAMBDA(int i, int j, double& acc) { acc += a(g.at(i, j)) * z(s.at(i, j)); },
-      [=](int j, double& acc, int* done) { split_rows::dot_row(g, s, j, a.data(), z.data(), acc, done); }, sum);
+  split_cell_reduce<Exec>(
+      "stable_cg_dot", mg_.grid0(), KOKKOS_LAMBDA(int, int, int k, int, double& acc) { acc += a(k) * z(k); }, sum);
   return sum;
 }
 

@@ -25,6 +25,16 @@ inline void deinterleave(F x, float* odd, float* even) {
   std::memcpy(odd, &a, sizeof(float) * kBlock / 2);
   std::memcpy(even, &b, sizeof(float) * kBlock / 2);
 }
+// The same for doubles: two vectors of consecutive cells, odd ones (lanes 0, 2, ...) to odd, even
+// ones to even, a whole vector each.
+inline void deinterleave(D lo, D hi, double* odd, double* even) {
+  typedef long long LaneIndexD __attribute__((vector_size(kHostVectorBytes)));
+  LaneIndexD o, e;
+  for (int l = 0; l < D::width; ++l) o[l] = 2 * l, e[l] = 2 * l + 1;
+  D::V a = __builtin_shuffle(lo.x, hi.x, o), b = __builtin_shuffle(lo.x, hi.x, e);
+  std::memcpy(odd, &a, sizeof(a));
+  std::memcpy(even, &b, sizeof(b));
+}
 // The values of consecutive cells i .. (shift 0), i + 1 .. (shift 1) or i - 1 .. (shift -1) in
 // order, i = m + 1 (m even), from row base r (SplitGrid::row): odd cells from half 1, even ones from
 // half 0, interleaved. T: float or double.
@@ -62,8 +72,8 @@ inline double hmax(D x) {
 
 // The residual r = b - L q of the pressure equation (stable_pressure_defect, closed cells 0) on row
 // j, q = p, or p + z with the correction z split (with_z); r into rf (split, float) and into r_out
-// (the solver's layout, double) unless null, q into pn where the cell is open (p elsewhere) when
-// with_z. The row's max |r| over the cells done joins m_acc.
+// (split, double) unless null, q into pn where the cell is open (p elsewhere) when with_z. The row's max |r| over the
+// cells done joins m_acc.
 template <bool kWithZ>
 void defect_row(const StableGrid& g, const SplitGrid& s, int j, const double* p, const double* b, const double* wu,
                 const double* wv, const float* z, double* pn, float* rf, double* r_out, double& m_acc, int* done) {
@@ -93,12 +103,12 @@ void defect_row(const StableGrid& g, const SplitGrid& s, int j, const double* p,
       const D res =
           D::load(b + c) - (we * q(c + 1, ze) + ww * q(c - 1, zw) + wn * q(c + g.w, zn) + ws * q(c - g.w, zs) - W * qk);
       r[part] = select_positive(W, res, D(0.0));
-      if (r_out) r[part].store(r_out + c);
       if constexpr (kWithZ) select_positive(W, qk, D::load(p + c)).store(pn + c);
       m = vmax(m, vabs(r[part]));
     }
     const int q0 = t * kBlock / 2;
     deinterleave(narrow(r[0], r[1]), rf + rs + s.half + q0, rf + rs + q0);
+    if (r_out) deinterleave(r[0], r[1], r_out + rs + s.half + q0, r_out + rs + q0);
   }
   *done = kBlock * t;
   const double r = hmax(m);
@@ -168,80 +178,6 @@ inline void restrict_row(const SplitGrid& f, const SplitGrid& c, int J, const fl
   for (int l = 0; l < kBlock; ++l) m_acc = vmax[l] > m_acc ? vmax[l] : m_acc;
 }
 
-// Conjugate gradients' passes (stable_pressure.cpp, solve_pressure_mgcg) with the preconditioned
-// residual z split, a row at a time; each joins its row's sums and maxima to acc.
-// sum a z (a in the solver's layout).
-inline void dot_row(const StableGrid& g, const SplitGrid& s, int j, const double* a, const float* z, double& acc,
-                    int* done) {
-  const int rs = s.row(j);
-  D sum(0.0);
-  int t = 0;
-  for (; kBlock * (t + 1) <= g.nx; ++t) {
-    const int k = g.at(1 + kBlock * t, j);
-    const F zc = block(z, s, rs, kBlock * t, 0);
-    sum += D::load(a + k) * widen(zc, 0) + D::load(a + k + D::width) * widen(zc, 1);
-  }
-  *done = kBlock * t;
-  for (int l = 0; l < D::width; ++l) acc += sum.x[l];
-}
-// d = z + beta d and q = A z + beta q on open cells (0 on closed ones); sum d q.
-inline void direction_row(const StableGrid& g, const SplitGrid& s, int j, const double* wu, const double* wv,
-                          const float* z, double beta, double* d, double* q, double& acc, int* done) {
-  constexpr int kD = D::width;
-  const int rs = s.row(j);
-  D sum(0.0);
-  const D bt(beta), zero(0.0);
-  int t = 0;
-  for (; kBlock * (t + 1) <= g.nx; ++t) {
-    const int k = g.at(1 + kBlock * t, j);
-    const int m0 = kBlock * t;
-    const F zc = block(z, s, rs, m0, 0), ze = block(z, s, rs, m0, 1), zw = block(z, s, rs, m0, -1),
-            zn = block(z, s, rs + s.w, m0, 0), zs = block(z, s, rs - s.w, m0, 0);
-    for (int part = 0; part < 2; ++part) {
-      const int c = k + part * kD;
-      const D we = D::load(wu + c), ww = D::load(wu + c - 1), wn = D::load(wv + c), ws = D::load(wv + c - g.w);
-      const D W = we + ww + wn + ws, zk = widen(zc, part);
-      const D az = W * zk - (we * widen(ze, part) + ww * widen(zw, part) + wn * widen(zn, part) + ws * widen(zs, part));
-      const D dn = select_positive(W, zk + bt * D::load(d + c), zero);
-      const D qn = select_positive(W, az + bt * D::load(q + c), zero);
-      dn.store(d + c);
-      qn.store(q + c);
-      sum += dn * qn;
-    }
-  }
-  *done = kBlock * t;
-  for (int l = 0; l < kD; ++l) acc += sum.x[l];
-}
-// p += alpha d, r += alpha q, r into rf (split, float); max |r| and sum r z.
-inline void update_row(const StableGrid& g, const SplitGrid& s, int j, double alpha, double* p, const double* d,
-                       double* r, const double* q, const float* z, float* rf, double& max_acc, double& sum_acc,
-                       int* done) {
-  constexpr int kD = D::width;
-  const int rs = s.row(j);
-  D m(0.0), sum(0.0);
-  const D al(alpha);
-  int t = 0;
-  for (; kBlock * (t + 1) <= g.nx; ++t) {
-    const int k = g.at(1 + kBlock * t, j);
-    const F zc = block(z, s, rs, kBlock * t, 0);
-    D rn[2];
-    for (int part = 0; part < 2; ++part) {
-      const int c = k + part * kD;
-      (D::load(p + c) + al * D::load(d + c)).store(p + c);
-      rn[part] = D::load(r + c) + al * D::load(q + c);
-      rn[part].store(r + c);
-      m = vmax(m, vabs(rn[part]));
-      sum += rn[part] * widen(zc, part);
-    }
-    const int q0 = t * kBlock / 2;
-    deinterleave(narrow(rn[0], rn[1]), rf + rs + s.half + q0, rf + rs + q0);
-  }
-  *done = kBlock * t;
-  const double mx = hmax(m);
-  max_acc = mx > max_acc ? mx : max_acc;
-  for (int l = 0; l < kD; ++l) sum_acc += sum.x[l];
-}
-
 }  // namespace immerse::mac2d::split_rows
 #else
 // Without host vectors (devices, portable builds) the rows do no cells: the callers' per-cell forms
@@ -250,17 +186,6 @@ namespace immerse::mac2d::split_rows {
 template <bool kWithZ>
 void defect_row(const StableGrid&, const SplitGrid&, int, const double*, const double*, const double*, const double*,
                 const float*, double*, float*, double*, double&, int* done) {
-  *done = 0;
-}
-inline void dot_row(const StableGrid&, const SplitGrid&, int, const double*, const float*, double&, int* done) {
-  *done = 0;
-}
-inline void direction_row(const StableGrid&, const SplitGrid&, int, const double*, const double*, const float*, double,
-                          double*, double*, double&, int* done) {
-  *done = 0;
-}
-inline void update_row(const StableGrid&, const SplitGrid&, int, double, double*, const double*, double*, const double*,
-                       const float*, float*, double&, double&, int* done) {
   *done = 0;
 }
 }  // namespace immerse::mac2d::split_rows
