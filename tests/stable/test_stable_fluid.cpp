@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <utility>
 
 #include "immerse/mac2d/stable_flow.hpp"
 #include "support/backends.hpp"
@@ -64,32 +66,71 @@ TYPED_TEST(StableFluid, ProjectionLeavesDivergenceBelowTolerance) {
   }
 }
 
-// Multigrid V-cycles and conjugate gradients preconditioned by a V-cycle are two independent
-// iterations on the same pressure equation: solved to max |div u| <= 1e-10 1/s, the projected
-// velocities differ by a gradient field whose divergence is at most 2e-10 1/s, so by about that
-// times the box size (1 m) in m/s; tolerance 1e-8 m/s, a factor 50 above it.
+// Multigrid V-cycles and conjugate gradients preconditioned by a cycle are independent iterations
+// on the same pressure equation, and so are their cycles with level 1 correcting itself three times
+// (fluid_solver.coarse_cycles): solved to max |div u| <= 1e-10 1/s, the projected velocities differ
+// by a gradient field whose divergence is at most 2e-10 1/s, so by about that times the box size
+// (1 m) in m/s; tolerance 1e-8 m/s, a factor 50 above it.
 TYPED_TEST(StableFluid, MultigridAndConjugateGradientsProjectAlike) {
-  HostFields out[2];
+  constexpr int kRuns = 4;
+  HostFields out[kRuns];
   int k = 0;
-  for (LinearSolver s : {LinearSolver::multigrid, LinearSolver::mgcg}) {
+  for (const auto& [s, cycles] : {std::pair{LinearSolver::multigrid, 1}, std::pair{LinearSolver::mgcg, 1},
+                                  std::pair{LinearSolver::multigrid, 3}, std::pair{LinearSolver::mgcg, 3}}) {
     StableParams p = box(32, WallType::noslip);
     p.walls[3].tangential = 1;
     p.initial_u = "sin(7 * x) * cos(3 * y)";
     p.initial_v = "x * y";
     p.pressure_solver = s;
+    p.coarse_cycles = cycles;
     p.pressure_tol = 1e-10;
     p.dt = 0.02;
     auto flow = make_stable_flow(this->backend, p);
     flow->step();
     out[k++] = flow->fields();
   }
-  double diff = 0, size = 0;
-  for (size_t c = 0; c < out[0].u.size(); ++c) {
-    diff = std::max({diff, std::abs(out[0].u[c] - out[1].u[c]), std::abs(out[0].v[c] - out[1].v[c])});
-    size = std::max(size, std::abs(out[0].u[c]));
+  double size = 0;
+  for (size_t c = 0; c < out[0].u.size(); ++c) size = std::max(size, std::abs(out[0].u[c]));
+  for (int r = 1; r < kRuns; ++r) {
+    double diff = 0;
+    for (size_t c = 0; c < out[0].u.size(); ++c)
+      diff = std::max({diff, std::abs(out[0].u[c] - out[r].u[c]), std::abs(out[0].v[c] - out[r].v[c])});
+    EXPECT_LT(diff, 1e-8) << "run " << r;
   }
-  EXPECT_LT(diff, 1e-8);
   EXPECT_GT(size, 0.1);  // the flow is not trivially zero
+}
+
+// Level 1 correcting itself three times per visit (fluid_solver.coarse_cycles = 3) is a stronger
+// preconditioner: around a thin plate across a channel, off the coarse grids' lines, CG needs fewer
+// iterations for the same tolerance than with V-cycles (measured 81 against 87 over these 5 steps;
+// the windmill at 256^2: 5.65 against 8.16 per solve). The key ignored, the counts are equal.
+TYPED_TEST(StableFluid, MoreCoarseCyclesNeedFewerIterationsBehindAThinPlate) {
+  long iterations[2];
+  for (int cycles : {1, 3}) {
+    StableParams p = box(64, WallType::noslip);
+    p.walls[0] = {WallType::inflow};
+    p.walls[0].inflow = "1";
+    p.walls[1].type = WallType::outflow;
+    p.pressure_solver = LinearSolver::mgcg;
+    p.coarse_cycles = cycles;
+    p.pressure_tol = 1e-8;
+    p.dt = 0.005;
+    auto flow = make_stable_flow(this->backend, p);
+    // A plate of no thickness across the middle half of the channel (x = 33 h, between two cells of
+    // level 1): its u faces closed and at rest.
+    std::vector<FaceConstraint> faces;
+    for (int j = 16; j <= 48; ++j) {
+      FaceConstraint f;
+      f.c = 0, f.i = 33, f.j = j, f.weight = 0, f.fixed = true;
+      faces.push_back(f);
+    }
+    flow->set_constraints(faces);
+    for (int k = 0; k < 5; ++k) flow->step();
+    iterations[cycles == 1 ? 0 : 1] = flow->pressure_stats().iterations;
+    EXPECT_LE(flow->max_divergence(), p.pressure_tol);
+  }
+  std::printf("mgcg iterations over 5 steps: V-cycles %ld, coarse_cycles 3 %ld\n", iterations[0], iterations[1]);
+  EXPECT_LT(iterations[1], iterations[0]);
 }
 
 // The viscosity solve starts each step from the previous step's sweep count and measures the residual

@@ -184,22 +184,33 @@ double StableMultigrid<Exec>::restrict_residual(int l) const {
   return rmax;
 }
 
+// Pre-smoothing from p as it is (0 on the first visit: the restriction zeroed it), the residual to
+// level l + 1, its correction (coarse_cycles times on level 1), post-smoothing with the correction
+// prolonged. A repeated visit to level l + 1 starts from the correction the last one left.
 template <class Exec>
-double StableMultigrid<Exec>::vcycle(bool symmetric, double stop_at, bool zero_start) {
+void StableMultigrid<Exec>::coarse_correction(int l, bool symmetric) {
   const int L = static_cast<int>(levels_.size());
-  double r0 = 0;
-  for (int l = 0; l + 1 < L; ++l) {
-    // The coarser levels' p were zeroed by the restriction.
-    smooth(levels_[l], kPreSmooth, false, nullptr, /*zero_start=*/l == 0 && zero_start);
-    const double rmax = restrict_residual(l);
-    if (l == 0) {
-      r0 = rmax;
-      if (r0 <= stop_at) return r0;
-    }
+  if (l == L - 1) {
+    coarsest(levels_[l], kCoarsestSweeps);
+    return;
   }
-  coarsest(levels_[L - 1], kCoarsestSweeps);
-  for (int l = L - 2; l >= 0; --l)
-    smooth(levels_[l], kPostSmooth, /*reverse=*/symmetric, &levels_[l + 1], /*zero_start=*/false);
+  smooth(levels_[l], kPreSmooth, false, nullptr, /*zero_start=*/false);
+  restrict_residual(l);
+  for (int c = 0; c < (l == 1 ? coarse_cycles : 1); ++c) coarse_correction(l + 1, symmetric);
+  smooth(levels_[l], kPostSmooth, /*reverse=*/symmetric, &levels_[l + 1], /*zero_start=*/false);
+}
+
+template <class Exec>
+double StableMultigrid<Exec>::cycle(bool symmetric, double stop_at, bool zero_start) {
+  if (levels_.size() == 1) {  // a grid too small or odd to coarsen: the coarsest level's sweeps
+    coarsest(levels_[0], kCoarsestSweeps);
+    return 0;
+  }
+  smooth(levels_[0], kPreSmooth, false, nullptr, zero_start);
+  const double r0 = restrict_residual(0);
+  if (r0 <= stop_at) return r0;
+  coarse_correction(1, symmetric);
+  smooth(levels_[0], kPostSmooth, /*reverse=*/symmetric, &levels_[1], /*zero_start=*/false);
   return r0;
 }
 

@@ -40,13 +40,15 @@ class StableMultigrid {
   const SplitGrid& grid0() const { return levels_[0].g; }
   view rhs0() const { return levels_[0].b; }
   view correction0() const { return levels_[0].p; }
-  // One V-cycle for rhs0() into correction0(): from 0 whatever it holds on entry when zero_start
+  // One cycle for rhs0() into correction0(): from 0 whatever it holds on entry when zero_start
   // (its closed cells, which no update reaches, end as 0 or a prolonged coarse correction), else
-  // from the correction it holds (a previous cycle's, for the same rhs0()). Returns the max
-  // |residual| after level 0's pre-smoothing (units of b); when that is <= stop_at the cycle ends
-  // there, correction0() pre-smoothed. symmetric: the post-smoother runs black before red, the
-  // adjoint of the pre-smoother, as a conjugate-gradient preconditioner needs.
-  double vcycle(bool symmetric, double stop_at, bool zero_start);
+  // from the correction it holds (a previous cycle's, for the same rhs0()). A V-cycle, except that
+  // level 1 corrects itself from level 2 coarse_cycles times per visit (coarse_cycles = 1: a
+  // V-cycle). Returns the max |residual| after level 0's pre-smoothing (units of b); when that is
+  // <= stop_at the cycle ends there, correction0() pre-smoothed. symmetric: every post-smoother runs
+  // black before red, the adjoint of its pre-smoother, as a conjugate-gradient preconditioner needs.
+  double cycle(bool symmetric, double stop_at, bool zero_start);
+  int coarse_cycles = 1;  // StableParams::coarse_cycles
 
   // Implementation below. Public only because nvcc rejects extended __host__ __device__ lambdas
   // inside private or protected member functions; the class lives in src/ and is not installed.
@@ -54,7 +56,8 @@ class StableMultigrid {
   // scaled by the over-correction) during the first sweep; else zero_start: start from p = 0.
   void smooth(const Level& l, int sweeps, bool reverse, const Level* prolong_from, bool zero_start) const;
   void coarsest(const Level& l, int sweeps) const;
-  double restrict_residual(int l) const;  // into level l + 1's b (its p zeroed); max |residual| of level l
+  double restrict_residual(int l) const;          // into level l + 1's b (its p zeroed); max |residual| of level l
+  void coarse_correction(int l, bool symmetric);  // level l's part of a cycle, l >= 1, from its current p
   std::vector<Level> levels_;
   long weights_version_ = -1;  // of the weights the levels hold (-1: none yet)
 };

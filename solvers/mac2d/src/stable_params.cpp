@@ -88,6 +88,10 @@ Schema stable_fluid_schema() {
               "stop when max |residual| of the viscosity system is below this")
       .integer("max_iterations", 20000, 1, 1e8,
                "iteration cap per solve: a solve that reaches it above its tolerance stops the run (exit 3)")
+      .integer("coarse_cycles", 1, 1, 8,
+               "multigrid and mgcg: cycles the first coarse level (2h) runs on the next (4h) per visit; 1 is a "
+               "V-cycle, more strengthen the coarse correction (fewer iterations where thin bodies make a V-cycle "
+               "weak, at a dearer cycle)")
       .number("omega", 0, 0, 1.999, "",
               "SOR relaxation factor (0: 2/(1+sin(pi/n)), the optimum for the model problem)");
   Schema s;
@@ -131,6 +135,7 @@ StableParams stable_params_from_json(const json& r, const std::string& source) {
   p.pressure_tol = fs["pressure_tol"];
   p.viscosity_tol = fs["viscosity_tol"];
   p.max_iterations = fs["max_iterations"];
+  p.coarse_cycles = fs["coarse_cycles"];
   p.omega = fs["omega"];
   if (p.omega == 0) p.omega = 2.0 / (1.0 + std::sin(M_PI / std::max(p.nx, p.ny)));
   return p;

@@ -104,7 +104,7 @@ void StableSolver<Exec>::solve_pressure() {
       if (solve_pressure_mgcg(it, res, converged)) break;
       [[fallthrough]];  // a breakdown (see solve_pressure_mgcg): V-cycles from where CG stopped
     case LinearSolver::multigrid:
-      solve_pressure_vcycles(it, res, converged);
+      solve_pressure_multigrid(it, res, converged);
       break;
     case LinearSolver::jacobi:
     case LinearSolver::rbsor:
@@ -129,7 +129,7 @@ void StableSolver<Exec>::solve_pressure() {
 // reads the old p and z), which then becomes p. The V-cycle starts from z = 0 whatever z holds, so z
 // is not cleared either.
 template <class Exec>
-void StableSolver<Exec>::solve_pressure_vcycles(int& it, double& res, bool& converged) {
+void StableSolver<Exec>::solve_pressure_multigrid(int& it, double& res, bool& converged) {
   const StableGrid g = g_;
   ensure_spare_pressure();
   auto b = b_;
@@ -199,7 +199,7 @@ void StableSolver<Exec>::solve_pressure_vcycles(int& it, double& res, bool& conv
     const double stop_at = p_.pressure_tol / scale;
     partial = false;
     for (double first = -1, last = -1; it < p_.max_iterations;) {
-      const double r0 = mg_.vcycle(/*symmetric=*/false, stop_at, /*zero_start=*/first < 0);
+      const double r0 = mg_.cycle(/*symmetric=*/false, stop_at, /*zero_start=*/first < 0);
       if (r0 <= stop_at) {
         partial = true;
         break;
@@ -261,7 +261,8 @@ void StableSolver<Exec>::solve_pressure_relaxation(int& it, double& res, bool& c
 // Conjugate gradients for A p = -b, A = -L with L p = sum over faces w (p_neighbour - p) (symmetric,
 // positive definite on the cells with a face of weight > 0 once an outflow fixes the level; with
 // walls all round the right-hand side sums to zero and CG stays in the range). Preconditioner: one
-// symmetric V-cycle in float (red-black before, black-red after the coarse correction, Galerkin
+// symmetric cycle in float (a V-cycle unless fluid_solver.coarse_cycles > 1: StableMultigrid::cycle;
+// red-black before, black-red after each coarse correction, Galerkin
 // coarse levels; stable_multigrid.hpp), which approximates L^-1 and so maps the residual
 // r = b - L p to an approximate correction z. With A-residual rho = -r: rho.z = -(r.z), and the Polak-Ribiere beta
 // keeps CG convergent where the V-cycle is not exactly symmetric (the coarsest level's fixed sweeps). Cells with no
@@ -298,7 +299,7 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
   // The preconditioner's right-hand side and result live in the multigrid's level 0, written and
   // read by the passes below.
   auto z = mg_.correction0(), rf = mg_.rhs0();
-  auto precondition = [&] { mg_.vcycle(/*symmetric=*/true, -1, /*zero_start=*/true); };  // z = one V-cycle for r
+  auto precondition = [&] { mg_.cycle(/*symmetric=*/true, -1, /*zero_start=*/true); };  // z = one cycle for r
   double rmax = 0;
   split_rows_reduce<Exec>(
       "stable_cg_residual", g,
@@ -411,7 +412,7 @@ void StableSolver<Exec>::project() {
 #define IMMERSE_INSTANTIATE(Exec)                                                    \
   template double StableSolver<Exec>::pressure_residual() const;                     \
   template void StableSolver<Exec>::solve_pressure();                                \
-  template void StableSolver<Exec>::solve_pressure_vcycles(int&, double&, bool&);    \
+  template void StableSolver<Exec>::solve_pressure_multigrid(int&, double&, bool&);  \
   template void StableSolver<Exec>::solve_pressure_relaxation(int&, double&, bool&); \
   template bool StableSolver<Exec>::solve_pressure_mgcg(int&, double&, bool&);       \
   template double StableSolver<Exec>::cg_dot(const view&) const;                     \

@@ -151,7 +151,7 @@ class StableSolver final : public StableFlow {
   // false: CG broke down (non-positive curvature) and the caller continues with V-cycles.
   bool solve_pressure_mgcg(int& it, double& res, bool& converged);
   // The other pressure solvers, same contract: V-cycles (multigrid), Jacobi or red-black SOR.
-  void solve_pressure_vcycles(int& it, double& res, bool& converged);
+  void solve_pressure_multigrid(int& it, double& res, bool& converged);
   void solve_pressure_relaxation(int& it, double& res, bool& converged);
   double cg_dot(const view& a) const;  // a . z over the interior cells (both colour-split), z the V-cycle's correction
   // r, d, q and the face weights in double, colour-split as the multigrid's level 0 (where the

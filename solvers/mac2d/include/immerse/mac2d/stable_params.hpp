@@ -49,6 +49,9 @@ struct StableParams {
   double pressure_tol = 1e-4;   // max |div u| after projection, 1/s
   double viscosity_tol = 1e-8;  // max |residual| of the implicit viscosity system, m/s
   int max_iterations = 20000;
+  // Multigrid cycles the first coarse level (2h) runs on the next (4h) per visit: 1, a V-cycle;
+  // more strengthen the coarse correction where thin bodies leave a V-cycle weak.
+  int coarse_cycles = 1;
   double omega = 0;  // SOR relaxation; 0: the optimum for the grid, 2 / (1 + sin(pi / max(nx, ny)))
   std::string source = "case";
 };
