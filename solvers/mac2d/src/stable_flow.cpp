@@ -38,6 +38,7 @@ void StableSolver<Exec>::stop_unconverged(const std::string& solve, int it, doub
 template <class Exec>
 StableSolver<Exec>::StableSolver(const StableParams& p) : p_(p) {
   mg_.coarse_cycles = p.coarse_cycles;
+  mg_.double_weights = p.pressure_solver == LinearSolver::mgcg;
   if (p_.omega <= 0) p_.omega = 2.0 / (1.0 + std::sin(M_PI / std::max(p.nx, p.ny)));
   g_ = StableGrid{p.nx, p.ny, p.nx + 2, p.h};
   const size_t n = static_cast<size_t>(p.nx + 2) * (p.ny + 2);

@@ -36,21 +36,29 @@ void StableMultigrid<Exec>::setup(const StableGrid& g, const dview& fine_wu, con
           {s, view("mg_wu", s.size()), view("mg_wv", s.size()), view("mg_p", s.size()), view("mg_b", s.size())});
     }
   }
+  if (double_weights && weights0_u_.extent(0) != levels_[0].wu.extent(0)) {
+    weights0_u_ = dview("mg_wu_double", levels_[0].wu.extent(0));
+    weights0_v_ = dview("mg_wv_double", levels_[0].wv.extent(0));
+  }
   if (weights_version == weights_version_) return;
   weights_version_ = weights_version;
   {
     auto wu = levels_[0].wu, wv = levels_[0].wv;
+    auto du = weights0_u_, dv = weights0_v_;
+    const bool both = double_weights;
     const SplitGrid s = levels_[0].g;
     const StableGrid pg = g;
     auto convert = KOKKOS_LAMBDA(int i, int j) {
-      wu(s.at(i, j)) = static_cast<S>(fine_wu(pg.at(i, j)));
-      wv(s.at(i, j)) = static_cast<S>(fine_wv(pg.at(i, j)));
+      const double a = fine_wu(pg.at(i, j)), b = fine_wv(pg.at(i, j));
+      wu(s.at(i, j)) = static_cast<S>(a);
+      wv(s.at(i, j)) = static_cast<S>(b);
+      if (both) du(s.at(i, j)) = a, dv(s.at(i, j)) = b;
     };
 #if defined(IMMERSE_HOST_LANES)
     if constexpr (kRowLoops<Exec>) {
       Kokkos::parallel_for("stable_mg_weights_convert", Kokkos::RangePolicy<Exec>(0, s.ny + 2), [=](int j) {
-        const int done = split_rows::to_split_row(pg, s, j, fine_wu.data(), wu.data());
-        split_rows::to_split_row(pg, s, j, fine_wv.data(), wv.data());
+        const int done = split_rows::to_split_row(pg, s, j, fine_wu.data(), wu.data(), both ? du.data() : nullptr);
+        split_rows::to_split_row(pg, s, j, fine_wv.data(), wv.data(), both ? dv.data() : nullptr);
         convert(0, j);
         for (int i = done + 1; i <= s.nx + 1; ++i) convert(i, j);
       });

@@ -40,6 +40,11 @@ class StableMultigrid {
   const SplitGrid& grid0() const { return levels_[0].g; }
   view rhs0() const { return levels_[0].b; }
   view correction0() const { return levels_[0].p; }
+  // Level 0's face weights in double as well (the solver's, colour-split), kept by setup() when
+  // double_weights is set: conjugate gradients applies the pressure operator from them.
+  bool double_weights = false;
+  dview weights0_u() const { return weights0_u_; }
+  dview weights0_v() const { return weights0_v_; }
   // One cycle for rhs0() into correction0(): from 0 whatever it holds on entry when zero_start
   // (its closed cells, which no update reaches, end as 0 or a prolonged coarse correction), else
   // from the correction it holds (a previous cycle's, for the same rhs0()). A V-cycle, except that
@@ -59,7 +64,8 @@ class StableMultigrid {
   double restrict_residual(int l) const;          // into level l + 1's b (its p zeroed); max |residual| of level l
   void coarse_correction(int l, bool symmetric);  // level l's part of a cycle, l >= 1, from its current p
   std::vector<Level> levels_;
-  long weights_version_ = -1;  // of the weights the levels hold (-1: none yet)
+  dview weights0_u_, weights0_v_;  // with double_weights
+  long weights_version_ = -1;      // of the weights the levels hold (-1: none yet)
 };
 
 }  // namespace immerse::mac2d

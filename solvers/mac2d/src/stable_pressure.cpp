@@ -268,9 +268,10 @@ void StableSolver<Exec>::solve_pressure_relaxation(int& it, double& res, bool& c
 // keeps CG convergent where the V-cycle is not exactly symmetric (the coarsest level's fixed sweeps). Cells with no
 // open face (inside a body) are left out: r, z, d are 0 there and p keeps its value. A breakdown (non-positive
 // curvature, from round-off near convergence) falls back to V-cycles.
-// r, d, q and a copy of the face weights (cg_wu_, cg_wv_, double) live in the multigrid's colour-split
-// layout, as z does: a pass over them reads contiguous runs (stable_grid.hpp), and only p is in the
-// solver's layout. In the solver's layout every pass interleaved z and the split residual.
+// r, d, q and the face weights (in double: the multigrid keeps a copy, mg_.weights0_u()) live in the
+// multigrid's colour-split layout, as z does: a pass over them reads contiguous runs
+// (stable_grid.hpp), and only p is in the solver's layout. In the solver's layout every pass
+// interleaved z and the split residual.
 template <class Exec>
 bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converged) {
   const StableGrid g = g_;
@@ -281,20 +282,9 @@ bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converg
     cg_r_ = view("cg_r", n);
     cg_d_ = view("cg_d", n);
     cg_q_ = view("cg_q", n);
-    cg_wu_ = view("cg_wu", n);
-    cg_wv_ = view("cg_wv", n);
-    cg_weights_version_ = -1;
   }
-  auto pf = p_field_, b = b_, r = cg_r_, d = cg_d_, q = cg_q_, cwu = cg_wu_, cwv = cg_wv_;
+  auto pf = p_field_, b = b_, r = cg_r_, d = cg_d_, q = cg_q_, cwu = mg_.weights0_u(), cwv = mg_.weights0_v();
   auto wu = wgt_[0], wv = wgt_[1];
-  if (cg_weights_version_ != weights_version_) {
-    cg_weights_version_ = weights_version_;
-    cell_for<Exec>(
-        "stable_cg_weights", 0, g.nx + 2, 0, g.ny + 2, KOKKOS_LAMBDA(int i, int j) {
-          cwu(s.at(i, j)) = wu(g.at(i, j));
-          cwv(s.at(i, j)) = wv(g.at(i, j));
-        });
-  }
   const double scale = div_per_residual();
   // The preconditioner's right-hand side and result live in the multigrid's level 0, written and
   // read by the passes below.

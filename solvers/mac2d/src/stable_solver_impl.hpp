@@ -154,13 +154,11 @@ class StableSolver final : public StableFlow {
   void solve_pressure_multigrid(int& it, double& res, bool& converged);
   void solve_pressure_relaxation(int& it, double& res, bool& converged);
   double cg_dot(const view& a) const;  // a . z over the interior cells (both colour-split), z the V-cycle's correction
-  // r, d, q and the face weights in double, colour-split as the multigrid's level 0 (where the
-  // V-cycle's right-hand side and correction, in float, are: mg_.rhs0(), mg_.correction0()); the
-  // weights copied when weights_version_ has moved since (cg_weights_version_). p_spare_: where the
-  // V-cycles' defect correction writes the corrected pressure, then swapped with p_field_ (ghosts 0
-  // in both, as no kernel writes a ghost pressure).
-  view cg_r_, cg_d_, cg_q_, cg_wu_, cg_wv_, p_spare_;
-  long cg_weights_version_ = -1;
+  // r, d, q in double, colour-split as the multigrid's level 0 (where the cycle's right-hand side and
+  // correction, in float, are: mg_.rhs0(), mg_.correction0(), and the weights in double:
+  // mg_.weights0_u()). p_spare_: where the V-cycles' defect correction writes the corrected
+  // pressure, then swapped with p_field_ (ghosts 0 in both, as no kernel writes a ghost pressure).
+  view cg_r_, cg_d_, cg_q_, p_spare_;
   void ensure_spare_pressure() {
     if (p_spare_.extent(0) != p_field_.extent(0)) p_spare_ = view("p_spare", p_field_.extent(0));
   }

@@ -115,14 +115,18 @@ void defect_row(const StableGrid& g, const SplitGrid& s, int j, const double* p,
   m_acc = r > m_acc ? r : m_acc;
 }
 
-// Row j of a double array in the solver's layout into a float one in the split layout (cells 1 ..
-// done; the ghosts and the rest are the caller's).
-inline int to_split_row(const StableGrid& g, const SplitGrid& s, int j, const double* plain, float* split) {
+// Row j of a double array in the solver's layout into a float one in the split layout, and into a
+// double one there too unless split_d is null (cells 1 .. done; the ghosts and the rest are the
+// caller's).
+inline int to_split_row(const StableGrid& g, const SplitGrid& s, int j, const double* plain, float* split,
+                        double* split_d) {
   const int rs = s.row(j);
   int t = 0;
   for (; kBlock * (t + 1) <= g.nx; ++t) {
     const int k = g.at(1 + kBlock * t, j), q0 = t * kBlock / 2;
-    deinterleave(narrow(D::load(plain + k), D::load(plain + k + D::width)), split + rs + s.half + q0, split + rs + q0);
+    const D lo = D::load(plain + k), hi = D::load(plain + k + D::width);
+    deinterleave(narrow(lo, hi), split + rs + s.half + q0, split + rs + q0);
+    if (split_d) deinterleave(lo, hi, split_d + rs + s.half + q0, split_d + rs + q0);
   }
   return kBlock * t;
 }
