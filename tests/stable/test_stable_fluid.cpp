@@ -5,8 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <limits>
+#include <string>
 #include <utility>
 
+#include "immerse/core/state_archive.hpp"
 #include "immerse/mac2d/stable_flow.hpp"
 #include "support/backends.hpp"
 
@@ -266,6 +270,39 @@ TYPED_TEST(StableFluid, InflowJetLeavesThroughTheOutflow) {
   for (int j = 1; j <= f.ny; ++j) in += f.u[f.at(0, j)] * f.dy, out += f.u[f.at(f.nx, j)] * f.dy;
   EXPECT_NEAR(in, 0.1875, 1e-12);  // faces with centres in [0.4, 0.6]: 6 of 1/32
   EXPECT_NEAR(out, in, p.pressure_tol * 1.0 + 1e-12);
+}
+
+// status() against the fields read back: the fastest face, and a face made NaN through a checkpoint
+// (the state archive of the same flow with one value replaced). 64^2: the pass runs on OpenMP's
+// threads (stable_loops.hpp).
+TYPED_TEST(StableFluid, StatusFindsTheFastestFaceAndANonFiniteOne) {
+  StableParams p = box(64, WallType::noslip);
+  p.initial_u = "1000 * x + y";  // a different value on every face, so the archive's copy is found below
+  p.initial_v = "-2.5 * x * y";
+  auto flow = make_stable_flow(this->backend, p);
+  const HostFields f = flow->fields();
+  double top = 0;
+  for (size_t k = 0; k < f.u.size(); ++k) top = std::max({top, std::abs(f.u[k]), std::abs(f.v[k])});
+  FieldStatus s = flow->status();
+  EXPECT_TRUE(s.finite);
+  EXPECT_EQ(s.max_speed, top);
+
+  const int i0 = 40, j0 = 37;
+  StateArchive saved;
+  flow->archive(saved);
+  std::string blocks = saved.blocks();
+  const double value = f.u[f.at(i0, j0)], nan = std::numeric_limits<double>::quiet_NaN();
+  const size_t at = blocks.find(std::string(reinterpret_cast<const char*>(&value), sizeof value));
+  ASSERT_NE(at, std::string::npos);
+  std::memcpy(&blocks[at], &nan, sizeof nan);
+  auto broken = make_stable_flow(this->backend, p);
+  StateArchive load(blocks, "test");
+  broken->archive(load);
+  s = broken->status();
+  EXPECT_FALSE(s.finite);
+  EXPECT_EQ(s.field, "u");
+  EXPECT_EQ(s.i, i0);
+  EXPECT_EQ(s.j, j0);
 }
 
 TEST(StableFluidBackends, SerialAndOpenMPAgree) {

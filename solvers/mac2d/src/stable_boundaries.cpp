@@ -62,8 +62,8 @@ void StableSolver<Exec>::apply_walls(bool extrapolate_outflow) {
   constexpr int kOut = static_cast<int>(WallType::outflow), kNoslip = static_cast<int>(WallType::noslip),
                 kIn = static_cast<int>(WallType::inflow);
   // Normal faces: prescribed (walls, inflow) or extrapolated (outflow; the projection then corrects them).
-  Kokkos::parallel_for(
-      "stable_walls_normal", Kokkos::RangePolicy<Exec>(1, std::max(g.nx, g.ny) + 1), KOKKOS_LAMBDA(int k) {
+  list_for<Exec>(
+      "stable_walls_normal", 1, std::max(g.nx, g.ny) + 1, KOKKOS_LAMBDA(int k) {
         if (k <= g.ny) {
           if (bt(k, 0) != kOut)
             u(g.at(0, k)) = bn(k, 0);
@@ -87,8 +87,8 @@ void StableSolver<Exec>::apply_walls(bool extrapolate_outflow) {
       });
   // Tangential ghosts: no-slip mirrors about the wall velocity, inflow has zero tangential velocity,
   // slip and outflow copy the first interior value.
-  Kokkos::parallel_for(
-      "stable_walls_ghost", Kokkos::RangePolicy<Exec>(0, std::max(g.nx, g.ny) + 1), KOKKOS_LAMBDA(int k) {
+  list_for<Exec>(
+      "stable_walls_ghost", 0, std::max(g.nx, g.ny) + 1, KOKKOS_LAMBDA(int k) {
         auto ghost = [](int type, double wall, double inner) {
           return type == kNoslip ? 2 * wall - inner : type == kIn ? -inner : inner;
         };
@@ -113,8 +113,8 @@ void StableSolver<Exec>::apply_fixed() {
     auto bv = bval_[c];
     auto idx = touched_[c];
     if (touched_n_[c] == 0) continue;
-    Kokkos::parallel_for(
-        "stable_fixed", Kokkos::RangePolicy<Exec>(0, touched_n_[c]), KOKKOS_LAMBDA(int k) {
+    list_for<Exec>(
+        "stable_fixed", 0, static_cast<int>(touched_n_[c]), KOKKOS_LAMBDA(int k) {
           if (code(idx(k)) == kFaceFixed) f(idx(k)) = bv(idx(k));
         });
   }
@@ -129,8 +129,8 @@ void StableSolver<Exec>::set_constraints(const std::vector<FaceConstraint>& face
       auto idx = touched_[c];
       auto w = wgt_[c], w0 = wgt0_[c], dd = ddiag_[c], dd0 = ddiag0_[c], dr = drhs_[c], dr0 = drhs0_[c], bv = bval_[c];
       auto dm = dmask_[c], dm0 = dmask0_[c], code = code_[c];
-      Kokkos::parallel_for(
-          "stable_unconstrain", Kokkos::RangePolicy<Exec>(0, touched_n_[c]), KOKKOS_LAMBDA(int k) {
+      list_for<Exec>(
+          "stable_unconstrain", 0, static_cast<int>(touched_n_[c]), KOKKOS_LAMBDA(int k) {
             const int f = idx(k);
             w(f) = w0(f);
             dd(f) = dd0(f);
@@ -189,8 +189,8 @@ void StableSolver<Exec>::set_constraints(const std::vector<FaceConstraint>& face
     if (count == 0) continue;
     auto w = wgt_[c], w0 = wgt0_[c], dd = ddiag_[c], dd0 = ddiag0_[c], dr = drhs_[c], dr0 = drhs0_[c], bv = bval_[c];
     auto dm = dmask_[c], dm0 = dmask0_[c], code = code_[c];
-    Kokkos::parallel_for(
-        "stable_constrain", Kokkos::RangePolicy<Exec>(0, count), KOKKOS_LAMBDA(int q) {
+    list_for<Exec>(
+        "stable_constrain", 0, static_cast<int>(count), KOKKOS_LAMBDA(int q) {
           const int f = idx(q);
           w(f) = w0(f) * val(q, 0);
           bv(f) = val(q, 1);

@@ -42,6 +42,20 @@ inline constexpr long kInlineCells = 2048;  // host ranges smaller than this run
 
 inline bool run_inline(int i0, int i1, int j0, int j1) { return static_cast<long>(i1 - i0) * (j1 - j0) < kInlineCells; }
 
+// f(k) for k0 <= k < k1 over a list (a side's wall faces, a body's constrained faces, sample
+// points): on host spaces a list shorter than kInlineCells runs on the calling thread, an item
+// being about a cell's work.
+template <class Exec, class F>
+void list_for(const char* name, int k0, int k1, const F& f) {
+  if constexpr (kRowLoops<Exec>) {
+    if (k1 - k0 < kInlineCells) {
+      for (int k = k0; k < k1; ++k) f(k);
+      return;
+    }
+  }
+  Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(k0, k1), f);
+}
+
 // f(i, j) for i0 <= i < i1, j0 <= j < j1.
 template <class Exec, class F>
 void cell_for(const char* name, int i0, int i1, int j0, int j1, const F& f) {
@@ -277,20 +291,32 @@ void colour_sweeps(const char* name, int nx, int ny, int first, int halves, cons
       blocks = blocks < threads ? blocks : threads;
       blocks = blocks < 1 ? 1 : blocks;
       auto lo = [=](int b) { return 1 + static_cast<int>(static_cast<long>(ny) * b / blocks); };
-      Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(0, blocks), [&](int b) {
+      auto trapezoid = [&](int b) {
         const int j0 = lo(b), j1 = lo(b + 1) - 1;
         for (int t = j0; t <= j1 + 2 * (n - 1); ++t)
           for (int h = 0; h < n; ++h) {
             const int j = t - 2 * h;  // half-sweep h trails half-sweep 0 by 2 h rows
             if (j >= j0 + (b > 0 ? h : 0) && j <= j1 - (b + 1 < blocks ? h : 0)) row(j, h0 + h);
           }
+      };
+      auto gap = [&](int b) {     // between blocks b - 1 and b
+        const int m = lo(b) - 1;  // last row of block b - 1
+        for (int h = 1; h < n; ++h)
+          for (int j = m - h + 1; j <= m + h; ++j) row(j, h0 + h);
+      };
+      if (blocks == 1) {
+        trapezoid(0);
+        continue;
+      }
+      // One thread per block, the gaps after a barrier: one launch instead of two (a launch costs
+      // several barriers' time on a small host).
+      using Team = Kokkos::TeamPolicy<Exec>;
+      Kokkos::parallel_for(name, Team(1, blocks), [&](const typename Team::member_type& m) {
+        const int b = m.team_rank();
+        trapezoid(b);
+        m.team_barrier();
+        if (b > 0) gap(b);
       });
-      if (blocks > 1)
-        Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec>(1, blocks), [&](int b) {
-          const int m = lo(b) - 1;  // last row of block b - 1
-          for (int h = 1; h < n; ++h)
-            for (int j = m - h + 1; j <= m + h; ++j) row(j, h0 + h);
-        });
     }
   } else {
     for (int h = 0; h < halves; ++h) {

@@ -91,12 +91,17 @@ void StableMultigrid<Exec>::setup(const StableGrid& g, const dview& fine_wu, con
     };
 #if defined(IMMERSE_HOST_LANES)
     if constexpr (kRowLoops<Exec>) {
-      Kokkos::parallel_for("stable_mg_weights", Kokkos::RangePolicy<Exec>(0, c.ny + 1), [=](int J) {
+      auto row = [=](int J) {
         const int done = split_rows::coarse_weights_row(f, c, J, J == 0 || J == c.ny ? fb : S(1), fwu.data(),
                                                         fwv.data(), wu.data(), wv.data());
         face(0, J);
         for (int I = done + 1; I <= c.nx; ++I) face(I, J);
-      });
+      };
+      if (run_inline(0, c.nx + 1, 0, c.ny + 1)) {
+        for (int J = 0; J <= c.ny; ++J) row(J);
+      } else {
+        Kokkos::parallel_for("stable_mg_weights", Kokkos::RangePolicy<Exec>(0, c.ny + 1), row);
+      }
       continue;
     }
 #endif
