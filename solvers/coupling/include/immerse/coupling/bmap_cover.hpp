@@ -27,9 +27,17 @@ class BmapCover {
   bool mean_velocity(const Vec2& p0, const Vec2& p1, Vec2& mean) const;
 
  private:
+  // A triangle as a query uses it: its three edge functions E(p) = a x + b y + c (counter-clockwise:
+  // >= 0 inside), and the velocity, linear over it, as v(p) = v0 + vx x + vy y (the barycentric
+  // weights are E / twice the area). Made once per build, so that a query reads one record per
+  // triangle instead of its nodes through the mesh.
+  struct Piece {
+    double a[3], b[3], c[3];
+    double v0[2], vx[2], vy[2];
+    bool flat;  // collapsed (no area): carries no velocity
+  };
   double h_ = 1;
-  std::vector<Vec2> x_, v_;
-  std::vector<std::array<int, 3>> tris_;
+  std::vector<Piece> pieces_;
   int i0_ = 0, j0_ = 0, ni_ = 0, nj_ = 0;  // bucket grid: cells [i0, i0 + ni) x [j0, j0 + nj)
   std::vector<int> start_, items_;         // triangles per bucket cell (compressed rows)
   // Per triangle, the bucket cells its bounding box meets: i from [0] to [1], j from [2] to [3]. A
