@@ -123,6 +123,7 @@ void StableSolver<Exec>::apply_fixed() {
 template <class Exec>
 void StableSolver<Exec>::set_constraints(const std::vector<FaceConstraint>& faces) {
   if (touched_n_[0] + touched_n_[1] > 0 || !faces.empty()) ++weights_version_;  // wgt_ changes below
+  std::vector<int> now;  // the new constraints' cells, both components
   for (int c = 0; c < 2; ++c) {
     // Restore the walls-only values where the previous constraints were.
     if (touched_n_[c] > 0) {
@@ -186,6 +187,7 @@ void StableSolver<Exec>::set_constraints(const std::vector<FaceConstraint>& face
       Kokkos::deep_copy(bits, hbits);
     }
     touched_n_[c] = count;
+    for (size_t q = 0; q < count; ++q) now.push_back(hi(q));
     if (count == 0) continue;
     auto w = wgt_[c], w0 = wgt0_[c], dd = ddiag_[c], dd0 = ddiag0_[c], dr = drhs_[c], dr0 = drhs0_[c], bv = bval_[c];
     auto dm = dmask_[c], dm0 = dmask0_[c], code = code_[c];
@@ -203,6 +205,21 @@ void StableSolver<Exec>::set_constraints(const std::vector<FaceConstraint>& face
           code(f) = bits(q, 0);
         });
   }
+  // The cells whose weights changed: the previous constraints' and the new ones', each once.
+  changed_mark_.resize(vel_[0].extent(0), 0);
+  std::vector<int> changed;
+  for (const std::vector<int>* list : {&touched_host_, &now})
+    for (const int k : *list)
+      if (!changed_mark_[k]) changed_mark_[k] = 1, changed.push_back(k);
+  for (const int k : changed) changed_mark_[k] = 0;
+  touched_host_ = std::move(now);
+  if (weights_changed_.extent(0) < changed.size())
+    weights_changed_ = Kokkos::View<int*, device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "weights_changed"),
+                                                  changed.size() + changed.size() / 2 + 64);
+  auto hc = Kokkos::create_mirror_view(weights_changed_);
+  for (size_t q = 0; q < changed.size(); ++q) hc(q) = changed[q];
+  Kokkos::deep_copy(weights_changed_, hc);
+  weights_changed_n_ = static_cast<int>(changed.size());
 }
 
 #define IMMERSE_INSTANTIATE(Exec)                         \

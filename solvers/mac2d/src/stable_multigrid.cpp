@@ -24,8 +24,8 @@ constexpr int kCoarsestSweeps = 40;  // the coarsest level has fewer than 8 cell
 }  // namespace
 
 template <class Exec>
-void StableMultigrid<Exec>::setup(const StableGrid& g, const dview& fine_wu, const dview& fine_wv,
-                                  long weights_version) {
+void StableMultigrid<Exec>::setup(const StableGrid& g, const dview& fine_wu, const dview& fine_wv, long weights_version,
+                                  const Kokkos::View<int*, device>& changed, int changed_n) {
   if (levels_.empty()) {
     SplitGrid s = SplitGrid::of(g.nx, g.ny, g.h);
     levels_.push_back(
@@ -41,6 +41,7 @@ void StableMultigrid<Exec>::setup(const StableGrid& g, const dview& fine_wu, con
     weights0_v_ = dview("mg_wv_double", levels_[0].wv.extent(0));
   }
   if (weights_version == weights_version_) return;
+  const bool only_changed = changed_n >= 0 && weights_version_ >= 0 && weights_version_ == weights_version - 1;
   weights_version_ = weights_version;
   {
     auto wu = levels_[0].wu, wv = levels_[0].wv;
@@ -54,17 +55,28 @@ void StableMultigrid<Exec>::setup(const StableGrid& g, const dview& fine_wu, con
       wv(s.at(i, j)) = static_cast<S>(b);
       if (both) du(s.at(i, j)) = a, dv(s.at(i, j)) = b;
     };
+    auto convert_all = [&] {
 #if defined(IMMERSE_HOST_LANES)
-    if constexpr (kRowLoops<Exec>) {
-      Kokkos::parallel_for("stable_mg_weights_convert", Kokkos::RangePolicy<Exec>(0, s.ny + 2), [=](int j) {
-        const int done = split_rows::to_split_row(pg, s, j, fine_wu.data(), wu.data(), both ? du.data() : nullptr);
-        split_rows::to_split_row(pg, s, j, fine_wv.data(), wv.data(), both ? dv.data() : nullptr);
-        convert(0, j);
-        for (int i = done + 1; i <= s.nx + 1; ++i) convert(i, j);
-      });
-    } else
+      if constexpr (kRowLoops<Exec>) {
+        Kokkos::parallel_for("stable_mg_weights_convert", Kokkos::RangePolicy<Exec>(0, s.ny + 2), [=](int j) {
+          const int done = split_rows::to_split_row(pg, s, j, fine_wu.data(), wu.data(), both ? du.data() : nullptr);
+          split_rows::to_split_row(pg, s, j, fine_wv.data(), wv.data(), both ? dv.data() : nullptr);
+          convert(0, j);
+          for (int i = done + 1; i <= s.nx + 1; ++i) convert(i, j);
+        });
+        return;
+      }
 #endif
       cell_for<Exec>("stable_mg_weights_convert", 0, s.nx + 2, 0, s.ny + 2, convert);
+    };
+    if (only_changed)
+      list_for<Exec>(
+          "stable_mg_weights_update", 0, changed_n, KOKKOS_LAMBDA(int q) {
+            const int k = changed(q);
+            convert(k % pg.w, k / pg.w);
+          });
+    else
+      convert_all();
   }
   // Coarse face weights from the current fine ones: the sum of the two fine faces, the Galerkin
   // operator R A P of piecewise-constant prolongation P and summing restriction R = P^T, so the

@@ -33,8 +33,12 @@ class StableMultigrid {
 
   // Builds the levels on the first call (halving while both sizes are even and at least 8) and the
   // face weights of every level from wu, wv when weights_version differs from the last call's: the
-  // caller changes it whenever it changes the weights (with moving bodies, every step).
-  void setup(const StableGrid& g, const dview& wu, const dview& wv, long weights_version);
+  // caller changes it whenever it changes the weights (with moving bodies, every step). changed:
+  // when its first changed_n cells (solver-layout indices, each once) are the only ones whose
+  // weights differ from version weights_version - 1, and the levels hold that version, level 0
+  // converts those cells only (a body's faces, a few per cent of the grid).
+  void setup(const StableGrid& g, const dview& wu, const dview& wv, long weights_version,
+             const Kokkos::View<int*, device>& changed = {}, int changed_n = -1);
   // Level 0 (colour-split, grid0(): stable_grid.hpp) is the caller's to fill and read: the
   // right-hand side in rhs0() (interior cells), the correction in correction0().
   const SplitGrid& grid0() const { return levels_[0].g; }

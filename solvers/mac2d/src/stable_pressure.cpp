@@ -135,7 +135,7 @@ void StableSolver<Exec>::solve_pressure_multigrid(int& it, double& res, bool& co
   auto b = b_;
   auto wu = wgt_[0], wv = wgt_[1];
   const double scale = div_per_residual();
-  mg_.setup(g_, wgt_[0], wgt_[1], weights_version_);
+  mg_.setup(g_, wgt_[0], wgt_[1], weights_version_, weights_changed_, weights_changed_n_);
   // The residual goes straight into the multigrid's level 0 and the correction is read from there
   // (colour-split: SplitGrid s), so neither is copied between layouts.
   auto z = mg_.correction0(), rf = mg_.rhs0();
@@ -275,7 +275,7 @@ void StableSolver<Exec>::solve_pressure_relaxation(int& it, double& res, bool& c
 template <class Exec>
 bool StableSolver<Exec>::solve_pressure_mgcg(int& it, double& res, bool& converged) {
   const StableGrid g = g_;
-  mg_.setup(g_, wgt_[0], wgt_[1], weights_version_);
+  mg_.setup(g_, wgt_[0], wgt_[1], weights_version_, weights_changed_, weights_changed_n_);
   const SplitGrid s = mg_.grid0();
   const size_t n = s.size();
   if (cg_r_.extent(0) != n) {

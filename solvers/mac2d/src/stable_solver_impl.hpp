@@ -201,6 +201,12 @@ class StableSolver final : public StableFlow {
   flags dmask0_[2];
   Kokkos::View<int*, device> touched_[2];  // faces the current constraints changed (first touched_n_)
   size_t touched_n_[2] = {0, 0};
+  // The cells whose face weights the last set_constraints() changed: its faces' and the previous
+  // constraints' cells, each once (first weights_changed_n_; -1: not known), for mg_.setup().
+  Kokkos::View<int*, device> weights_changed_;
+  int weights_changed_n_ = -1;
+  std::vector<int> touched_host_;            // the current constraints' cells, both components
+  std::vector<unsigned char> changed_mark_;  // per cell, while the list above is made
   // Staging of the per-face constraint values, grown as needed and reused every step.
   Kokkos::View<double* [4], device> cval_[2];
   Kokkos::View<unsigned char* [2], device> cbits_[2];
