@@ -97,31 +97,44 @@ void bmap_build(BoundaryMap& map, const bodies::FemBody& body, int nx, int ny, d
 void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
                       std::vector<mac2d::FaceConstraint>& out, Backend backend) {
   const double h = map.h;
-  // Candidate faces: those within one cell of a crossing, and the inside runs. Each face once, in
-  // the order first touched: a dense mark per face and the list of keys, both kept between calls
-  // (only the marked slots are reset). Reusing them, and the caller's out, matters: allocating some
-  // thousand faces afresh every step costs page faults in every step.
-  static thread_local std::vector<unsigned char> seen;
+  // Candidate faces: those within one cell of a crossing, and the inside runs. Marked per cell (bit
+  // 0: its u face, bit 1: its v face, bit 2: a crossing's cell, whose neighbourhood is marked once)
+  // in a dense mask kept between calls, then listed row by row over the marks' box, and reset.
+  // Reusing the mask and the lists, and the caller's out, matters: allocating some thousand faces
+  // afresh every step costs page faults in every step. The order of the list does not matter: each
+  // face is worked out by itself, and a face appears once.
+  static thread_local std::vector<unsigned char> mark;
   static thread_local std::vector<size_t> used;
-  const size_t plane = static_cast<size_t>(nx + 2) * (ny + 2), nslots = 2 * plane;
-  if (seen.size() != nslots) seen.assign(nslots, 0);
+  const size_t plane = static_cast<size_t>(nx + 2) * (ny + 2);
+  if (mark.size() != plane) mark.assign(plane, 0);
   used.clear();
   out.clear();
   if (mode == CouplingMode::one_way) return;
-  auto key = [&](int c, int i, int j) { return c * plane + static_cast<size_t>(j) * (nx + 2) + i; };
-  auto touch = [&](int c, int i, int j) {
+  // The marks' box: the crossings' cells and one cell more each way, two beyond (the inside runs lie
+  // between crossings). Worked out first: a box grown at every mark chained each mark to the last.
+  int i_lo = nx + 1, i_hi = 0, j_lo = ny + 1, j_hi = 0;
+  auto grow = [&](double x, double y) {
+    const int ci = static_cast<int>(std::floor(x / h)), cj = static_cast<int>(std::floor(y / h));
+    i_lo = std::min(i_lo, ci - 1), i_hi = std::max(i_hi, ci + 2), j_lo = std::min(j_lo, cj - 1),
+    j_hi = std::max(j_hi, cj + 2);
+  };
+  for (int m = 0; m < map.rows.lines; ++m)
+    for (int k = map.rows.start[m]; k < map.rows.start[m + 1]; ++k) grow(map.rows.entries[k].s, m * 0.5 * h);
+  for (int m = 0; m < map.cols.lines; ++m)
+    for (int k = map.cols.start[m]; k < map.cols.start[m + 1]; ++k) grow(m * 0.5 * h, map.cols.entries[k].s);
+  i_lo = std::max(i_lo, 0), i_hi = std::min(i_hi, nx + 1), j_lo = std::max(j_lo, 0), j_hi = std::min(j_hi, ny + 1);
+  // Through a plain pointer: the thread_local's address would be looked up again at every access.
+  unsigned char* const mk = mark.data();
+  auto set = [mk, nx, ny](unsigned char bits, int i, int j) {
     if (i < 0 || j < 0 || i > nx + 1 || j > ny + 1) return;
-    if (c == 0 && (i < 1 || i > nx - 1 || j < 1 || j > ny)) return;  // interior u faces only
-    if (c == 1 && (i < 1 || i > nx || j < 1 || j > ny - 1)) return;
-    const size_t k = key(c, i, j);
-    if (seen[k]) return;
-    seen[k] = 1;
-    used.push_back(k);
+    mk[static_cast<size_t>(j) * (nx + 2) + i] |= bits;
   };
   auto around = [&](double x, double y) {
     const int ci = static_cast<int>(std::floor(x / h)), cj = static_cast<int>(std::floor(y / h));
+    if (ci >= 0 && cj >= 0 && ci <= nx + 1 && cj <= ny + 1 && (mk[static_cast<size_t>(cj) * (nx + 2) + ci] & 4)) return;
+    set(4, ci, cj);
     for (int dj = -1; dj <= 2; ++dj)
-      for (int di = -1; di <= 2; ++di) touch(0, ci + di, cj + dj), touch(1, ci + di, cj + dj);
+      for (int di = -1; di <= 2; ++di) set(3, ci + di, cj + dj);
   };
   for (int m = 0; m < map.rows.lines; ++m) {
     for (int k = map.rows.start[m]; k < map.rows.start[m + 1]; ++k) around(map.rows.entries[k].s, m * 0.5 * h);
@@ -130,20 +143,32 @@ void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
       const double a = map.rows.entries[k].s, b = map.rows.entries[k + 1].s;
       if (m % 2 == 1)  // u faces (i h, (j - 1/2) h) lie on rows 2j - 1
         for (int i = std::max(0, static_cast<int>(std::ceil(a / h))); i * h <= b && i <= nx; ++i)
-          touch(0, i, (m + 1) / 2);
+          set(1, i, (m + 1) / 2);
       else  // v faces ((i - 1/2) h, j h) on rows 2j
         for (int i = std::max(0, static_cast<int>(std::ceil(a / h + 0.5))); (i - 0.5) * h <= b && i <= nx; ++i)
-          touch(1, i, m / 2);
+          set(2, i, m / 2);
     }
   }
   for (int m = 0; m < map.cols.lines; ++m)
     for (int k = map.cols.start[m]; k < map.cols.start[m + 1]; ++k) around(m * 0.5 * h, map.cols.entries[k].s);
+  // Interior faces only: u faces 1 <= i <= nx - 1, 1 <= j <= ny; v faces 1 <= i <= nx, 1 <= j <= ny - 1.
+  auto key = [&](int c, int i, int j) { return c * plane + static_cast<size_t>(j) * (nx + 2) + i; };
+  const int i0 = i_lo, i1 = i_hi;
+  for (int j = j_lo; j <= j_hi; ++j) {
+    unsigned char* const row = mk + static_cast<size_t>(j) * (nx + 2);
+    for (int i = i0; i <= i1; ++i) {
+      const unsigned char m = row[i];
+      if (!m) continue;
+      if ((m & 1) && i >= 1 && i <= nx - 1 && j >= 1 && j <= ny) used.push_back(key(0, i, j));
+      if ((m & 2) && i >= 1 && i <= nx && j >= 1 && j <= ny - 1) used.push_back(key(1, i, j));
+      row[i] = 0;
+    }
+  }
 
-  for (const size_t k : used) seen[k] = 0;
   // Each candidate face by itself (in parallel on a threaded backend), then the kept ones in the
-  // order first touched.
-  // The loop reaches the storage through pointers: a thread_local named in it would be the worker
-  // thread's own.
+  // list's order. The loops reach the storage through pointers: a thread_local named in the
+  // parallel one would be the worker thread's own, and in a serial one its address is looked up
+  // at every access.
   static thread_local std::vector<mac2d::FaceConstraint> slot;
   static thread_local std::vector<unsigned char> keep;
   slot.resize(used.size());
@@ -214,8 +239,9 @@ void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
     }
     kept[n] = any;
   });
-  for (size_t n = 0; n < used.size(); ++n)
-    if (keep[n]) out.push_back(slot[n]);
+  const long candidates = static_cast<long>(used.size());
+  for (long n = 0; n < candidates; ++n)
+    if (kept[n]) out.push_back(slots[n]);
 }
 
 void bmap_apply_force(const BoundaryMap& map, const mac2d::StableFlow& flow, bodies::FemBody& body, double alpha,
