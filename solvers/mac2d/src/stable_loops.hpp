@@ -257,8 +257,9 @@ struct HasRowLoop<F, std::void_t<decltype(std::declval<const F&>().row(0, 0, 0, 
 // spaces pipeline them (temporal blocking): in one pass down the rows, half-sweep h runs 2 h rows
 // behind half-sweep 0, so all of them read rows still in cache instead of each streaming the arrays
 // again. Threads take blocks of rows; half-sweep h leaves h rows out at each inner block edge (a
-// trapezoid), and a second launch fills those gaps, half-sweep by half-sweep. The result is
-// bitwise the plain order's (test ColourSweeps.AnyScheduleGivesThePlainOrder).
+// trapezoid), and after a barrier in the same launch (a launch costs several barriers' time on a
+// small host) each thread but the first fills the gap where its block starts, half-sweep by
+// half-sweep. The result is bitwise the plain order's (test ColourSweeps.AnyScheduleGivesThePlainOrder).
 template <class Exec, class F>
 void colour_sweeps(const char* name, int nx, int ny, int first, int halves, const F& f) {
   if constexpr (kRowLoops<Exec>) {
@@ -308,8 +309,6 @@ void colour_sweeps(const char* name, int nx, int ny, int first, int halves, cons
         trapezoid(0);
         continue;
       }
-      // One thread per block, the gaps after a barrier: one launch instead of two (a launch costs
-      // several barriers' time on a small host).
       using Team = Kokkos::TeamPolicy<Exec>;
       Kokkos::parallel_for(name, Team(1, blocks), [&](const typename Team::member_type& m) {
         const int b = m.team_rank();
