@@ -122,8 +122,9 @@ void StableSolver<Exec>::apply_fixed() {
 
 template <class Exec>
 void StableSolver<Exec>::set_constraints(const std::vector<FaceConstraint>& faces) {
-  if (touched_n_[0] + touched_n_[1] > 0 || !faces.empty()) ++weights_version_;  // wgt_ changes below
-  std::vector<int> now;  // the new constraints' cells, both components
+  const bool changes = touched_n_[0] + touched_n_[1] > 0 || !faces.empty();
+  if (changes) ++weights_version_;  // wgt_ changes below
+  std::vector<int> now;             // the new constraints' cells, both components
   for (int c = 0; c < 2; ++c) {
     // Restore the walls-only values where the previous constraints were.
     if (touched_n_[c] > 0) {
@@ -205,7 +206,10 @@ void StableSolver<Exec>::set_constraints(const std::vector<FaceConstraint>& face
           code(f) = bits(q, 0);
         });
   }
-  // The cells whose weights changed: the previous constraints' and the new ones', each once.
+  // The cells whose weights changed: the previous constraints' and the new ones', each once. A call
+  // that changed nothing (no constraints before or after) keeps the list of the last change, which
+  // the version still names.
+  if (!changes) return;
   changed_mark_.resize(vel_[0].extent(0), 0);
   std::vector<int> changed;
   for (const std::vector<int>* list : {&touched_host_, &now})
