@@ -6,12 +6,15 @@
 namespace immerse {
 
 #if defined(__GNUC__) && !defined(__CUDACC__)
+// always_inline: GCC counts __builtin_prefetch as free of side effects, so a wrapper it does not
+// inline early (inside the D3Q15 whole-line kernel, a large function, it did not) is found to be a
+// const function and its calls are deleted as dead code, prefetch and all.
 template <class T>
-inline void prefetch_read(const T* p) {
+__attribute__((always_inline)) inline void prefetch_read(const T* p) {
   __builtin_prefetch(p, 0, 3);
 }
 template <class T>
-inline void prefetch_write(const T* p) {
+__attribute__((always_inline)) inline void prefetch_write(const T* p) {
   __builtin_prefetch(p, 1, 3);
 }
 #else

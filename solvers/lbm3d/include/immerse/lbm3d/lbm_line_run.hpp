@@ -279,8 +279,9 @@ template <bool Forced, class Pop>
 inline void relax_line(const BgkCoefficients<LineLanes>& c, Pop* const in[15], Pop* const out[15], Pop* const line,
                        const int n, const LineEnd<Pop>* const ends) {
   constexpr int kWidth = kLineWidth;
-  constexpr int kAhead = 256 / static_cast<int>(sizeof(Pop));  // prefetch 256 bytes ahead, once per cache line
-  const int a_last = (n - 1) / kWidth * kWidth;                // the vector holding the last cell
+  // Prefetch 512 bytes ahead, once per cache line (of 256, 512 and 1024, the fastest at 256^3).
+  constexpr int kAhead = 512 / static_cast<int>(sizeof(Pop));
+  const int a_last = (n - 1) / kWidth * kWidth;  // the vector holding the last cell
   // With ends the first vector goes last: its reads across a periodic x face are the far end of a
   // line, which the line's last vectors have brought into the cache by then. Without, in order.
   const int start = ends && a_last > 0 ? kWidth : 0;
