@@ -234,6 +234,36 @@ TEST(ScalingSection, NoMachineNoteWithoutMachineRows) {
   fs::remove_all(dir);
 }
 
+// A rate whose bytes (121 per D3Q15 cell, 92 per shallow-water cell) exceed 1.1x the machine's
+// in-place bandwidth is marked as coming from the caches; a weak row marked in one arrangement only
+// gets the sentence that its ratio compares the caches with the memory. Machine rows at 60 GB/s:
+// 737 M x 121 B = 89 GB/s (marked), 500 M x 121 B = 60.5 GB/s and 307 M x 92 B = 28 GB/s (not).
+TEST(ScalingSection, RatesAboveTheInPlaceBandwidthAreMarkedCacheResident) {
+  const fs::path dir = fresh_dir("immerse_scaling_section_cache");
+  const std::vector<Row> rows = {{"lbm3d_weak/128", 737e6, 500e6, 0.02, 0},
+                                 {"swlbm_strong/2048", 307e6, 340e6, 0.02, 0}};
+  for (int a = 0; a < 2; ++a) {
+    const fs::path file = dir / (a == 0 ? "scaling_threads.1.json" : "scaling_ranks.1.json");
+    write_run(file, a == 0 ? 1 : 2, a == 0 ? 2 : 1, rows);
+    std::ifstream in(file);
+    json out = json::parse(in);
+    in.close();
+    for (const char* when : {"before", "after"})
+      out["benchmarks"].push_back(
+          {{"name",
+            std::string("machine/") + when + (a == 0 ? "/ranks:1/threads:2" : "/ranks:2/threads:1") + "/iterations:1"},
+           {"inplace_GBps", 60.0},
+           {"core_GFLOPs", 250.0}});
+    std::ofstream(file) << out.dump();
+  }
+  const std::string md = section_from(dir);
+  EXPECT_NE(md.find("| lbm3d_weak/128 | 737 (cache) | 500 | 0.68 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| swlbm_strong/2048 | 307 | 340 | 1.11 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("exceed 1.1x the machine's in-place bandwidth (60 GB/s"), std::string::npos) << md;
+  EXPECT_NE(md.find("its ratio compares the caches with the memory"), std::string::npos) << md;
+  fs::remove_all(dir);
+}
+
 // The weak-scaling model on a split worked out by hand: 64 ranks of 16^3 cells, 8 per node. The
 // solver splits the 16^3 cube 8 x 8 (fewest cut faces) and lays each node's ranks on a 4 x 2 tile
 // of blocks (lbm3d::rank_layout: 192 cells of tile faces toward other nodes, a row of 8: 256). A

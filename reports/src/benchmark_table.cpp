@@ -66,12 +66,11 @@ std::map<std::pair<std::string, std::string>, Measured> bandwidths(const json& o
 // kernels, per backend, and the share of the CPU time other processes took (the largest
 // others_cpu_pct of the rows).
 constexpr double kBusyPercent = 10;
-// A kernel measured above 1.1x its pattern's bandwidth cannot be streaming from memory, unless one
-// iteration moves more than any last-level cache holds (256 MiB; the bench programs' iterations are
-// one or two passes over their arrays, so this is the working set to within 2-4x): then the bandwidth
-// test is what falls short (the D3Q15 AA kernel at 256^3, 4 GB per iteration, with 15 prefetched
-// streams, measured 118% of the single-stream in-place test).
-constexpr double kCacheResident = 1.1;
+// A kernel above kCacheResident x its pattern's bandwidth is cache-resident, unless one iteration
+// moves more than any last-level cache holds (256 MiB; the bench programs' iterations are one or two
+// passes over their arrays, so this is the working set to within 2-4x): then the bandwidth test is
+// what falls short (the D3Q15 AA kernel at 256^3, 4 GB per iteration, with 15 prefetched streams,
+// measured 118% of the single-stream in-place test).
 constexpr double kLargerThanCaches = 256.0 * 1024 * 1024;
 double others_cpu_percent(const json& out) {  // -1: not measured
   double others = -1;

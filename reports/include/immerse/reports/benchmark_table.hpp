@@ -20,6 +20,11 @@ std::string benchmark_table(const std::string& program, const nlohmann::json& ou
 // calls its figures noisy.
 constexpr double kMachineDriftLimit = 0.2;
 
+// A kernel measured above this multiple of its memory pattern's bandwidth cannot be streaming from
+// memory: its arrays sat in the caches (benchmark_table.cpp says when the bandwidth test is what
+// falls short instead).
+constexpr double kCacheResident = 1.1;
+
 // The memory pattern a benchmark row declares: "inplace", "copy" or "triad" (no label).
 std::string kernel_pattern(const nlohmann::json& row);
 // The best bandwidth (B/s) of that row's pattern on its backend measured in the program's run; 0 if
