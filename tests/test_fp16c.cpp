@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -102,8 +103,13 @@ void expect_lanes_equal_scalar(const Narrow& narrow, const Widen& widen) {
     float out[W];
     for (int l = 0; l < W; ++l) in[l] = static_cast<std::uint16_t>(h + l);
     widen(in, out);
-    for (int l = 0; l < W; ++l)
-      ASSERT_EQ(out[l], immerse::fp16c_to_float(static_cast<Fp16c>(in[l]))) << std::hex << h + l;
+    for (int l = 0; l < W; ++l) {  // bit for bit: -0 too
+      const float scalar = immerse::fp16c_to_float(static_cast<Fp16c>(in[l]));
+      std::uint32_t a, b;
+      std::memcpy(&a, &out[l], 4);
+      std::memcpy(&b, &scalar, 4);
+      ASSERT_EQ(a, b) << std::hex << h + l;
+    }
   }
 }
 

@@ -24,6 +24,16 @@ constexpr float kSubnormalAdder = 0.25f;                // its float ulp is the 
 constexpr std::uint32_t kSubnormalBits = 0x3e800000u;   // 0.25f as bits: the adder taken back off
 constexpr std::uint32_t kLargest = 0x7fffu;             // the largest magnitude (2 - 2^-11)
 constexpr std::uint32_t kSign = 0x8000u;
+// The vector forms' widening, without a float subnormal anywhere (an Intel core takes a microcode
+// assist for each product with a subnormal factor unless denormals are treated as zero, and FP16C's
+// subnormals, the deviations nearest zero, are common): a normal's 15 bits, placed as above, become
+// the float by adding 112 to the exponent field; a subnormal (exponent 0) placed with exponent 113 is
+// 2^-14 (1 + m 2^-11), and less 2^-14 it is m 2^-25, exactly.
+constexpr std::uint32_t kRebiasUp = 112u << 23;           // added to a normal's placed bits
+constexpr std::uint32_t kSubnormalUp = 113u << 23;        // added to a subnormal's placed bits
+constexpr float kSmallestNormalFloat = 6.103515625e-05f;  // 2^-14: taken off it again
+constexpr std::uint32_t kPlacedExponent = 0xfu << 23;     // FP16C's exponent field where it is placed
+constexpr std::uint32_t kFloatSign = 0x80000000u;
 }  // namespace fp16c_bits
 
 // The 15 bits of exponent and mantissa placed in a float's exponent and mantissa at the same
@@ -89,9 +99,15 @@ inline __m512i srli32(__m512i a, unsigned n) { return _mm512_maskz_srli_epi32(kA
 inline __m512 fp16c_to_float16(__m256i h) {
   using namespace fp16c_lanes;
   using namespace fp16c_bits;
-  const __m512i x = _mm512_and_si512(slli32(_mm512_maskz_cvtepi16_epi32(kAllLanes, h), 12),
-                                     _mm512_set1_epi32(int((kSign << 16) | (kLargest << 12))));
-  return _mm512_mul_ps(_mm512_castsi512_ps(x), _mm512_set1_ps(kWiden));
+  const __m512i x = slli32(_mm512_maskz_cvtepi16_epi32(kAllLanes, h), 12);  // the sign's copies at bits 27..31
+  const __m512i placed = _mm512_and_si512(x, _mm512_set1_epi32(int(kLargest << 12)));
+  const __m512 normal = _mm512_castsi512_ps(_mm512_add_epi32(placed, _mm512_set1_epi32(int(kRebiasUp))));
+  const __m512 subnormal =
+      _mm512_sub_ps(_mm512_castsi512_ps(_mm512_add_epi32(placed, _mm512_set1_epi32(int(kSubnormalUp)))),
+                    _mm512_set1_ps(kSmallestNormalFloat));
+  const __mmask16 is_subnormal = _mm512_testn_epi32_mask(placed, _mm512_set1_epi32(int(kPlacedExponent)));
+  const __m512 magnitude = _mm512_mask_blend_ps(is_subnormal, normal, subnormal);
+  return _mm512_or_ps(magnitude, _mm512_castsi512_ps(_mm512_and_si512(x, _mm512_set1_epi32(int(kFloatSign)))));
 }
 
 inline __m256i float16_to_fp16c(__m512 v) {
@@ -122,9 +138,16 @@ namespace immerse {
 // 8 values at a time on AVX2 hosts, the arithmetic of the 16-lane form above.
 inline __m256 fp16c_to_float8(__m128i h) {
   using namespace fp16c_bits;
-  const __m256i x = _mm256_and_si256(_mm256_slli_epi32(_mm256_cvtepi16_epi32(h), 12),
-                                     _mm256_set1_epi32(int((kSign << 16) | (kLargest << 12))));
-  return _mm256_mul_ps(_mm256_castsi256_ps(x), _mm256_set1_ps(kWiden));
+  const __m256i x = _mm256_slli_epi32(_mm256_cvtepi16_epi32(h), 12);  // the sign's copies at bits 27..31
+  const __m256i placed = _mm256_and_si256(x, _mm256_set1_epi32(int(kLargest << 12)));
+  const __m256 normal = _mm256_castsi256_ps(_mm256_add_epi32(placed, _mm256_set1_epi32(int(kRebiasUp))));
+  const __m256 subnormal =
+      _mm256_sub_ps(_mm256_castsi256_ps(_mm256_add_epi32(placed, _mm256_set1_epi32(int(kSubnormalUp)))),
+                    _mm256_set1_ps(kSmallestNormalFloat));
+  const __m256i exponent = _mm256_and_si256(placed, _mm256_set1_epi32(int(kPlacedExponent)));
+  const __m256 is_subnormal = _mm256_castsi256_ps(_mm256_cmpeq_epi32(exponent, _mm256_setzero_si256()));
+  const __m256 magnitude = _mm256_blendv_ps(normal, subnormal, is_subnormal);
+  return _mm256_or_ps(magnitude, _mm256_castsi256_ps(_mm256_and_si256(x, _mm256_set1_epi32(int(kFloatSign)))));
 }
 
 inline __m128i float8_to_fp16c(__m256 v) {
