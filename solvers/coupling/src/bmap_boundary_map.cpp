@@ -112,9 +112,10 @@ void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
   if (mode == CouplingMode::one_way) return;
   // The marks' box: the crossings' cells and one cell more each way, two beyond (the inside runs lie
   // between crossings). Worked out first: a box grown at every mark chained each mark to the last.
+  auto cell_of = [h](double x) { return static_cast<int>(std::floor(x / h)); };
   int i_lo = nx + 1, i_hi = 0, j_lo = ny + 1, j_hi = 0;
   auto grow = [&](double x, double y) {
-    const int ci = static_cast<int>(std::floor(x / h)), cj = static_cast<int>(std::floor(y / h));
+    const int ci = cell_of(x), cj = cell_of(y);
     i_lo = std::min(i_lo, ci - 1), i_hi = std::max(i_hi, ci + 2), j_lo = std::min(j_lo, cj - 1),
     j_hi = std::max(j_hi, cj + 2);
   };
@@ -130,7 +131,7 @@ void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
     mk[static_cast<size_t>(j) * (nx + 2) + i] |= bits;
   };
   auto around = [&](double x, double y) {
-    const int ci = static_cast<int>(std::floor(x / h)), cj = static_cast<int>(std::floor(y / h));
+    const int ci = cell_of(x), cj = cell_of(y);
     if (ci >= 0 && cj >= 0 && ci <= nx + 1 && cj <= ny + 1 && (mk[static_cast<size_t>(cj) * (nx + 2) + ci] & 4)) return;
     set(4, ci, cj);
     for (int dj = -1; dj <= 2; ++dj)
@@ -153,10 +154,9 @@ void bmap_constraints(const BoundaryMap& map, CouplingMode mode, int nx, int ny,
     for (int k = map.cols.start[m]; k < map.cols.start[m + 1]; ++k) around(m * 0.5 * h, map.cols.entries[k].s);
   // Interior faces only: u faces 1 <= i <= nx - 1, 1 <= j <= ny; v faces 1 <= i <= nx, 1 <= j <= ny - 1.
   auto key = [&](int c, int i, int j) { return c * plane + static_cast<size_t>(j) * (nx + 2) + i; };
-  const int i0 = i_lo, i1 = i_hi;
   for (int j = j_lo; j <= j_hi; ++j) {
     unsigned char* const row = mk + static_cast<size_t>(j) * (nx + 2);
-    for (int i = i0; i <= i1; ++i) {
+    for (int i = i_lo; i <= i_hi; ++i) {
       const unsigned char m = row[i];
       if (!m) continue;
       if ((m & 1) && i >= 1 && i <= nx - 1 && j >= 1 && j <= ny) used.push_back(key(0, i, j));
