@@ -318,6 +318,22 @@ struct BgkCoefficients {
         third(s.third) {}
 };
 
+// a * b + c, a * b - c and c - a * b on numbers: the compiler fuses them as it likes (nvcc always,
+// GCC where both operations stay in one basic block). On host SIMD lanes the same names are
+// Lanes' overloads (simd_lanes.hpp), fused by instruction.
+template <class Real>
+KOKKOS_FORCEINLINE_FUNCTION Real mul_add(const Real a, const Real b, const Real c) {
+  return a * b + c;
+}
+template <class Real>
+KOKKOS_FORCEINLINE_FUNCTION Real mul_sub(const Real a, const Real b, const Real c) {
+  return a * b - c;
+}
+template <class Real>
+KOKKOS_FORCEINLINE_FUNCTION Real neg_mul_add(const Real a, const Real b, const Real c) {
+  return c - a * b;
+}
+
 // One pair (q, -q): populations fp, fm to gp, gm. Of the pair's weight class: X = X / rho, P = omega
 // (w rho - r_q) / scale, S; s = e_q.j, J = |j|^2 / 3. Forced only: Y = Y / rho, eF = e_q.F, jF = j.F /
 // 3, sF = 3 pref w e_q.F / scale.
@@ -325,13 +341,26 @@ template <bool Forced, class Real>
 KOKKOS_FORCEINLINE_FUNCTION void bgk_pair(const Real keep, const Real X, const Real P, const Real S, const Real s,
                                           const Real J, const Real Y, const Real eF, const Real jF, const Real sF,
                                           const Real fp, const Real fm, Real& gp, Real& gm) {
-  Real even = X * (s * s - J) + P, sign = S * s;
+  // The terms without 1 / rho first (the kept share, P and the odd part), then the even part, whose
+  // X and Y wait for the division: one multiply-add per result waits for it, so fewer instructions
+  // wait in a host core's scheduler while the next cells' loads and sums could start.
+  Real ap, am;
   if constexpr (Forced) {
-    even += Y * (s * eF - jF);
-    sign += sF;
+    const Real sign = mul_add(S, s, sF);
+    ap = mul_add(keep, fp, P + sign);
+    am = mul_add(keep, fm, P - sign);
+  } else {
+    ap = mul_add(keep, fp, mul_add(S, s, P));
+    am = mul_add(keep, fm, neg_mul_add(S, s, P));
   }
-  gp = keep * fp + (even + sign);
-  gm = keep * fm + (even - sign);
+  const Real even = mul_sub(s, s, J);
+  gp = mul_add(X, even, ap);
+  gm = mul_add(X, even, am);
+  if constexpr (Forced) {
+    const Real forcing = mul_sub(s, eF, jF);
+    gp = mul_add(Y, forcing, gp);
+    gm = mul_add(Y, forcing, gm);
+  }
 }
 
 // One cell: streamed populations f0..f14 (D3Q15 order; deviations when Shifted, with c's shift) to
@@ -356,16 +385,16 @@ KOKKOS_FORCEINLINE_FUNCTION void bgk_collide(const BgkCoefficients<Real>& c, con
     jy += c.hF1;
     jz += c.hF2;
   }
-  const Real rho = Shifted ? c.rho_shift + c.scale * sum : sum;
+  const Real rho = Shifted ? mul_add(c.scale, sum, c.rho_shift) : sum;
   const Real inv = Real(1) / rho;
-  const Real J = (jx * jx + jy * jy + jz * jz) * c.third;
+  const Real J = mul_add(jz, jz, mul_add(jy, jy, jx * jx)) * c.third;
   const Real X0 = c.x0 * inv, X1 = c.x1 * inv, X7 = c.x7 * inv;
-  const Real P0 = Shifted ? c.a0 * rho - c.c0 : c.a0 * rho, P1 = Shifted ? c.a1 * rho - c.c1 : c.a1 * rho,
-             P7 = Shifted ? c.a7 * rho - c.c7 : c.a7 * rho;
-  const Real jF = Forced ? (jx * c.F0 + jy * c.F1 + jz * c.F2) * c.third : Real(0);
+  const Real P0 = Shifted ? mul_sub(c.a0, rho, c.c0) : c.a0 * rho, P1 = Shifted ? mul_sub(c.a1, rho, c.c1) : c.a1 * rho,
+             P7 = Shifted ? mul_sub(c.a7, rho, c.c7) : c.a7 * rho;
+  const Real jF = Forced ? mul_add(jz, c.F2, mul_add(jy, c.F1, jx * c.F0)) * c.third : Real(0);
   const Real Y1 = Forced ? c.y1 * inv : Real(0), Y7 = Forced ? c.y7 * inv : Real(0);
-  g0 = c.keep * f0 + (P0 - X0 * J);
-  if constexpr (Forced) g0 -= c.y0 * inv * jF;
+  g0 = neg_mul_add(X0, J, mul_add(c.keep, f0, P0));
+  if constexpr (Forced) g0 = neg_mul_add(c.y0 * inv, jF, g0);
   bgk_pair<Forced>(c.keep, X1, P1, c.t1, jx, J, Y1, c.eF[0], jF, c.sF[0], f1, f2, g1, g2);
   bgk_pair<Forced>(c.keep, X1, P1, c.t1, jy, J, Y1, c.eF[1], jF, c.sF[1], f3, f4, g3, g4);
   bgk_pair<Forced>(c.keep, X1, P1, c.t1, jz, J, Y1, c.eF[2], jF, c.sF[2], f5, f6, g5, g6);
