@@ -24,7 +24,6 @@
 #include <immintrin.h>
 
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
 #include "immerse/core/prefetch.hpp"
@@ -177,18 +176,22 @@ struct LineVector16 {
   using Raw = __m128i;
   static constexpr bool kShifted = true;
   static Raw load(const P* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+  // A masked load gathers the lanes of m in two 64-bit halves in registers, and with_lane blends:
+  // a buffer written lane by lane and read back whole waits for those stores (they cannot be
+  // forwarded to the wider load), which made a line's two end vectors a sixth of the binary16
+  // exchange step at 256^3. Lanes left out are not read: at a line's end they may be another
+  // line's cells. A masked store goes through a buffer read back lane by lane, which forwards.
   static Raw load(const P* p, LineMask m) {
     if (m == kAllLanes) return load(p);
-    alignas(16) std::uint16_t part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    std::uint64_t half[2] = {0, 0};
     for (int l = 0; l < 8; ++l)
-      if (m >> l & 1u) std::memcpy(&part[l], p + l, 2);
-    return _mm_load_si128(reinterpret_cast<const __m128i*>(part));
+      if (m >> l & 1u) half[l / 4] |= std::uint64_t(bits(p[l])) << 16 * (l % 4);
+    return _mm_set_epi64x(static_cast<long long>(half[1]), static_cast<long long>(half[0]));
   }
-  static Raw with_lane(Raw v, int lane, P x) {
-    alignas(16) P part[8];
-    _mm_store_si128(reinterpret_cast<__m128i*>(part), v);
-    part[lane] = x;
-    return _mm_load_si128(reinterpret_cast<const __m128i*>(part));
+  static Raw with_lane(Raw v, int lane, P x) {  // a blend with x in every lane, in registers
+    const __m128i at =
+        _mm_cmpeq_epi16(_mm_set1_epi16(static_cast<short>(lane)), _mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7));
+    return _mm_blendv_epi8(v, _mm_set1_epi16(static_cast<short>(bits(x))), at);
   }
   static void store(P* p, Raw v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
   static void store(P* p, LineMask m, Raw v) {
@@ -203,6 +206,7 @@ struct LineVector16 {
     _mm_store_si128(reinterpret_cast<__m128i*>(part), v);
     return part[lane];
   }
+  static std::uint16_t bits(P x) { return static_cast<std::uint16_t>(x); }
 };
 
 template <>
