@@ -24,11 +24,11 @@ constexpr float kSubnormalAdder = 0.25f;                // its float ulp is the 
 constexpr std::uint32_t kSubnormalBits = 0x3e800000u;   // 0.25f as bits: the adder taken back off
 constexpr std::uint32_t kLargest = 0x7fffu;             // the largest magnitude (2 - 2^-11)
 constexpr std::uint32_t kSign = 0x8000u;
-// The vector forms' widening, without a float subnormal anywhere (an Intel core takes a microcode
-// assist for each product with a subnormal factor unless denormals are treated as zero, and FP16C's
-// subnormals, the deviations nearest zero, are common): a normal's 15 bits, placed as above, become
-// the float by adding 112 to the exponent field; a subnormal (exponent 0) placed with exponent 113 is
-// 2^-14 (1 + m 2^-11), and less 2^-14 it is m 2^-25, exactly.
+// The vector forms' widening (Fp16cLanes), without a float subnormal anywhere (an Intel core takes
+// a microcode assist for each product with a subnormal factor unless denormals are treated as zero,
+// and FP16C's subnormals, the deviations nearest zero, are common): a normal's 15 bits, placed as
+// above, become the float by adding 112 to the exponent field; a subnormal (exponent 0) placed with
+// exponent 113 is 2^-14 (1 + m 2^-11), and less 2^-14 it is m 2^-25, exactly.
 constexpr std::uint32_t kRebiasUp = 112u << 23;           // added to a normal's placed bits
 constexpr std::uint32_t kSubnormalUp = 113u << 23;        // added to a subnormal's placed bits
 constexpr float kSmallestNormalFloat = 6.103515625e-05f;  // 2^-14: taken off it again
@@ -80,6 +80,33 @@ KOKKOS_FORCEINLINE_FUNCTION Fp16c store_shifted_fp16c(float x, float ref, float 
 
 }  // namespace immerse
 
+#if defined(__GNUC__) && !defined(__NVCC__) && !defined(__clang__)
+namespace immerse {
+
+// The widening of the vector forms below, on N lanes of GCC's vector types (one instruction per
+// operation at the build's width), from the 16 bits sign-extended to 32 (by the forms' own
+// instruction: GCC 12 extends a vector of 16 in two halves): shifted by 12 they put the sign at bit
+// 31 (its copies at bits 27..31) and exponent and mantissa at bits 12..26, as in fp16c_to_float.
+// (The element types are parameters: GCC 12 takes a vector typedef whose element type depends on
+// no template argument for a scalar in the template's definition.)
+template <int N, class Word = std::uint32_t, class Float = float>
+struct Fp16cLanes {
+  typedef Word Words __attribute__((vector_size(4 * N)));
+  typedef Float Floats __attribute__((vector_size(4 * N)));
+  static Floats widen(const Words extended) {
+    using namespace fp16c_bits;
+    const Words x = extended << 12;
+    const Words placed = x & (kLargest << 12);
+    const Floats normal = reinterpret_cast<Floats>(placed + kRebiasUp);
+    const Floats subnormal = reinterpret_cast<Floats>(placed + kSubnormalUp) - kSmallestNormalFloat;
+    const Floats magnitude = (placed & kPlacedExponent) == 0 ? subnormal : normal;
+    return reinterpret_cast<Floats>(reinterpret_cast<Words>(magnitude) | (x & kFloatSign));
+  }
+};
+
+}  // namespace immerse
+#endif
+
 #if defined(__AVX512F__) && defined(__AVX512BW__) && !defined(__NVCC__) && !defined(__clang__)
 #define IMMERSE_FP16C_AVX512 1
 #include <immintrin.h>
@@ -94,20 +121,11 @@ inline __m512i slli32(__m512i a, unsigned n) { return _mm512_maskz_slli_epi32(kA
 inline __m512i srli32(__m512i a, unsigned n) { return _mm512_maskz_srli_epi32(kAllLanes, a, n); }
 }  // namespace fp16c_lanes
 
-// 16 values at a time, the same arithmetic in integer lanes: the sign-extended 16 bits shifted by 12
-// put the sign at bit 31 and exponent and mantissa at bits 12..26; the mask clears the sign's copies.
+// 16 values at a time, the same arithmetic in integer lanes.
 inline __m512 fp16c_to_float16(__m256i h) {
-  using namespace fp16c_lanes;
-  using namespace fp16c_bits;
-  const __m512i x = slli32(_mm512_maskz_cvtepi16_epi32(kAllLanes, h), 12);  // the sign's copies at bits 27..31
-  const __m512i placed = _mm512_and_si512(x, _mm512_set1_epi32(int(kLargest << 12)));
-  const __m512 normal = _mm512_castsi512_ps(_mm512_add_epi32(placed, _mm512_set1_epi32(int(kRebiasUp))));
-  const __m512 subnormal =
-      _mm512_sub_ps(_mm512_castsi512_ps(_mm512_add_epi32(placed, _mm512_set1_epi32(int(kSubnormalUp)))),
-                    _mm512_set1_ps(kSmallestNormalFloat));
-  const __mmask16 is_subnormal = _mm512_testn_epi32_mask(placed, _mm512_set1_epi32(int(kPlacedExponent)));
-  const __m512 magnitude = _mm512_mask_blend_ps(is_subnormal, normal, subnormal);
-  return _mm512_or_ps(magnitude, _mm512_castsi512_ps(_mm512_and_si512(x, _mm512_set1_epi32(int(kFloatSign)))));
+  using Lanes = Fp16cLanes<16>;
+  return reinterpret_cast<__m512>(
+      Lanes::widen(reinterpret_cast<Lanes::Words>(_mm512_maskz_cvtepi16_epi32(fp16c_lanes::kAllLanes, h))));
 }
 
 inline __m256i float16_to_fp16c(__m512 v) {
@@ -137,17 +155,8 @@ namespace immerse {
 
 // 8 values at a time on AVX2 hosts, the arithmetic of the 16-lane form above.
 inline __m256 fp16c_to_float8(__m128i h) {
-  using namespace fp16c_bits;
-  const __m256i x = _mm256_slli_epi32(_mm256_cvtepi16_epi32(h), 12);  // the sign's copies at bits 27..31
-  const __m256i placed = _mm256_and_si256(x, _mm256_set1_epi32(int(kLargest << 12)));
-  const __m256 normal = _mm256_castsi256_ps(_mm256_add_epi32(placed, _mm256_set1_epi32(int(kRebiasUp))));
-  const __m256 subnormal =
-      _mm256_sub_ps(_mm256_castsi256_ps(_mm256_add_epi32(placed, _mm256_set1_epi32(int(kSubnormalUp)))),
-                    _mm256_set1_ps(kSmallestNormalFloat));
-  const __m256i exponent = _mm256_and_si256(placed, _mm256_set1_epi32(int(kPlacedExponent)));
-  const __m256 is_subnormal = _mm256_castsi256_ps(_mm256_cmpeq_epi32(exponent, _mm256_setzero_si256()));
-  const __m256 magnitude = _mm256_blendv_ps(normal, subnormal, is_subnormal);
-  return _mm256_or_ps(magnitude, _mm256_castsi256_ps(_mm256_and_si256(x, _mm256_set1_epi32(int(kFloatSign)))));
+  using Lanes = Fp16cLanes<8>;
+  return reinterpret_cast<__m256>(Lanes::widen(reinterpret_cast<Lanes::Words>(_mm256_cvtepi16_epi32(h))));
 }
 
 inline __m128i float8_to_fp16c(__m256 v) {
