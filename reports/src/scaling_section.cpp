@@ -315,9 +315,10 @@ std::string scaling_section(const ReportContext& ctx) {
   }
   if (any_cached)
     md += fmt::format(
-        "\n(cache): at that rate the step's bytes (121 per D3Q15 cell, 92 per shallow-water cell) exceed {:.1f}x the "
-        "machine's in-place bandwidth ({:.0f} GB/s, the median of its rows below): the lattice sat in the caches.{}\n",
-        kCacheResident, inplace,
+        "\n(cache): at that rate the step's bytes ({:.0f} per D3Q15 cell, {:.0f} per shallow-water cell) exceed "
+        "{:.1f}x the machine's in-place bandwidth ({:.0f} GB/s, the median of its rows below): the lattice sat in "
+        "the caches.{}\n",
+        bytes_per_cell("lbm3d"), bytes_per_cell("swlbm"), kCacheResident, inplace,
         weak_split ? " Where a weak row is marked in one arrangement only, its 1-rank lattice fit the caches and the "
                      "larger lattice of several ranks did not: its ratio compares the caches with the memory, not the "
                      "two arrangements."
