@@ -20,6 +20,12 @@ struct OwnLines {
   }
   long lines() const { return static_cast<long>(nyr) * nzr; }
 };
+// A host line kernel kept elsewhere (LbmSolver's built AA kernels), run without copying it.
+template <class Lines>
+struct LinesAt {
+  const Lines* lines;
+  void operator()(const int line) const { (*lines)(line); }
+};
 // A line kernel (host) or a cell kernel (device) run over the own lines or cells only.
 template <class Lines>
 struct OwnLinesOf {

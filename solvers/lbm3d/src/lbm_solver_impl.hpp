@@ -11,8 +11,10 @@
 #include <iterator>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "immerse/core/backend.hpp"
@@ -231,12 +233,14 @@ class LbmSolver final : public LbmFlow {
     if (a.loading()) {
       Kokkos::deep_copy(h_group_, group_);
       Kokkos::deep_copy(h_ub_, ub_);
+      drop_line_kernels();
     }
   }
 
   void set_groups(const CellGroups& g) override {
     complete_exchange();
     const auto scope = timer_.scope("groups");
+    drop_line_kernels();
     bodies_ = bodies_ || !g.region.empty();
     // Ranks sharing the fields write those of their own cells only, in passes that every rank
     // ends before any starts the next (each pass reads the cells next to those it writes): the
@@ -540,18 +544,20 @@ class LbmSolver final : public LbmFlow {
   void update(const OwnLines& box) const {
     if (box.lines() == 0) return;
     if (aa_) {
-      const AaStep<Pop, Exec> a{relaxation(), f_[0], swapped_, bodies_};
       const char* label = swapped_ ? "lbm3d::aa_exchange" : "lbm3d::aa_local";
-      if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
-        run_lines(label, AaLines<Pop, Exec>{a}, box);
-      else
-        run_cells(label, a, box);
+      if constexpr (kHostLines) {
+        auto& lines = aa_lines_[swapped_];
+        if (!lines) lines.emplace(AaLines<Pop, Exec>{AaStep<Pop, Exec>{relaxation(), f_[0], swapped_, bodies_}});
+        run_lines(label, LinesAt<AaLines<Pop, Exec>>{&*lines}, box);
+      } else {
+        run_cells(label, AaStep<Pop, Exec>{relaxation(), f_[0], swapped_, bodies_}, box);
+      }
       return;
     }
     CollideStream<Pop, Exec> k = relaxation();
     k.src = f_[cur_];
     k.dst = f_[1 - cur_];
-    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
+    if constexpr (kHostLines)
       run_lines("lbm3d::collide_stream", CollideStreamLines<Pop, Exec>{k, streaming_}, box);
     else
       run_cells("lbm3d::collide_stream", k, box);
@@ -577,6 +583,11 @@ class LbmSolver final : public LbmFlow {
     std::vector<double> out(rows.size());
     for (size_t r = 0; r < rows.size(); ++r) out[r] = rows[r][0];
     return out;
+  }
+
+  // The AA step's line kernels were built for other cell groups (set_groups, a loaded archive).
+  void drop_line_kernels() {
+    if constexpr (kHostLines) aa_lines_[0].reset(), aa_lines_[1].reset();
   }
 
   // A line kernel over the lines of `box` (every line where the lattice is not split).
@@ -666,6 +677,14 @@ class LbmSolver final : public LbmFlow {
   bool aa_ = true;          // lattice.pattern: AA (one buffer, in place) or pull (two buffers)
   bool swapped_ = true;     // AA: the water's post-collision state is stored swapped (next: exchange)
   bool bodies_ = false;     // set_groups has set cell groups: the ghost-layer exchange looks at them
+  // Host spaces: the AA pattern's line kernels of the local [0] and the exchange [1] step, built on
+  // first use and kept: working out their plans and whole-line forms at every update cost as much
+  // as relaxing a dozen lines, four times per step where the update is split around the exchange
+  // (block.overlap). They depend on the lattice, which is fixed, and on the cell groups
+  // (drop_line_kernels).
+  static constexpr bool kHostLines =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
+  mutable std::conditional_t<kHostLines, std::optional<AaLines<Pop, Exec>>, std::monostate> aa_lines_[2];
   View<Pop*> f_[2];
   int cur_ = 0;  // pull: the buffer holding the state (AA: always 0)
   View<unsigned char*> group_, previous_;
