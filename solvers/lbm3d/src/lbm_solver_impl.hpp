@@ -111,7 +111,7 @@ class LbmSolver final : public LbmFlow {
       std::array<bool, 6> next_to_rank = {};
       for (int side = 0; side < 2; ++side) next_to_rank[4 + side] = p.block.plane_neighbour[side] >= 0;
       split_ = split_own(own_, next_to_rank);
-      signals_ = std::make_unique<StepSignals>(p.block.plane_neighbour, kStepSignalTag, world());
+      signals_ = std::make_unique<StepSignals>(p.block.plane_neighbour, world());
     } else {
       own_.j0 = p.block.ghost[2] ? 1 : 0;
       own_.nyr = p.ny - own_.j0 - (p.block.ghost[3] ? 1 : 0);
@@ -705,7 +705,6 @@ class LbmSolver final : public LbmFlow {
   OwnSplit split_;                            // own_ split for the overlapped exchange (block.overlap)
   mutable bool giving_back_ = false;          // the last exchange step's give-back is in flight (step())
   std::unique_ptr<LbmHalo<Pop, Exec>> halo_;  // a block of a split lattice: its ghost-layer exchange
-  static constexpr int kStepSignalTag = 64;   // apart from the ghost-layer exchange's (LbmHalo: 1 and 2)
   std::unique_ptr<StepSignals> signals_;      // ranks sharing the lattice: the word that a step is done
   NodeSharedFields shared_fields_;            // ... and the memory of its fields (lattice_field)
 };

@@ -52,7 +52,7 @@ SwSolver<Exec, V>::SwSolver(const SwParams& p)
   if (p.block.shared()) {  // this rank's rows of the whole lattice; its rims are those next to another rank's
     j0_ = p.block.rows[0];
     rows_ = p.block.rows[1];
-    signals_ = std::make_unique<StepSignals>(p.block.row_neighbour, kStepSignalTag, world());
+    signals_ = std::make_unique<StepSignals>(p.block.row_neighbour, world());
   } else {
     j0_ = p.block.ghost[0] ? 1 : 0;
     rows_ = p.ny - j0_ - (p.block.ghost[1] ? 1 : 0);

@@ -116,11 +116,10 @@ class SwSolver final : public SwFlow {
   double time_ = 0;
   long steps_ = 0;
   PhaseTimer phases_;
-  int j0_ = 0, rows_ = 0;                    // the own rows: [j0_, j0_ + rows_)
-  std::unique_ptr<SwHalo<Exec, V>> halo_;    // a block of a split lattice: its ghost-row exchange
-  static constexpr int kStepSignalTag = 65;  // apart from the ghost-row exchange's (SwHalo: 1 to 4)
-  std::unique_ptr<StepSignals> signals_;     // shared rows: the word that a step is done
-  NodeSharedFields shared_fields_;           // ... and the memory of the fields (lattice_field)
+  int j0_ = 0, rows_ = 0;                  // the own rows: [j0_, j0_ + rows_)
+  std::unique_ptr<SwHalo<Exec, V>> halo_;  // a block of a split lattice: its ghost-row exchange
+  std::unique_ptr<StepSignals> signals_;   // shared rows: the word that a step is done
+  NodeSharedFields shared_fields_;         // ... and the memory of the fields (lattice_field)
 };
 
 }  // namespace immerse::swlbm
