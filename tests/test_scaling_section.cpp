@@ -52,6 +52,15 @@ std::string section_from(const fs::path& dir) {
   return scaling_section(ctx);
 }
 
+// The section of one round that ran `rows` both ways, its files in `dir` (removed after).
+std::string one_round_section(const fs::path& dir, const std::vector<Row>& rows) {
+  write_run(dir / "scaling_threads.1.json", 1, 2, rows);
+  write_run(dir / "scaling_ranks.1.json", 2, 1, rows);
+  const std::string md = section_from(dir);
+  fs::remove_all(dir);
+  return md;
+}
+
 }  // namespace
 
 TEST(ScalingSection, BothLatticesSideBySideWithWhatTheOverlapHides) {
@@ -86,29 +95,22 @@ TEST(ScalingSection, BothLatticesSideBySideWithWhatTheOverlapHides) {
 
 // An exposed exchange a hair longer than the blocking one hides nothing: "0 %", never "-0 %".
 TEST(ScalingSection, NothingHiddenReadsZeroPercent) {
-  const fs::path dir = fresh_dir("immerse_scaling_section_zero");
   const std::vector<Row> rows = {{"lbm3d_strong/128", 150e6, 147e6, 0.2111, 655360},
                                  {"lbm3d_strong_blocking/128", 150e6, 140e6, 0.2110, 655360}};
-  write_run(dir / "scaling_threads.1.json", 1, 2, rows);
-  write_run(dir / "scaling_ranks.1.json", 2, 1, rows);
-  const std::string md = section_from(dir);
+  const std::string md = one_round_section(fresh_dir("immerse_scaling_section_zero"), rows);
   EXPECT_NE(md.find("Hidden at lbm3d_strong/128: 0 % of the blocking exchange's 0.211 ms"), std::string::npos) << md;
-  fs::remove_all(dir);
 }
 
 // Ranks sharing the populations send nothing: their hidden line says the exchange is the wait for
 // the neighbours; the rows with ghost layers and messages get their own line.
 TEST(ScalingSection, SharedAndMessageRowsEachSayWhatIsHidden) {
-  const fs::path dir = fresh_dir("immerse_scaling_section_shared");
   const std::vector<Row> rows = {{"lbm3d_strong/128", 150e6, 149e6, 0.02, 0},
                                  {"lbm3d_strong_blocking/128", 150e6, 140e6, 0.08, 0},
                                  {"lbm3d_strong_messages/128", 150e6, 140e6, 0.15, 655360},
                                  {"lbm3d_strong_messages_blocking/128", 150e6, 135e6, 0.30, 655360},
                                  {"swlbm_strong/2048", 400e6, 400e6, 0.0208, 0},
                                  {"swlbm_strong_blocking/2048", 400e6, 390e6, 0.0200, 0}};
-  write_run(dir / "scaling_threads.1.json", 1, 2, rows);
-  write_run(dir / "scaling_ranks.1.json", 2, 1, rows);
-  const std::string md = section_from(dir);
+  const std::string md = one_round_section(fresh_dir("immerse_scaling_section_shared"), rows);
   EXPECT_NE(md.find("Hidden at lbm3d_strong/128: 75 % of the blocking exchange's 0.080 ms per step (exposed with "
                     "overlap: 0.020 ms, nothing copied: the wait for the neighbours;"),
             std::string::npos)
@@ -123,25 +125,20 @@ TEST(ScalingSection, SharedAndMessageRowsEachSayWhatIsHidden) {
                     "exchange is 0.20 % of the step's 10.49 ms."),
             std::string::npos)
       << md;
-  fs::remove_all(dir);
 }
 
 // A blocking exchange under a thousandth of the step (2048^2 cells at 400 M/s: 10.49 ms) leaves
 // nothing to hide, and the line says so instead of a share.
 TEST(ScalingSection, AnExchangeBelowAThousandthOfTheStepHasNothingToHide) {
-  const fs::path dir = fresh_dir("immerse_scaling_section_nothing");
   const std::vector<Row> rows = {{"swlbm_strong/2048", 400e6, 400e6, 0.0012, 0},
                                  {"swlbm_strong_blocking/2048", 400e6, 390e6, 0.0010, 0}};
-  write_run(dir / "scaling_threads.1.json", 1, 2, rows);
-  write_run(dir / "scaling_ranks.1.json", 2, 1, rows);
-  const std::string md = section_from(dir);
+  const std::string md = one_round_section(fresh_dir("immerse_scaling_section_nothing"), rows);
   EXPECT_NE(md.find("Hidden at swlbm_strong/2048: nothing to hide: the blocking exchange takes 0.001 ms per step, "
                     "0.01 % of the step's 10.49 ms (exposed with overlap: 0.001 ms, nothing copied: the wait for the "
                     "neighbours)."),
             std::string::npos)
       << md;
   EXPECT_EQ(md.find("Hidden at swlbm_strong/2048: -"), std::string::npos) << md;
-  fs::remove_all(dir);
 }
 
 // Without the two runs (a build without MPI, or no mpirun) the section is left out.
@@ -241,15 +238,11 @@ TEST(ScalingSection, TheMachineOfEachRoundAndTheRoundsWhereItMoved) {
 
 // Without machine rows (an older scaling_lattices) the section says nothing of the machine.
 TEST(ScalingSection, NoMachineNoteWithoutMachineRows) {
-  const fs::path dir = fresh_dir("immerse_scaling_section_no_machine");
   const std::vector<Row> rows = {{"lbm3d_strong/128", 300e6, 285e6, 0.4, 655360}};
-  write_run(dir / "scaling_threads.1.json", 1, 2, rows);
-  write_run(dir / "scaling_ranks.1.json", 2, 1, rows);
-  const std::string md = section_from(dir);
+  const std::string md = one_round_section(fresh_dir("immerse_scaling_section_no_machine"), rows);
   EXPECT_NE(md.find("| lbm3d_strong/128 |"), std::string::npos) << md;
   EXPECT_EQ(md.find("The machine in these rounds"), std::string::npos) << md;
   EXPECT_EQ(md.find("shared memory"), std::string::npos) << md;
-  fs::remove_all(dir);
 }
 
 // A rate whose bytes (121 per D3Q15 cell, 92 per shallow-water cell) exceed 1.1x the machine's
