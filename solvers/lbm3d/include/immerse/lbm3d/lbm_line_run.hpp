@@ -181,8 +181,16 @@ struct LineVector16 {
   // forwarded to the wider load), which made a line's two end vectors a sixth of the binary16
   // exchange step at 256^3. Lanes left out are not read: at a line's end they may be another
   // line's cells. A masked store goes through a buffer read back lane by lane, which forwards.
+  // The two masks an end leaves in a whole vector, every lane but the first (cell 0 of a line) or
+  // but the last (cell nx - 1), take two overlapping 8-byte loads or stores of exactly those lanes
+  // instead: lane by lane, the two end vectors cost 2.2 plain ones each.
+  static constexpr LineMask kButFirst = kAllLanes & ~1u, kButLast = kAllLanes >> 1;
   static Raw load(const P* p, LineMask m) {
     if (m == kAllLanes) return load(p);
+    if (m == kButFirst)  // lanes 1-3 (from a load of 1-4) and 4-7
+      return _mm_unpacklo_epi64(_mm_slli_si128(load8(p + 1), 2), load8(p + 4));
+    if (m == kButLast)  // lanes 0-3, and 4-6 (from a load of 3-6)
+      return _mm_unpacklo_epi64(load8(p), _mm_srli_si128(load8(p + 3), 2));
     std::uint64_t half[2] = {0, 0};
     for (int l = 0; l < 8; ++l)
       if (m >> l & 1u) half[l / 4] |= std::uint64_t(bits(p[l])) << 16 * (l % 4);
@@ -196,6 +204,16 @@ struct LineVector16 {
   static void store(P* p, Raw v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
   static void store(P* p, LineMask m, Raw v) {
     if (m == kAllLanes) return store(p, v);
+    if (m == kButFirst) {  // lanes 1-4 and 4-7
+      store8(p + 1, _mm_srli_si128(v, 2));
+      store8(p + 4, _mm_unpackhi_epi64(v, v));
+      return;
+    }
+    if (m == kButLast) {  // lanes 0-3 and 3-6
+      store8(p, v);
+      store8(p + 3, _mm_srli_si128(v, 6));
+      return;
+    }
     alignas(16) P part[8];
     _mm_store_si128(reinterpret_cast<__m128i*>(part), v);
     for (int l = 0; l < 8; ++l)
@@ -207,6 +225,9 @@ struct LineVector16 {
     return part[lane];
   }
   static std::uint16_t bits(P x) { return static_cast<std::uint16_t>(x); }
+  // Four lanes from p (the rest 0), and the low four lanes of v to p.
+  static __m128i load8(const P* p) { return _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)); }
+  static void store8(P* p, const __m128i v) { _mm_storel_epi64(reinterpret_cast<__m128i*>(p), v); }
 };
 
 template <>
