@@ -112,7 +112,7 @@ TEST(Windmill, PinnedStillTheBoundaryMapDoesNotLeak) {
   auto sets = kHalf;
   sets.push_back("time.steps=300");
   sets.push_back("body.fix_above=-1e9");
-  const auto out = run("windmill", default_backend(), sets);
+  const auto out = run("windmill", default_backend(), sets, test::Length::full, "-pinned");
   const auto& m = out.result["metrics"];
   EXPECT_LT(m["leak_cut_rel"].get<double>(), 1e-5);  // 3x the measured 3e-6
   EXPECT_GT(m["staircase_leak_cut_rel"].get<double>(), 5e-3);
@@ -124,10 +124,10 @@ TEST(Windmill, PinnedStillTheBoundaryMapDoesNotLeak) {
 TEST(ElasticBackends, SerialAndOpenMPAgreeOnTheQuickBar) {
   const auto backends = enabled_backends();
   if (backends.size() < 2) GTEST_SKIP() << "one backend only";
-  const auto a = run("elastic_bar", Backend::serial,
-                     {"time.steps=10", "grid.nx=64", "grid.ny=64", "grid.h=0.015625", "output.frames=0"});
-  const auto b = run("elastic_bar", Backend::openmp,
-                     {"time.steps=10", "grid.nx=64", "grid.ny=64", "grid.h=0.015625", "output.frames=0"});
+  const std::vector<std::string> sets = {"time.steps=10", "grid.nx=64", "grid.ny=64", "grid.h=0.015625",
+                                         "output.frames=0"};
+  const auto a = run("elastic_bar", Backend::serial, sets, test::Length::full, "-agree");
+  const auto b = run("elastic_bar", Backend::openmp, sets, test::Length::full, "-agree");
   expect_backends_agree(a, b);
 }
 
@@ -137,5 +137,6 @@ TEST(ElasticBackends, SerialAndOpenMPAgreeOnTheQuickBarWithMacCormack) {
   if (backends.size() < 2) GTEST_SKIP() << "one backend only";
   const std::vector<std::string> sets = {"time.steps=10",   "grid.nx=64",      "grid.ny=64",
                                          "grid.h=0.015625", "output.frames=0", "fluid_solver.advection=maccormack"};
-  expect_backends_agree(run("elastic_bar", Backend::serial, sets), run("elastic_bar", Backend::openmp, sets));
+  expect_backends_agree(run("elastic_bar", Backend::serial, sets, test::Length::full, "-maccormack"),
+                        run("elastic_bar", Backend::openmp, sets, test::Length::full, "-maccormack"));
 }

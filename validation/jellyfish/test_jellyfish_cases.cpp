@@ -33,9 +33,10 @@ TEST(JellyfishCases, Fig6VelocityAndDiameterCurves) {
 
 // The propulsion really moves the bell: without it the distance is zero, with it positive.
 TEST(JellyfishCases, PropulsionMovesTheBellOnlyWhenEnabled) {
-  const auto off = run("jellyfish", default_backend(), {"time.steps=100", "propulsion.enabled=false"});
+  const auto off =
+      run("jellyfish", default_backend(), {"time.steps=100", "propulsion.enabled=false"}, Length::full, "-still");
   EXPECT_EQ(off.result["metrics"]["distance_cm"].get<double>(), 0.0);
-  const auto on = run("jellyfish", default_backend(), {"time.steps=100"});
+  const auto on = run("jellyfish", default_backend(), {"time.steps=100"}, Length::full, "-moving");
   EXPECT_GT(on.result["metrics"]["distance_cm"].get<double>(), 0.1);
 }
 
@@ -50,8 +51,8 @@ TYPED_TEST(GenericLattice, ShearWaveCase) { expect_all_pass(run("lattice_shear_w
 // Serial and openmp give the same jellyfish run (the quick one): every non-timing metric agrees within
 // the case's compare tolerances (identical per-cell arithmetic; only the mass sum's order differs).
 TEST(JellyfishCases, SerialAndOpenmpAgree) {
-  const auto a = run("jellyfish", Backend::serial, {}, Length::quick),
-             b = run("jellyfish", Backend::openmp, {}, Length::quick);
+  const auto a = run("jellyfish", Backend::serial, {}, Length::quick, "-agree"),
+             b = run("jellyfish", Backend::openmp, {}, Length::quick, "-agree");
   expect_backends_agree(a, b);
 }
 #endif
