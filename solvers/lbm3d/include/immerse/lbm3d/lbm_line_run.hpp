@@ -313,7 +313,9 @@ inline void relax_line(const BgkCoefficients<LineLanes>& c, Pop* const in[15], P
   for (int a0 = start; a0 <= a_last; a0 += kWidth) {
     if ((a0 * static_cast<int>(sizeof(Pop))) % 64 == 0)
       for (int q = 0; q < 15; ++q) prefetch_write(in[q] + a0 + kAhead);
-    if (a0 != a_last && (a0 != 0 || !ends)) {
+    // An edge vector holds an end with its fixes, or cells past the line's last (masked off).
+    const bool edge = ends ? a0 == 0 || a0 == a_last : n - a0 < kWidth;
+    if (!edge) {
       relax_line_vector<Forced, false, Pop>(c, in, out, line, a0, kAllLanes, nullptr, nullptr);
       continue;
     }
